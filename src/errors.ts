@@ -1,0 +1,92 @@
+/**
+ * Typed domain errors with stable codes. Domain code throws these; the HTTP layer alone maps them
+ * to status codes and `{error, details?}` bodies (src/http/error-handler.ts), and the job runner
+ * uses `NonRetriableError` to decide that retrying is pointless.
+ */
+
+export type ErrorCode =
+  | 'invalid_input'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'rate_limited'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'non_retriable';
+
+export interface ErrorDetail {
+  message: string;
+}
+
+export class QuireError extends Error {
+  /** A stable marker that survives module duplication (`instanceof` may not). */
+  readonly isQuireError = true;
+  readonly code: ErrorCode;
+  readonly details: ErrorDetail[] | undefined;
+
+  constructor(code: ErrorCode, message: string, options?: { details?: ErrorDetail[]; cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.details = options?.details;
+  }
+}
+
+export class InvalidInputError extends QuireError {
+  constructor(message: string, details?: ErrorDetail[]) {
+    super('invalid_input', message, details === undefined ? undefined : { details });
+  }
+}
+
+export class UnauthorizedError extends QuireError {
+  constructor(message = 'Missing or invalid API key') {
+    super('unauthorized', message);
+  }
+}
+
+export class ForbiddenError extends QuireError {
+  constructor(message = 'This API key does not grant access to this project or operation') {
+    super('forbidden', message);
+  }
+}
+
+export class NotFoundError extends QuireError {
+  constructor(message: string) {
+    super('not_found', message);
+  }
+}
+
+export class ConflictError extends QuireError {
+  constructor(message: string) {
+    super('conflict', message);
+  }
+}
+
+export class RateLimitedError extends QuireError {
+  readonly retryAfterSeconds: number;
+
+  constructor(message: string, retryAfterSeconds: number) {
+    super('rate_limited', message);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+/** A failure that will not go away by trying again (bad credentials, missing configuration, ...). */
+export class NonRetriableError extends QuireError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('non_retriable', message, options);
+  }
+}
+
+export function isQuireError(error: unknown): error is QuireError {
+  return (
+    typeof error === 'object' && error !== null && (error as { isQuireError?: unknown }).isQuireError === true
+  );
+}
+
+/** A message safe to show for any thrown value. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
