@@ -7,11 +7,16 @@ import type { Config } from './config.ts';
 import { migrate } from './db/migrator.ts';
 import { openDatabase } from './db/open-database.ts';
 import { type App, buildApp, type RouteRegistrar } from './http/app.ts';
+import { registerAnalyticsRoutes } from './http/routes/analytics.ts';
 import { registerHealthRoutes } from './http/routes/health.ts';
 import { registerProjectRoutes } from './http/routes/projects.ts';
 import { createDefaultProjectIfEmpty, type FirstStart } from './projects/first-start.ts';
 
-export const routeRegistrars: RouteRegistrar[] = [registerHealthRoutes, registerProjectRoutes];
+export const routeRegistrars: RouteRegistrar[] = [
+  registerHealthRoutes,
+  registerProjectRoutes,
+  registerAnalyticsRoutes,
+];
 
 export interface RunningService {
   /** Where the API listens; null for a worker-only process. */

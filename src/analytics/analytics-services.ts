@@ -1,0 +1,18 @@
+/**
+ * The long-lived analytics objects a process needs: the classifier (with its cache) and the
+ * group-committing writer. Built by the HTTP registrar for its app, closed with it.
+ */
+import type pg from 'pg';
+import { type Classifier, createClassifier } from './classify.ts';
+import { createPageViewWriter, type PageViewWriter } from './page-view-writer.ts';
+
+export interface AnalyticsServices {
+  classifier: Classifier;
+  writer: PageViewWriter;
+  close(): Promise<void>;
+}
+
+export function createAnalyticsServices(pool: pg.Pool): AnalyticsServices {
+  const writer = createPageViewWriter({ pool });
+  return { classifier: createClassifier(), writer, close: () => writer.close() };
+}
