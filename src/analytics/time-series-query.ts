@@ -56,9 +56,10 @@ export async function queryTimeSeries(
   for (const row of result.rows) {
     const point = points.get(row.bucket.getTime());
     if (point === undefined) continue;
+    // `human` is both a category and an export column; only `ai` needs adding up.
     point[row.category] += row.views;
-    const column = exportColumn(row.category, { countAiCrawlersAsAi: row.crawlers_are_ai });
-    if (column !== null) point[column] += row.views;
+    if (exportColumn(row.category, { countAiCrawlersAsAi: row.crawlers_are_ai }) === 'ai')
+      point.ai += row.views;
   }
   return { interval: query.interval, points: [...points.values()] };
 }
