@@ -75,7 +75,7 @@ export function createPageViewWriter(options: PageViewWriterOptions): PageViewWr
   async function run(group: PendingWrite[]): Promise<void> {
     try {
       const counts = await commit(group);
-      group.forEach((write, index) => write.resolve(counts[index] ?? 0));
+      for (const [index, write] of group.entries()) write.resolve(counts[index] ?? 0);
     } catch (error: unknown) {
       if (group.length === 1) {
         group[0]?.reject(error);
