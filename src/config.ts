@@ -30,6 +30,10 @@ export interface Config {
   openaiCompatibleBaseUrl: string | null;
   openaiCompatibleApiKey: string | null;
   role: Role;
+  /** Months of raw page views kept (rollups are kept for ever). */
+  analyticsRetentionMonths: number;
+  /** The API key client commands (`quire analytics views`) send; null: pass `--key`. */
+  apiKey: string | null;
 }
 
 export class ConfigError extends Error {
@@ -89,6 +93,15 @@ function parseUrl(environment: Environment, name: string, protocols: string[]): 
   return text;
 }
 
+function parseMonths(environment: Environment, name: string, fallback: number): number {
+  const text = optional(environment, name);
+  if (text === null) return fallback;
+  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 1200) {
+    throw new ConfigError(name, `must be a whole number of months from 1 to 1200, got "${text}"`);
+  }
+  return Number(text);
+}
+
 export interface ConfigOverrides {
   port?: number;
   role?: Role;
@@ -130,5 +143,7 @@ export function loadConfig(
     openaiCompatibleBaseUrl: parseUrl(environment, 'OPENAI_COMPATIBLE_BASE_URL', ['http:', 'https:']),
     openaiCompatibleApiKey: optional(environment, 'OPENAI_COMPATIBLE_API_KEY'),
     role: overrides.role ?? (roleText as Role),
+    analyticsRetentionMonths: parseMonths(environment, 'QUIRE_ANALYTICS_RETENTION_MONTHS', 13),
+    apiKey: optional(environment, 'QUIRE_KEY'),
   });
 }

@@ -5,6 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.ts';
 import { errorMessage, isQuireError } from '../errors.ts';
+import { registerAnalyticsCommands } from './analytics.ts';
 import { registerKeyCommands } from './key.ts';
 import { registerMigrateCommand } from './migrate.ts';
 import { registerProjectCommands } from './project.ts';
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
   registerMigrateCommand(program);
   registerProjectCommands(program);
   registerKeyCommands(program);
+  registerAnalyticsCommands(program);
   return program;
 }
 
