@@ -3,10 +3,12 @@ import { createAnalyticsServices } from '../../analytics/analytics-services.ts';
 import type { RouteRegistrar } from '../app.ts';
 import { registerAnalyticsEventRoutes } from './analytics-events.ts';
 import { registerAnalyticsReportRoutes } from './analytics-reports.ts';
+import { registerAnalyticsTrackerRoutes } from './analytics-tracker.ts';
 
 export const registerAnalyticsRoutes: RouteRegistrar = (app, { database }) => {
   const services = createAnalyticsServices(database.pool);
   app.addHook('onClose', () => services.close());
   registerAnalyticsEventRoutes(app, services);
   registerAnalyticsReportRoutes(app, database);
+  registerAnalyticsTrackerRoutes(app, database, services);
 };
