@@ -68,16 +68,18 @@ BEGIN
   IF to_regclass(partition_name) IS NOT NULL THEN
     RETURN;
   END IF;
-  -- Several processes may meet a new month at once; one creates it, the others find it.
+  -- Several processes may meet a new month at once: they take turns, and the ones that come
+  -- second find the table (this statement's catalog snapshot may not show it yet, hence the handler).
   PERFORM pg_advisory_xact_lock(7301190003);
-  IF to_regclass(partition_name) IS NOT NULL THEN
-    RETURN;
-  END IF;
-  EXECUTE format(
-    'CREATE TABLE %I PARTITION OF analytics_page_views FOR VALUES FROM (%L) TO (%L)',
-    partition_name,
-    start_at AT TIME ZONE 'UTC',
-    (start_at + interval '1 month') AT TIME ZONE 'UTC'
-  );
+  BEGIN
+    EXECUTE format(
+      'CREATE TABLE %I PARTITION OF analytics_page_views FOR VALUES FROM (%L) TO (%L)',
+      partition_name,
+      start_at AT TIME ZONE 'UTC',
+      (start_at + interval '1 month') AT TIME ZONE 'UTC'
+    );
+  EXCEPTION WHEN duplicate_table THEN
+    NULL;
+  END;
 END
 $$;
