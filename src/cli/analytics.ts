@@ -4,6 +4,7 @@ import { analyticsSettingsOf, parseOrigin, settingsPatch } from '../analytics/an
 import { createClassifier } from '../analytics/classify.ts';
 import { dropMonthPartitionsBefore } from '../analytics/month-partitions.ts';
 import { reclassifyPageViews } from '../analytics/reclassify.ts';
+import { retentionCutoff } from '../analytics/retention.ts';
 import { verifyRollups } from '../analytics/rollup-verification.ts';
 import {
   type AnalyticsClient,
@@ -31,12 +32,6 @@ function parseSwitch(text: string): boolean {
   if (text === 'on' || text === 'true') return true;
   if (text === 'off' || text === 'false') return false;
   throw new InvalidArgumentError('must be on or off');
-}
-
-/** The first day of the month `months` before the current one, UTC. */
-export function retentionCutoff(now: number, months: number): number {
-  const date = new Date(now);
-  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - months, 1);
 }
 
 export function registerAnalyticsCommands(program: Command): void {
