@@ -2,6 +2,7 @@
  * The export of DESIGN.md §1: site-wide totals and one page of per-page counts for a range, in
  * one statement over the rollups (raw events only for partial hours at the edges).
  */
+import { createHash } from 'node:crypto';
 import type { Queryable } from '../db/database.ts';
 import type { DateRange } from './date-range.ts';
 import { rangePiecesSql } from './range-pieces-sql.ts';
@@ -69,7 +70,10 @@ export async function queryPageViews(db: Queryable, query: PageViewsQuery): Prom
     LEFT JOIN LATERAL (
       SELECT path, human, ai FROM visible ORDER BY total DESC, path COLLATE "C" LIMIT $2 OFFSET $3
     ) AS page ON true`;
-  const result = await db.query<ExportRow>(text, parameters);
+  // The text depends only on which pieces the range has, so a few prepared statements cover all
+  // ranges; preparing them saves the planning time (milliseconds, as much as executing).
+  const name = `analytics-views-${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
+  const result = await db.query<ExportRow>({ name, text, values: parameters });
   const first = result.rows[0];
   const totalHuman = first?.total_human ?? 0;
   const totalAi = first?.total_ai ?? 0;
