@@ -65,7 +65,7 @@ export async function startQueue(options: QueueOptions): Promise<PgBoss> {
     notify: true,
     expireInSeconds: 60,
     retryLimit: 10,
-    retryDelay: 5,
+    retryDelay: 2,
     retryBackoff: true,
     retryDelayMax: 3600,
   });
