@@ -319,7 +319,7 @@ test('the OpenAPI document lists every job route with its schemas', async () => 
     ['/v2/agent/{projectId}/job/{id}/archive', 'post'],
     ['/v2/agent/{projectId}/jobs', 'get'],
     ['/v2/agent/{projectId}/job/{id}/events', 'get'],
-  ]) {
+  ] as const) {
     const operation = document.paths[path]?.[method];
     assert.ok(operation, `${method} ${path}`);
     assert.ok(operation.responses['401'], `${method} ${path} documents 401`);
