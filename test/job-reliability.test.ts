@@ -1,52 +1,21 @@
 // The job runner under failure, with real processes on one database: a worker killed with SIGKILL
 // in the middle of a run, two workers competing for the same jobs, a server restart.
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { createTestDatabase } from './database.ts';
 import { buildProjectWithKey } from './factories.ts';
 import { eventually } from './poll.ts';
+import { startFakeAgentService } from './processes.ts';
 
 const database = await createTestDatabase();
 const { project, key } = await buildProjectWithKey(database.pool, { project: { repository: '/srv/docs' } });
-const fixture = path.join(import.meta.dirname, 'fixtures', 'fake-agent-service.ts');
 
-interface ServiceProcess {
-  child: ChildProcess;
-  url: string | null;
-  exited: Promise<void>;
-}
-
-const children: ChildProcess[] = [];
-after(() => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-});
-
-async function startProcess(role: 'all' | 'worker'): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [fixture], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      DATABASE_URL: database.connectionString,
-      QUIRE_ROLE: role,
-      PORT: '0',
-      QUIRE_MODEL: 'openai:gpt-test',
-      QUIRE_WORKER_CONCURRENCY: '4',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+function startProcess(role: 'all' | 'worker') {
+  return startFakeAgentService({
+    DATABASE_URL: database.connectionString,
+    QUIRE_ROLE: role,
+    QUIRE_WORKER_CONCURRENCY: '4',
   });
-  children.push(child);
-  let output = '';
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  const url = await new Promise<string | null>((resolve, reject) => {
-    child.stdout!.on('data', (chunk) => {
-      const match = /ready (\S+)/.exec(String(chunk));
-      if (match) resolve(match[1] === 'worker' ? null : match[1]!);
-    });
-    child.on('exit', () => reject(new Error(`service exited: ${output}`)));
-  });
-  return { child, url, exited };
 }
 
 async function api(url: string, method: string, route: string, body?: unknown) {
