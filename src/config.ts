@@ -30,10 +30,21 @@ export interface Config {
   openaiCompatibleBaseUrl: string | null;
   openaiCompatibleApiKey: string | null;
   role: Role;
+  /** Wall-clock limit of one agent run. */
+  jobTimeoutSeconds: number;
+  /** Agent runs one worker process carries out at once. */
+  workerConcurrency: number;
+  /** Agent job creates plus follow-ups per project per hour (a project setting may override). */
+  agentRateLimitPerHour: number;
+  /** Authenticated reads per project per minute, counted in each API process. */
+  readRateLimitPerMinute: number;
+  /** Deliver webhooks to loopback and private addresses (off: such targets are refused). */
+  webhookAllowPrivate: boolean;
+  /** For client commands (`quire job ...`): the server to talk to, and the key to use. */
+  clientUrl: string;
+  clientApiKey: string | null;
   /** Months of raw page views kept (rollups are kept for ever). */
   analyticsRetentionMonths: number;
-  /** The API key client commands (`quire analytics views`) send; null: pass `--key`. */
-  apiKey: string | null;
 }
 
 export class ConfigError extends Error {
@@ -75,6 +86,29 @@ function parsePort(environment: Environment, name: string, fallback: number): nu
   return Number(text);
 }
 
+function parseInteger(
+  environment: Environment,
+  name: string,
+  fallback: number,
+  minimum: number,
+  maximum: number,
+): number {
+  const text = optional(environment, name);
+  if (text === null) return fallback;
+  if (!/^\d+$/.test(text) || Number(text) < minimum || Number(text) > maximum) {
+    throw new ConfigError(name, `must be an integer from ${minimum} to ${maximum}, got "${text}"`);
+  }
+  return Number(text);
+}
+
+function parseBoolean(environment: Environment, name: string): boolean {
+  const text = optional(environment, name);
+  if (text === null) return false;
+  if (['true', '1', 'yes'].includes(text.toLowerCase())) return true;
+  if (['false', '0', 'no'].includes(text.toLowerCase())) return false;
+  throw new ConfigError(name, `must be true or false, got "${text}"`);
+}
+
 function parseUrl(environment: Environment, name: string, protocols: string[]): string | null {
   const text = optional(environment, name);
   if (text === null) return null;
@@ -91,15 +125,6 @@ function parseUrl(environment: Environment, name: string, protocols: string[]): 
     );
   }
   return text;
-}
-
-function parseMonths(environment: Environment, name: string, fallback: number): number {
-  const text = optional(environment, name);
-  if (text === null) return fallback;
-  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 1200) {
-    throw new ConfigError(name, `must be a whole number of months from 1 to 1200, got "${text}"`);
-  }
-  return Number(text);
 }
 
 export interface ConfigOverrides {
@@ -143,7 +168,13 @@ export function loadConfig(
     openaiCompatibleBaseUrl: parseUrl(environment, 'OPENAI_COMPATIBLE_BASE_URL', ['http:', 'https:']),
     openaiCompatibleApiKey: optional(environment, 'OPENAI_COMPATIBLE_API_KEY'),
     role: overrides.role ?? (roleText as Role),
-    analyticsRetentionMonths: parseMonths(environment, 'QUIRE_ANALYTICS_RETENTION_MONTHS', 13),
-    apiKey: optional(environment, 'QUIRE_KEY'),
+    jobTimeoutSeconds: parseInteger(environment, 'QUIRE_JOB_TIMEOUT_SECONDS', 1800, 1, 86_400),
+    workerConcurrency: parseInteger(environment, 'QUIRE_WORKER_CONCURRENCY', 2, 1, 64),
+    agentRateLimitPerHour: parseInteger(environment, 'QUIRE_AGENT_RATE_LIMIT', 100, 1, 1_000_000),
+    readRateLimitPerMinute: parseInteger(environment, 'QUIRE_READ_RATE_LIMIT', 6000, 1, 100_000_000),
+    webhookAllowPrivate: parseBoolean(environment, 'QUIRE_WEBHOOK_ALLOW_PRIVATE'),
+    clientUrl: (parseUrl(environment, 'QUIRE_URL', ['http:', 'https:']) ?? publicUrl).replace(/\/+$/, ''),
+    clientApiKey: optional(environment, 'QUIRE_API_KEY'),
+    analyticsRetentionMonths: parseInteger(environment, 'QUIRE_ANALYTICS_RETENTION_MONTHS', 13, 1, 1200),
   });
 }

@@ -171,7 +171,7 @@ describe('analytics processes', { timeout: 240_000 }, () => {
         '--to',
         '2026-05-02',
       ],
-      { ...environment, QUIRE_KEY: key },
+      { ...environment, QUIRE_API_KEY: key },
     );
     assert.equal(views.code, 0, views.stderr);
     assert.match(views.stdout, /PATH\s+HUMAN\s+AI\s+TOTAL/);
@@ -179,7 +179,7 @@ describe('analytics processes', { timeout: 240_000 }, () => {
     assert.match(views.stdout, /total 270 views/);
     const refused = await runQuire(
       ['analytics', 'views', '--project', project.id, '--url', server.url, '--from', 'yesterday'],
-      { ...environment, QUIRE_KEY: key },
+      { ...environment, QUIRE_API_KEY: key },
     );
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /400.*dateFrom/);

@@ -6,16 +6,11 @@ import { dropMonthPartitionsBefore } from '../analytics/month-partitions.ts';
 import { reclassifyPageViews } from '../analytics/reclassify.ts';
 import { retentionCutoff } from '../analytics/retention.ts';
 import { verifyRollups } from '../analytics/rollup-verification.ts';
-import {
-  type AnalyticsClient,
-  ApiError,
-  createAnalyticsClient,
-  type PageViewsResult,
-} from '../client/analytics-client.ts';
-import { loadConfig } from '../config.ts';
-import { InvalidInputError, NotFoundError, QuireError } from '../errors.ts';
+import { type PageViewsExport, type QuireClient, QuireApiError } from '../client/quire-client.ts';
+import { NotFoundError, QuireError } from '../errors.ts';
 import { findProject, updateProjectSettings } from '../projects/project-store.ts';
 import { registerAnalyticsImportCommand } from './analytics-import.ts';
+import { type ClientOptions, clientFrom, withClientOptions } from './client-command.ts';
 import { withDatabase } from './database-command.ts';
 import { printJson, printTable } from './output.ts';
 
@@ -38,46 +33,29 @@ export function registerAnalyticsCommands(program: Command): void {
   const analytics = program.command('analytics').description('Page-view analytics');
   registerAnalyticsImportCommand(analytics);
 
-  analytics
-    .command('views')
-    .description('Print the page-view export of a running server as a table')
-    .requiredOption('--project <id>', 'the project')
-    .option('--from <date>', 'dateFrom: YYYY-MM-DD or ISO 8601 date-time (inclusive)')
-    .option('--to <date>', 'dateTo: YYYY-MM-DD or ISO 8601 date-time (exclusive)')
-    .option('--limit <n>', 'rows per page, 1 to 250', parseCount(1), 50)
-    .option('--offset <n>', 'rows to skip', parseCount(0), 0)
-    .option('--all', 'follow hasMore and print every page')
-    .option('--url <url>', 'the server (default: QUIRE_PUBLIC_URL, or http://HOST:PORT)')
-    .option('--key <key>', 'an API key with read scope (default: QUIRE_KEY)')
-    .option('--json', 'print the result as one JSON object')
-    .action(
-      async (options: {
-        project: string;
-        from?: string;
-        to?: string;
-        limit: number;
-        offset: number;
-        all?: boolean;
-        url?: string;
-        key?: string;
-        json?: boolean;
-      }) => {
-        const config = loadConfig();
-        const apiKey = options.key ?? config.apiKey;
-        if (apiKey === null) throw new InvalidInputError('An API key is needed: pass --key or set QUIRE_KEY');
-        const client = createAnalyticsClient({ baseUrl: options.url ?? config.publicUrl, apiKey });
-        const result = await fetchViews(client, options);
-        if (options.json) return printJson(result);
-        printTable(
-          ['PATH', 'HUMAN', 'AI', 'TOTAL'],
-          result.views.map((row) => [row.path, String(row.human), String(row.ai), String(row.total)]),
-        );
-        const { totals } = result;
-        console.log(
-          `\ntotal ${totals.total} views (human ${totals.human}, ai ${totals.ai})${result.hasMore ? '; more pages: --offset or --all' : ''}`,
-        );
-      },
+  withClientOptions(
+    analytics
+      .command('views')
+      .description('Print the page-view export of a running server as a table')
+      .requiredOption('--project <id>', 'the project')
+      .option('--from <date>', 'dateFrom: YYYY-MM-DD or ISO 8601 date-time (inclusive)')
+      .option('--to <date>', 'dateTo: YYYY-MM-DD or ISO 8601 date-time (exclusive)')
+      .option('--limit <n>', 'rows per page, 1 to 250', parseCount(1), 50)
+      .option('--offset <n>', 'rows to skip', parseCount(0), 0)
+      .option('--all', 'follow hasMore and print every page')
+      .option('--json', 'print the result as one JSON object'),
+  ).action(async (options: ViewsOptions) => {
+    const result = await fetchViews(clientFrom(options), options);
+    if (options.json) return printJson(result);
+    printTable(
+      ['PATH', 'HUMAN', 'AI', 'TOTAL'],
+      result.views.map((row) => [row.path, String(row.human), String(row.ai), String(row.total)]),
     );
+    const { totals } = result;
+    console.log(
+      `\ntotal ${totals.total} views (human ${totals.human}, ai ${totals.ai})${result.hasMore ? '; more pages: --offset or --all' : ''}`,
+    );
+  });
 
   analytics
     .command('verify')
@@ -185,10 +163,17 @@ export function registerAnalyticsCommands(program: Command): void {
     );
 }
 
-async function fetchViews(
-  client: AnalyticsClient,
-  options: { project: string; from?: string; to?: string; limit: number; offset: number; all?: boolean },
-): Promise<PageViewsResult> {
+interface ViewsOptions extends ClientOptions {
+  project: string;
+  from?: string;
+  to?: string;
+  limit: number;
+  offset: number;
+  all?: boolean;
+  json?: boolean;
+}
+
+async function fetchViews(client: QuireClient, options: ViewsOptions): Promise<PageViewsExport> {
   try {
     const parameters = {
       ...(options.from === undefined ? {} : { dateFrom: options.from }),
@@ -196,17 +181,17 @@ async function fetchViews(
       limit: options.all ? 250 : options.limit,
     };
     let offset = options.offset;
-    const first = await client.views(options.project, { ...parameters, offset });
+    const first = await client.pageViews(options.project, { ...parameters, offset });
     const result = { ...first, views: [...first.views] };
     while (options.all && result.hasMore) {
       offset += parameters.limit;
-      const next = await client.views(options.project, { ...parameters, offset });
+      const next = await client.pageViews(options.project, { ...parameters, offset });
       result.views.push(...next.views);
       result.hasMore = next.hasMore;
     }
     return result;
   } catch (error: unknown) {
-    if (error instanceof ApiError) {
+    if (error instanceof QuireApiError) {
       const details = error.details.map((detail) => `; ${detail.message}`).join('');
       throw new QuireError(
         'invalid_input',

@@ -6,10 +6,12 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.ts';
 import { errorMessage, isQuireError } from '../errors.ts';
 import { registerAnalyticsCommands } from './analytics.ts';
+import { registerJobCommands } from './job.ts';
 import { registerKeyCommands } from './key.ts';
 import { registerMigrateCommand } from './migrate.ts';
 import { registerProjectCommands } from './project.ts';
 import { registerServeCommand } from './serve.ts';
+import { registerWebhookCommands } from './webhook.ts';
 
 export function buildProgram(): Command {
   const program = new Command('quire')
@@ -21,6 +23,8 @@ export function buildProgram(): Command {
   registerMigrateCommand(program);
   registerProjectCommands(program);
   registerKeyCommands(program);
+  registerWebhookCommands(program);
+  registerJobCommands(program);
   registerAnalyticsCommands(program);
   return program;
 }
