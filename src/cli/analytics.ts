@@ -6,7 +6,7 @@ import { dropMonthPartitionsBefore } from '../analytics/month-partitions.ts';
 import { reclassifyPageViews } from '../analytics/reclassify.ts';
 import { retentionCutoff } from '../analytics/retention.ts';
 import { verifyRollups } from '../analytics/rollup-verification.ts';
-import { type PageViewsExport, type QuireClient, QuireApiError } from '../client/quire-client.ts';
+import { type PageViewsExport, QuireApiError, type QuireClient } from '../client/quire-client.ts';
 import { NotFoundError, QuireError } from '../errors.ts';
 import { findProject, updateProjectSettings } from '../projects/project-store.ts';
 import { registerAnalyticsImportCommand } from './analytics-import.ts';

@@ -157,7 +157,9 @@ export function createQuireClient(options: QuireClientOptions) {
     },
     /** Sends up to 1,000 page views; resolves once they are committed. */
     ingestEvents(projectId: string, events: IncomingEvent[]) {
-      return request<IngestResult>('POST', `/v1/analytics/${encodeURIComponent(projectId)}/events`, { events });
+      return request<IngestResult>('POST', `/v1/analytics/${encodeURIComponent(projectId)}/events`, {
+        events,
+      });
     },
     /** Polls until the job is completed, archived or failed (the spec's client rule). */
     async waitForJob(projectId: string, id: string, wait: WaitOptions = {}): Promise<AgentJobResource> {

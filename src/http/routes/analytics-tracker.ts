@@ -3,18 +3,19 @@
  * only from an origin the project allows (`quire analytics settings --allowed-origins`), for a
  * page on that origin; it is rate-limited per client and stores no IP address.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AnalyticsServices } from '../../analytics/analytics-services.ts';
 import { analyticsSettingsOf } from '../../analytics/analytics-settings.ts';
-import { createClientRateLimiter } from '../../analytics/client-rate-limiter.ts';
 import { maximumRawPathLength } from '../../analytics/normalize-path.ts';
 import { maximumHeaderLength, preparePageView } from '../../analytics/page-view.ts';
 import type { Database } from '../../db/database.ts';
-import { ForbiddenError, InvalidInputError, RateLimitedError } from '../../errors.ts';
+import { ForbiddenError, InvalidInputError, isQuireError, RateLimitedError } from '../../errors.ts';
 import { findProject } from '../../projects/project-store.ts';
+import { createMemoryRateLimiter } from '../../rate-limits/rate-limit.ts';
 import type { App } from '../app.ts';
 import { errorResponses, ProjectIdParameter } from '../schemas.ts';
 
@@ -26,7 +27,18 @@ export function registerAnalyticsTrackerRoutes(
   services: AnalyticsServices,
 ): void {
   const script = fs.readFileSync(path.join(import.meta.dirname, '../../analytics/tracker/script.js'), 'utf8');
-  const limiter = createClientRateLimiter({ limit: 120, windowMilliseconds: 60_000 });
+  // Per client and process; the key is hashed so that not even memory holds the IP address.
+  const limiter = createMemoryRateLimiter({ limit: 120, windowSeconds: 60 });
+  function countBeacon(projectId: string, ip: string): void {
+    try {
+      limiter.consume(createHash('sha256').update(`${projectId}\n${ip}`).digest('base64url'));
+    } catch (error: unknown) {
+      if (isQuireError(error) && error instanceof RateLimitedError) {
+        throw new RateLimitedError('Too many page views from this client', error.retryAfterSeconds);
+      }
+      throw error;
+    }
+  }
   // Allowed origins per project, briefly cached: a beacon must not cost a database query.
   const origins = new Map<string, { origins: string[]; expires: number }>();
 
@@ -108,8 +120,7 @@ export function registerAnalyticsTrackerRoutes(
         const { projectId } = request.params;
         const origin = await checkOrigin(request, projectId);
         allowCors(reply, origin);
-        const retryAfter = limiter.take(`${projectId}\n${request.ip}`, Date.now());
-        if (retryAfter > 0) throw new RateLimitedError('Too many page views from this client', retryAfter);
+        countBeacon(projectId, request.ip);
         if (URL.parse(request.body.url)?.origin !== origin) {
           throw new InvalidInputError('url must be a page of the sending origin');
         }
