@@ -13,7 +13,12 @@ import { runQuire, startQuireServer, temporaryDirectory } from './processes.ts';
 
 const databaseUrl = await createTestDatabaseUrl();
 const database = createDatabase({ connectionString: databaseUrl, applicationName: 'quire test' });
-const environment = { DATABASE_URL: databaseUrl, QUIRE_DATA_DIR: await temporaryDirectory() };
+const environment = {
+  DATABASE_URL: databaseUrl,
+  QUIRE_DATA_DIR: await temporaryDirectory(),
+  // Fixed dates in these tests must not fall out of retention as the years pass.
+  QUIRE_ANALYTICS_RETENTION_MONTHS: '1200',
+};
 const chrome =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36';
 const agents = [chrome, 'Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)', 'curl/8.5.0'];
@@ -118,6 +123,41 @@ describe('analytics processes', { timeout: 240_000 }, () => {
     assert.equal(monthTotal, raw);
     for (const server of servers) server.child.kill('SIGTERM');
     await Promise.all(servers.map((server) => server.exited));
+  });
+
+  it('answers hostile input over a real socket with a 4xx and stores nothing', async () => {
+    const { project, key } = await buildProjectWithKey(database.pool);
+    const server = await startQuireServer(environment);
+    const send = (body: string, contentType = 'application/json') =>
+      fetch(`${server.url}/v1/analytics/${project.id}/events`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': contentType },
+        body,
+      }).then(async (response) => ({ status: response.status, body: await response.text() }));
+    const long = 'x'.repeat(100_000);
+    const cases: Array<[string, number]> = [
+      ['{"events": [{"path": "/a"}', 400],
+      ['{"events": [{"path": "/a", "timestamp": {"$gt": 1}}]}', 400],
+      ['{"events": [{"path": ["/a"]}]}', 400],
+      ['{"events": {"0": {"path": "/a"}}}', 400],
+      [JSON.stringify({ events: [{ path: `/${long}` }] }), 400],
+      [JSON.stringify({ events: [{ path: '/a', userAgent: long }] }), 400],
+      [JSON.stringify({ events: [{ path: '/a', referrer: long, accept: long }] }), 400],
+      [JSON.stringify({ events: [{ path: '/\u0000' }] }), 400],
+      [JSON.stringify({ events: [{ path: `/${'a'.repeat(10 * 1024 * 1024)}` }] }), 413],
+    ];
+    for (const [body, status] of cases) {
+      const response = await send(body);
+      assert.equal(response.status, status, `${body.slice(0, 60)}: ${response.body.slice(0, 200)}`);
+      assert.equal(typeof JSON.parse(response.body).error, 'string');
+    }
+    assert.equal((await send('<xml/>', 'application/xml')).status, 415);
+    const stored = await countOf('SELECT count(*) AS count FROM analytics_page_views WHERE project_id = $1', [
+      project.id,
+    ]);
+    assert.equal(stored, 0);
+    server.child.kill('SIGTERM');
+    await server.exited;
   });
 
   it('imports logs from the command line, idempotently, and prints the export', async () => {

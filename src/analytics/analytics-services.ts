@@ -9,10 +9,19 @@ import { createPageViewWriter, type PageViewWriter } from './page-view-writer.ts
 export interface AnalyticsServices {
   classifier: Classifier;
   writer: PageViewWriter;
+  retentionMonths: number;
   close(): Promise<void>;
 }
 
-export function createAnalyticsServices(pool: pg.Pool): AnalyticsServices {
+export function createAnalyticsServices(
+  pool: pg.Pool,
+  options: { retentionMonths: number },
+): AnalyticsServices {
   const writer = createPageViewWriter({ pool });
-  return { classifier: createClassifier(), writer, close: () => writer.close() };
+  return {
+    classifier: createClassifier(),
+    writer,
+    retentionMonths: options.retentionMonths,
+    close: () => writer.close(),
+  };
 }

@@ -4,10 +4,9 @@
  */
 import { isIP } from 'node:net';
 import { InvalidInputError } from '../errors.ts';
-import type { Classifier } from './classify.ts';
 import { parseInstant } from './date-range.ts';
 import type { StoredPageView } from './insert-page-views.ts';
-import { preparePageView } from './page-view.ts';
+import { type PipelineDependencies, preparePageView } from './page-view.ts';
 import type { PageViewWriter } from './page-view-writer.ts';
 
 /** One event as the API receives it (already shape-checked by the route schema). */
@@ -24,12 +23,12 @@ export interface IncomingEvent {
 export interface IngestResult {
   /** Page views stored. */
   accepted: number;
-  /** Valid events that are no page view (assets, unsuccessful statuses). */
+  /** Valid events that are no page view (assets, unsuccessful statuses, past retention). */
   skipped: number;
 }
 
 export async function ingestEvents(
-  dependencies: { classifier: Classifier; writer: PageViewWriter; now: number },
+  dependencies: PipelineDependencies & { writer: PageViewWriter },
   projectId: string,
   events: readonly IncomingEvent[],
 ): Promise<IngestResult> {

@@ -40,6 +40,8 @@ export interface LogImport {
   classifier: Classifier;
   writer: PageViewWriter;
   now: number;
+  /** Views before this (the retention cutoff) are skipped. */
+  keepFrom?: number;
   /** Called after each stored batch. */
   onProgress?: (summary: Readonly<ImportSummary>) => void;
 }
@@ -85,7 +87,11 @@ export async function importLog(options: LogImport): Promise<ImportSummary> {
     }
     const prepared = preparePageView(
       { ...parsed.request, target: parsed.request.target },
-      { classifier: options.classifier, now: options.now },
+      {
+        classifier: options.classifier,
+        now: options.now,
+        ...(options.keepFrom === undefined ? {} : { keepFrom: options.keepFrom }),
+      },
     );
     if (!prepared.ok) {
       skip(prepared.kind === 'skipped' ? prepared.reason : `invalid: ${prepared.reason}`);

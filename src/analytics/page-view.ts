@@ -38,9 +38,16 @@ export type PreparedPageView =
   | { ok: true; view: PageView }
   | { ok: false; kind: 'invalid' | 'skipped'; reason: string };
 
+export interface PipelineDependencies {
+  classifier: Classifier;
+  now: number;
+  /** Views before this (the retention cutoff) are skipped: their month's raw events are gone. */
+  keepFrom?: number;
+}
+
 export function preparePageView(
   request: ReportedRequest,
-  dependencies: { classifier: Classifier; now: number },
+  dependencies: PipelineDependencies,
 ): PreparedPageView {
   const path = normalizePath(request.target);
   if (!path.ok) return { ok: false, kind: 'invalid', reason: path.reason };
@@ -55,6 +62,9 @@ export function preparePageView(
     if (value !== undefined && value.length > limit) {
       return { ok: false, kind: 'invalid', reason: `${name} is longer than ${limit} characters` };
     }
+  }
+  if (dependencies.keepFrom !== undefined && request.occurredAt < dependencies.keepFrom) {
+    return { ok: false, kind: 'skipped', reason: 'older than the retention period' };
   }
   const verdict = judgePageRequest(path.path, request.status);
   if (!verdict.page) {

@@ -4,6 +4,7 @@ import { type Command, Option } from 'commander';
 import { createClassifier } from '../analytics/classify.ts';
 import { type ImportSummary, importLog, type LogFormat, logFormats } from '../analytics/log-import.ts';
 import { createPageViewWriter } from '../analytics/page-view-writer.ts';
+import { retentionCutoff } from '../analytics/retention.ts';
 import { NotFoundError } from '../errors.ts';
 import { findProject } from '../projects/project-store.ts';
 import { withDatabase } from './database-command.ts';
@@ -27,7 +28,7 @@ export function registerAnalyticsImportCommand(analytics: Command): void {
           throw new NotFoundError(`${file} is not a readable file`);
         }
       }
-      const totals = await withDatabase(async (database) => {
+      const totals = await withDatabase(async (database, config) => {
         if ((await findProject(database.pool, options.project)) === null) {
           throw new NotFoundError(`No project with id ${options.project}`);
         }
@@ -48,6 +49,7 @@ export function registerAnalyticsImportCommand(analytics: Command): void {
               classifier,
               writer,
               now: Date.now(),
+              keepFrom: retentionCutoff(Date.now(), config.analyticsRetentionMonths),
               onProgress: progress.update,
             });
             progress.done(summary);

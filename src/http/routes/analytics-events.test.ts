@@ -5,7 +5,8 @@ import { createTestDatabase } from '../../../test/database.ts';
 import { bearer, buildProjectWithKey } from '../../../test/factories.ts';
 
 const database = await createTestDatabase();
-const app = await buildTestApp(database);
+// Fixed dates in these tests must not fall out of retention as the years pass.
+const app = await buildTestApp(database, { environment: { QUIRE_ANALYTICS_RETENTION_MONTHS: '1200' } });
 const { project, key } = await buildProjectWithKey(database.pool);
 const chrome =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36';
@@ -65,6 +66,22 @@ describe('POST /v1/analytics/:projectId/events', () => {
       ],
     );
     assert.equal(rows.rows.at(-1)?.referrer_host, 'www.google.com');
+  });
+
+  it('skips views older than the retention period', async () => {
+    const shortRetention = await buildTestApp(database, {
+      environment: { QUIRE_ANALYTICS_RETENTION_MONTHS: '2' },
+    });
+    const old = new Date(Date.now() - 120 * 24 * 3600 * 1000).toISOString();
+    const response = await shortRetention.inject({
+      method: 'POST',
+      url: `/v1/analytics/${project.id}/events`,
+      headers: bearer(key),
+      payload: { events: [{ path: '/old', timestamp: old }, { path: '/recent' }] },
+    });
+    assert.equal(response.statusCode, 202, response.body);
+    assert.deepEqual(response.json(), { accepted: 1, skipped: 1 });
+    await shortRetention.close();
   });
 
   it('refuses the whole batch when any event is bad, naming each bad index', async () => {

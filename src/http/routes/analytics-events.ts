@@ -3,6 +3,7 @@ import type { AnalyticsServices } from '../../analytics/analytics-services.ts';
 import { ingestEvents } from '../../analytics/ingest-events.ts';
 import { maximumRawPathLength } from '../../analytics/normalize-path.ts';
 import { maximumHeaderLength, maximumUserAgentLength } from '../../analytics/page-view.ts';
+import { retentionCutoff } from '../../analytics/retention.ts';
 import type { App } from '../app.ts';
 import { bearerSecurity, errorResponses, ProjectIdParameter } from '../schemas.ts';
 
@@ -52,15 +53,24 @@ export function registerAnalyticsEventRoutes(app: App, services: AnalyticsServic
         response: {
           202: Type.Object({
             accepted: Type.Integer({ description: 'Page views stored' }),
-            skipped: Type.Integer({ description: 'Valid events that are no page view (assets, errors)' }),
+            skipped: Type.Integer({
+              description:
+                'Valid events that are no page view (assets, errors, older than the retention period)',
+            }),
           }),
           ...errorResponses(400, 401, 403, 413, 415),
         },
       },
     },
     async (request, reply) => {
+      const now = Date.now();
       const result = await ingestEvents(
-        { classifier: services.classifier, writer: services.writer, now: Date.now() },
+        {
+          classifier: services.classifier,
+          writer: services.writer,
+          now,
+          keepFrom: retentionCutoff(now, services.retentionMonths),
+        },
         request.params.projectId,
         request.body.events,
       );

@@ -6,7 +6,8 @@ import { bearer, buildProjectWithKey } from '../../../test/factories.ts';
 import { updateProjectSettings } from '../../projects/project-store.ts';
 
 const database = await createTestDatabase();
-const app = await buildTestApp(database);
+// Fixed dates in these tests must not fall out of retention as the years pass.
+const app = await buildTestApp(database, { environment: { QUIRE_ANALYTICS_RETENTION_MONTHS: '1200' } });
 const { project, key } = await buildProjectWithKey(database.pool);
 
 const agents = {
@@ -254,5 +255,34 @@ describe('GET /v1/analytics/:projectId/agents and /timeseries', () => {
     });
     assert.equal(tooLong.statusCode, 400);
     assert.equal((await get('timeseries', { interval: 'week' })).statusCode, 400);
+  });
+});
+
+describe('OpenAPI document', () => {
+  it('describes every analytics operation from the schemas that validate it', async () => {
+    const document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    for (const [path, method, status] of [
+      ['/v1/analytics/{projectId}/views', 'get', '200'],
+      ['/v1/analytics/{projectId}/agents', 'get', '200'],
+      ['/v1/analytics/{projectId}/timeseries', 'get', '200'],
+      ['/v1/analytics/{projectId}/events', 'post', '202'],
+      ['/v1/analytics/{projectId}/beacon', 'post', '202'],
+    ] as const) {
+      const operation = document.paths[path]?.[method];
+      assert.ok(operation, `${method} ${path}`);
+      assert.ok(operation.responses[status], `${method} ${path} ${status}`);
+    }
+    const views = document.paths['/v1/analytics/{projectId}/views'].get;
+    const limit = views.parameters.find((parameter: { name: string }) => parameter.name === 'limit');
+    assert.deepEqual(
+      [limit.in, limit.schema.minimum, limit.schema.maximum, limit.schema.default],
+      ['query', 1, 250, 50],
+    );
+    assert.deepEqual(Object.keys(views.responses['200'].content['application/json'].schema.properties), [
+      'totals',
+      'views',
+      'hasMore',
+    ]);
+    assert.ok(views.responses['429']);
   });
 });

@@ -7,7 +7,9 @@ import { registerAnalyticsReportRoutes } from './analytics-reports.ts';
 import { registerAnalyticsTrackerRoutes } from './analytics-tracker.ts';
 
 export const registerAnalyticsRoutes: RouteRegistrar = (app, { config, database }) => {
-  const services = createAnalyticsServices(database.pool);
+  const services = createAnalyticsServices(database.pool, {
+    retentionMonths: config.analyticsRetentionMonths,
+  });
   let retention: { stop(): void } | null = null;
   app.addHook('onListen', async () => {
     retention ??= startRetention({
