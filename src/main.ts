@@ -6,6 +6,7 @@ import type { FastifyServerOptions } from 'fastify';
 import type { AgentRunner } from './agent-jobs/agent-runner.ts';
 import { createJobService } from './agent-jobs/job-service.ts';
 import { type JobWorker, startJobWorker } from './agent-jobs/job-worker.ts';
+import { createApiKeyCache } from './auth/api-key-cache.ts';
 import type { Config } from './config.ts';
 import { migrate } from './db/migrator.ts';
 import { createNotifier } from './db/notifier.ts';
@@ -89,7 +90,8 @@ export async function startService(
     let app: App | null = null;
     let url: string | null = null;
     if (config.role !== 'worker') {
-      app = await buildApp({ config, database, jobs, notifier }, routeRegistrars, {
+      const apiKeys = await createApiKeyCache(notifier);
+      app = await buildApp({ config, database, jobs, notifier, apiKeys }, routeRegistrars, {
         logger: options.logger ?? false,
       });
       const listening = app;
