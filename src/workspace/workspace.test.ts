@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { createRepository, git, temporaryDirectory } from '../../test/temporary-repository.ts';
+import { branchName, slugify } from './branch-name.ts';
+import { credentialEnvironment, redactCredentials } from './git-credentials.ts';
+import { createGitWorkspace } from './workspace.ts';
+
+const author = { name: 'Quire', email: 'quire@example.com' };
+
+describe('git workspace', () => {
+  let directory: ReturnType<typeof temporaryDirectory>;
+  let origin: string;
+
+  beforeEach(() => {
+    directory = temporaryDirectory();
+    origin = createRepository(join(directory.path, 'origin'), { 'docs/index.md': '# Home\n' });
+  });
+  afterEach(() => directory.cleanup());
+
+  it('checks out a worktree of the base, commits, pushes the branch and removes the worktree', async () => {
+    const workspace = createGitWorkspace({ dataDirectory: join(directory.path, 'data') });
+    const worktree = await workspace.prepare({
+      repository: origin,
+      baseRef: 'main',
+      branch: 'quire/abc-fix',
+    });
+    assert.equal(worktree.branchExisted, false);
+    assert.equal(readFileSync(join(worktree.path, 'docs/index.md'), 'utf8'), '# Home\n');
+
+    assert.equal(await workspace.commit(worktree, { message: 'Nothing', author }), null);
+    writeFileSync(join(worktree.path, 'docs/index.md'), '# Welcome\n');
+    const commit = await workspace.commit(worktree, { message: 'Rename the home page\n\nBody.', author });
+    assert.match(commit ?? '', /^[0-9a-f]{40}$/);
+    assert.deepEqual(await workspace.changedFiles(worktree), ['M\tdocs/index.md']);
+    await workspace.push(worktree, {});
+    await workspace.remove(worktree);
+    assert.equal(existsSync(worktree.path), false);
+
+    assert.equal(
+      git(origin, 'log', '-1', '--format=%an <%ae>|%s', 'quire/abc-fix').trim(),
+      'Quire <quire@example.com>|Rename the home page',
+    );
+    assert.equal(git(origin, 'show', 'main:docs/index.md'), '# Home\n');
+    assert.equal(git(origin, 'show', 'quire/abc-fix:docs/index.md'), '# Welcome\n');
+  });
+
+  it('continues a follow-up from the tip of the pushed branch and sees new base commits', async () => {
+    const workspace = createGitWorkspace({ dataDirectory: join(directory.path, 'data') });
+    const first = await workspace.prepare({ repository: origin, baseRef: 'main', branch: 'quire/abc-fix' });
+    writeFileSync(join(first.path, 'a.md'), 'a\n');
+    await workspace.commit(first, { message: 'Add a', author });
+    await workspace.push(first, {});
+    await workspace.remove(first);
+
+    writeFileSync(join(origin, 'base.md'), 'base\n');
+    git(origin, 'add', '--all');
+    git(origin, 'commit', '--quiet', '-m', 'More base');
+
+    const second = await workspace.prepare({ repository: origin, baseRef: 'main', branch: 'quire/abc-fix' });
+    assert.equal(second.branchExisted, true);
+    assert.equal(readFileSync(join(second.path, 'a.md'), 'utf8'), 'a\n');
+    assert.equal(second.baseCommit, git(origin, 'rev-parse', 'main').trim());
+    writeFileSync(join(second.path, 'b.md'), 'b\n');
+    await workspace.commit(second, { message: 'Add b', author });
+    await workspace.push(second, {});
+    await workspace.remove(second);
+    assert.equal(
+      git(origin, 'log', '--format=%s', 'quire/abc-fix').trim().split('\n').join(','),
+      'Add b,Add a,Initial commit',
+    );
+  });
+
+  it('refuses a base ref that does not exist', async () => {
+    const workspace = createGitWorkspace({ dataDirectory: join(directory.path, 'data') });
+    await assert.rejects(
+      workspace.prepare({ repository: origin, baseRef: 'nope', branch: 'quire/x-y' }),
+      /base ref "nope" does not exist/,
+    );
+  });
+
+  it('never writes credentials into the mirror configuration', async () => {
+    const workspace = createGitWorkspace({ dataDirectory: join(directory.path, 'data') });
+    const credentials = { username: 'x-access-token', password: 'ghs_secretvalue' };
+    const worktree = await workspace.prepare({
+      repository: origin,
+      baseRef: 'main',
+      branch: 'quire/a-b',
+      credentials,
+    });
+    const config = readFileSync(join(worktree.mirrorPath, 'config'), 'utf8');
+    assert.doesNotMatch(config, /secretvalue|Authorization/);
+    await workspace.remove(worktree);
+  });
+});
+
+describe('git credentials', () => {
+  it('passes an HTTP authorization header through the environment and redacts it from messages', () => {
+    const credentials = { username: 'oauth2', password: 's3cret' };
+    const environment = credentialEnvironment(credentials);
+    assert.equal(environment.GIT_CONFIG_KEY_0, 'http.extraHeader');
+    assert.equal(
+      environment.GIT_CONFIG_VALUE_0,
+      `Authorization: Basic ${Buffer.from('oauth2:s3cret').toString('base64')}`,
+    );
+    assert.equal(redactCredentials('failed with s3cret', credentials), 'failed with [redacted]');
+    assert.deepEqual(credentialEnvironment(null), {});
+  });
+});
+
+describe('branch names', () => {
+  it('are quire/<short-id>-<slug>', () => {
+    assert.equal(
+      branchName('0f6c2b9e-1234-5678', 'Fix the typo in Quickstart!'),
+      'quire/0f6c2b9e-fix-the-typo-in-quickstart',
+    );
+    assert.equal(slugify('  '), 'changes');
+    assert.equal(slugify('Ünïcödé café ../../etc'), 'unicode-cafe-etc');
+    assert.ok(slugify('word '.repeat(40)).length <= 40);
+  });
+});
