@@ -2,7 +2,7 @@ import { unlink } from 'node:fs/promises';
 import { z } from 'zod';
 import { assertEditable } from './file-policy.ts';
 import { resolveRepositoryPath } from './path-safety.ts';
-import type { RepositoryTool } from './tool-context.ts';
+import { type RepositoryTool, recordRemoval } from './tool-context.ts';
 import { ToolError } from './tool-error.ts';
 
 export const deleteFileTool: RepositoryTool<{ path: string }> = {
@@ -13,6 +13,7 @@ export const deleteFileTool: RepositoryTool<{ path: string }> = {
     if (!(await assertEditable(path))) throw new ToolError(`${path.relative} does not exist.`);
     await unlink(path.absolute);
     context.readPaths.delete(path.relative);
+    recordRemoval(context.changes, path.relative);
     return `Deleted ${path.relative}.`;
   },
 };

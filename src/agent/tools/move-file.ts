@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { z } from 'zod';
 import { assertEditable } from './file-policy.ts';
 import { resolveRepositoryPath } from './path-safety.ts';
-import type { RepositoryTool } from './tool-context.ts';
+import { type RepositoryTool, recordRemoval, recordWrite } from './tool-context.ts';
 import { ToolError } from './tool-error.ts';
 
 export const moveFileTool: RepositoryTool<{ from: string; to: string }> = {
@@ -23,6 +23,8 @@ export const moveFileTool: RepositoryTool<{ from: string; to: string }> = {
     await mkdir(dirname(to.absolute), { recursive: true });
     const checked = await resolveRepositoryPath(context.root, to.relative);
     await rename(from.absolute, checked.absolute);
+    recordRemoval(context.changes, from.relative);
+    recordWrite(context.changes, to.relative, true);
     if (context.readPaths.delete(from.relative)) context.readPaths.add(to.relative);
     return `Moved ${from.relative} to ${to.relative}.`;
   },

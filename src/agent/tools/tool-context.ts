@@ -7,8 +7,30 @@ export interface ToolContext {
   maximumFileBytes: number;
   /** Relative paths read (or written) in this run; `edit_file` and overwriting need it. */
   readPaths: Set<string>;
+  /** What this run changed, for validation (which checks changed pages only, so it stays fast). */
+  changes: RunChanges;
   /** Runs the repository's validation and returns the report the model sees. */
   validate(): Promise<{ ok: boolean; report: string }>;
+}
+
+export interface RunChanges {
+  changed: Set<string>;
+  created: Set<string>;
+  removed: Set<string>;
+}
+
+export function createRunChanges(): RunChanges {
+  return { changed: new Set(), created: new Set(), removed: new Set() };
+}
+
+export function recordWrite(changes: RunChanges, path: string, created: boolean): void {
+  changes.changed.add(path);
+  if (created && !changes.removed.delete(path)) changes.created.add(path);
+}
+
+export function recordRemoval(changes: RunChanges, path: string): void {
+  changes.changed.delete(path);
+  if (!changes.created.delete(path)) changes.removed.add(path);
 }
 
 /** One tool: its input schema (the contract in DESIGN.md §3) and what it does. */

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { createRepository, temporaryDirectory } from '../../../test/temporary-repository.ts';
-import type { ToolContext } from './tool-context.ts';
+import { createRunChanges, type ToolContext } from './tool-context.ts';
 import { executeRepositoryTool, repositoryTools } from './tool-set.ts';
 
 describe('repository tools', () => {
@@ -32,6 +32,7 @@ describe('repository tools', () => {
       root,
       maximumFileBytes: 1024,
       readPaths: new Set(),
+      changes: createRunChanges(),
       validate: async () => ({ ok: true, report: 'No problems found.' }),
     };
   });
@@ -168,6 +169,11 @@ describe('repository tools', () => {
     );
     assert.equal(await run('delete_file', { path: 'docs/page.mdx' }), 'Deleted docs/page.mdx.');
     await assert.rejects(run('delete_file', { path: 'docs' }), /not a regular file/);
+    assert.deepEqual([...context.changes.created], []);
+    assert.deepEqual([...context.changes.changed], []);
+    await run('move_file', { from: 'docs/guide.mdx', to: 'docs/guides/start.mdx' });
+    assert.deepEqual([...context.changes.removed], ['docs/guide.mdx']);
+    assert.deepEqual([...context.changes.created], ['docs/guides/start.mdx']);
   });
 
   it('lists and searches', async () => {

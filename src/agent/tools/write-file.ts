@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { z } from 'zod';
 import { assertContentAllowed, assertEditable } from './file-policy.ts';
 import { resolveRepositoryPath } from './path-safety.ts';
-import type { RepositoryTool } from './tool-context.ts';
+import { type RepositoryTool, recordWrite } from './tool-context.ts';
 import { ToolError } from './tool-error.ts';
 
 export const writeFileTool: RepositoryTool<{ path: string; content: string }> = {
@@ -26,6 +26,7 @@ export const writeFileTool: RepositoryTool<{ path: string; content: string }> = 
     const checked = await resolveRepositoryPath(context.root, path.relative);
     await writeFile(checked.absolute, input.content);
     context.readPaths.add(path.relative);
+    recordWrite(context.changes, path.relative, !exists);
     return `${exists ? 'Replaced' : 'Created'} ${path.relative} (${input.content.split('\n').length} lines).`;
   },
 };

@@ -1,0 +1,125 @@
+import { readFile, stat } from 'node:fs/promises';
+import { join, posix } from 'node:path';
+import type { DocsSite } from '../docs/docs-site.ts';
+import { isPagePath } from '../docs/docs-site.ts';
+import { isExternalLink, resolvePage } from '../docs/resolve-page.ts';
+import { walkFiles } from '../tools/walk-files.ts';
+import { type PageProblem, parsePage } from './parse-page.ts';
+
+export interface ValidationInput {
+  root: string;
+  site: DocsSite;
+  /** Pages written in this run (created or changed); their syntax and links are checked. */
+  changedPaths: ReadonlySet<string>;
+  /** Pages created in this run; each must appear in navigation when the site has one. */
+  createdPaths: ReadonlySet<string>;
+  /** Pages deleted or moved away in this run; links elsewhere that still point to them are reported. */
+  removedPaths: ReadonlySet<string>;
+  maximumFileBytes: number;
+}
+
+export interface ValidationResult {
+  problems: PageProblem[];
+}
+
+/**
+ * Checks what a run changed, so it stays fast on large repositories: syntax and links of changed
+ * pages, every navigation entry, navigation for new pages, and links elsewhere to removed pages.
+ */
+export async function validateDocs(input: ValidationInput): Promise<ValidationResult> {
+  const { root, site } = input;
+  const problems: PageProblem[] = site.configurationProblems.map((message) => ({
+    file: site.configFile ?? '',
+    line: 1,
+    message,
+  }));
+
+  const readPage = async (path: string): Promise<string | null> => {
+    const status = await stat(join(root, path)).catch(() => null);
+    if (status === null || !status.isFile() || status.size > input.maximumFileBytes) return null;
+    return readFile(join(root, path), 'utf8');
+  };
+
+  const checkLinks = async (file: string, text: string, only?: ReadonlySet<string>): Promise<void> => {
+    const parsed = parsePage(file, text);
+    if (only === undefined) problems.push(...parsed.problems);
+    for (const link of parsed.links) {
+      if (isExternalLink(link.url)) continue;
+      const target = await resolvePage(root, site, link.url, file);
+      if (target !== null) continue;
+      if (only !== undefined && !linksToRemoved(link.url, file, only)) continue;
+      problems.push({
+        file,
+        line: link.line,
+        message: `Broken internal link "${link.url}": no such page or file`,
+      });
+    }
+  };
+
+  for (const file of [...input.changedPaths].sort()) {
+    if (!isPagePath(file)) continue;
+    const text = await readPage(file);
+    if (text !== null) await checkLinks(file, text);
+  }
+
+  if (site.navigation !== null && site.configFile !== null) {
+    const referenced = new Set<string>();
+    for (const entry of site.navigation) {
+      const page = await resolvePage(root, site, entry.reference, null);
+      if (page === null) {
+        problems.push({
+          file: site.configFile,
+          line: 1,
+          message: `Navigation entry "${entry.reference}" points to a missing page`,
+        });
+      } else referenced.add(page);
+    }
+    for (const file of [...input.createdPaths].sort()) {
+      if (!isPagePath(file) || !isInside(site.contentRoot, file) || isPartial(file)) continue;
+      if ((await readPage(file)) === null || referenced.has(file)) continue;
+      problems.push({
+        file,
+        line: 1,
+        message: `New page is missing from navigation; add it to ${site.configFile}`,
+      });
+    }
+  }
+
+  if (input.removedPaths.size > 0) {
+    const names = [...input.removedPaths].map((path) => posix.basename(path).replace(/\.(mdx?|md)$/i, ''));
+    for await (const file of walkFiles(root, '', '')) {
+      if (!isPagePath(file) || input.changedPaths.has(file)) continue;
+      const text = await readPage(file);
+      if (text === null || !names.some((name) => text.includes(name))) continue;
+      await checkLinks(file, text, input.removedPaths);
+    }
+  }
+  return { problems };
+}
+
+function linksToRemoved(url: string, from: string, removed: ReadonlySet<string>): boolean {
+  const target = url.split('#')[0]?.split('?')[0] ?? '';
+  const name = posix.basename(target).replace(/\.(mdx?|md)$/i, '');
+  return (
+    [...removed].some((path) => posix.basename(path).replace(/\.(mdx?|md)$/i, '') === name) && from !== ''
+  );
+}
+
+function isInside(folder: string, path: string): boolean {
+  return folder === '' || path.startsWith(`${folder}/`);
+}
+
+/** Files Mintlify and Docusaurus include into other pages, never pages of their own. */
+function isPartial(path: string): boolean {
+  return path.split('/').some((segment) => segment.startsWith('_') || segment === 'snippets');
+}
+
+/** The report the model (and the pull request body) sees. */
+export function formatProblems(problems: PageProblem[]): string {
+  if (problems.length === 0) return 'No problems found.';
+  const lines = problems.map(
+    (problem) =>
+      `- ${problem.file}:${problem.line}${problem.column === undefined ? '' : `:${problem.column}`}: ${problem.message}`,
+  );
+  return `${problems.length} problem${problems.length === 1 ? '' : 's'}:\n${lines.join('\n')}`;
+}
