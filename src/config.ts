@@ -1,0 +1,134 @@
+/**
+ * The only reader of `process.env`. `loadConfig` validates every variable DESIGN.md lists and
+ * returns a frozen object; a bad value throws `ConfigError` naming the variable, and the CLI turns
+ * that into one line on stderr and exit code 1.
+ */
+import path from 'node:path';
+
+export type Role = 'all' | 'api' | 'worker';
+export const roles: readonly Role[] = ['all', 'api', 'worker'];
+
+export type ModelProvider = 'anthropic' | 'openai' | 'openai-compatible';
+export const modelProviders: readonly ModelProvider[] = ['anthropic', 'openai', 'openai-compatible'];
+
+export interface ModelId {
+  provider: ModelProvider;
+  modelId: string;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** External PostgreSQL; null means the embedded one under `dataDir`. */
+  databaseUrl: string | null;
+  publicUrl: string;
+  /** The default model, `<provider>:<model-id>`; null: agent jobs fail fast saying what to set. */
+  model: string | null;
+  anthropicApiKey: string | null;
+  openaiApiKey: string | null;
+  openaiCompatibleBaseUrl: string | null;
+  openaiCompatibleApiKey: string | null;
+  role: Role;
+}
+
+export class ConfigError extends Error {
+  readonly variable: string;
+
+  constructor(variable: string, message: string) {
+    super(`${variable}: ${message}`);
+    this.name = 'ConfigError';
+    this.variable = variable;
+  }
+}
+
+/**
+ * Parses `<provider>:<model-id>`, such as `anthropic:claude-sonnet-4-5` or `openai-compatible:llama3`.
+ * Returns null when the text is malformed.
+ */
+export function parseModelId(text: string): ModelId | null {
+  const separator = text.indexOf(':');
+  if (separator <= 0) return null;
+  const provider = text.slice(0, separator);
+  const modelId = text.slice(separator + 1).trim();
+  if (!modelProviders.includes(provider as ModelProvider) || modelId === '') return null;
+  return { provider: provider as ModelProvider, modelId };
+}
+
+type Environment = Record<string, string | undefined>;
+
+function optional(environment: Environment, name: string): string | null {
+  const value = environment[name];
+  return value === undefined || value.trim() === '' ? null : value.trim();
+}
+
+function parsePort(environment: Environment, name: string, fallback: number): number {
+  const text = optional(environment, name);
+  if (text === null) return fallback;
+  if (!/^\d+$/.test(text) || Number(text) > 65535) {
+    throw new ConfigError(name, `must be a port number from 0 to 65535, got "${text}"`);
+  }
+  return Number(text);
+}
+
+function parseUrl(environment: Environment, name: string, protocols: string[]): string | null {
+  const text = optional(environment, name);
+  if (text === null) return null;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(name, 'must be a URL');
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new ConfigError(
+      name,
+      `must be a ${protocols.map((protocol) => protocol.slice(0, -1)).join(' or ')} URL`,
+    );
+  }
+  return text;
+}
+
+export interface ConfigOverrides {
+  port?: number;
+  role?: Role;
+}
+
+export function loadConfig(
+  environment: Environment = process.env,
+  overrides: ConfigOverrides = {},
+): Readonly<Config> {
+  const port = overrides.port ?? parsePort(environment, 'PORT', 3000);
+  const host = optional(environment, 'HOST') ?? '127.0.0.1';
+
+  const roleText = optional(environment, 'QUIRE_ROLE') ?? 'all';
+  if (!roles.includes(roleText as Role)) {
+    throw new ConfigError('QUIRE_ROLE', `must be one of ${roles.join(', ')}, got "${roleText}"`);
+  }
+
+  const model = optional(environment, 'QUIRE_MODEL');
+  if (model !== null && parseModelId(model) === null) {
+    throw new ConfigError(
+      'QUIRE_MODEL',
+      `must be <provider>:<model-id> with provider ${modelProviders.join(', ')}, got "${model}"`,
+    );
+  }
+
+  const publicUrl =
+    parseUrl(environment, 'QUIRE_PUBLIC_URL', ['http:', 'https:']) ??
+    `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  return Object.freeze({
+    port,
+    host,
+    dataDir: path.resolve(optional(environment, 'QUIRE_DATA_DIR') ?? '.quire'),
+    databaseUrl: parseUrl(environment, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    publicUrl: publicUrl.replace(/\/+$/, ''),
+    model,
+    anthropicApiKey: optional(environment, 'ANTHROPIC_API_KEY'),
+    openaiApiKey: optional(environment, 'OPENAI_API_KEY'),
+    openaiCompatibleBaseUrl: parseUrl(environment, 'OPENAI_COMPATIBLE_BASE_URL', ['http:', 'https:']),
+    openaiCompatibleApiKey: optional(environment, 'OPENAI_COMPATIBLE_API_KEY'),
+    role: overrides.role ?? (roleText as Role),
+  });
+}

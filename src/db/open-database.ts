@@ -1,0 +1,37 @@
+import type { Config } from '../config.ts';
+import { createDatabase, type Database } from './database.ts';
+import { acquireEmbeddedPostgres } from './embedded-postgres.ts';
+
+export interface OpenedDatabase {
+  database: Database;
+  /** True when Quire runs the PostgreSQL itself. */
+  embedded: boolean;
+  /** Closes the pool and, for the embedded database, leaves it (stopping it when unused). */
+  close(): Promise<void>;
+}
+
+/**
+ * The external PostgreSQL at `DATABASE_URL`, or the embedded one under the data directory.
+ * `role` names this process to other Quire processes sharing the embedded database.
+ */
+export async function openDatabase(
+  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  role: 'server' | 'cli',
+  log?: (message: string) => void,
+): Promise<OpenedDatabase> {
+  const applicationName = `quire ${role}`;
+  if (config.databaseUrl !== null) {
+    const database = createDatabase({ connectionString: config.databaseUrl, applicationName });
+    return { database, embedded: false, close: () => database.close() };
+  }
+  const embedded = await acquireEmbeddedPostgres({ dataDir: config.dataDir, role, ...(log ? { log } : {}) });
+  const database = createDatabase({ connectionString: embedded.connectionString, applicationName });
+  return {
+    database,
+    embedded: true,
+    async close() {
+      await database.close();
+      await embedded.release();
+    },
+  };
+}

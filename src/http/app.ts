@@ -1,0 +1,79 @@
+/**
+ * Builds the HTTP application (no listener: tests inject requests, `main` listens). Everything it
+ * needs is passed in; each area adds its routes through a `RouteRegistrar`.
+ */
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { newId } from '../ids.ts';
+import { installAuthentication } from './authentication.ts';
+import type { HttpDependencies } from './dependencies.ts';
+import { installErrorHandlers } from './error-handler.ts';
+import { createValidatorCompiler } from './validation.ts';
+
+export type App = FastifyInstance<
+  Server,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+export type RouteRegistrar = (app: App, dependencies: HttpDependencies) => void | Promise<void>;
+
+export interface AppOptions {
+  /** Pino options, or false for silence (tests). */
+  logger?: FastifyServerOptions['logger'];
+  /** Default 1 MiB; routes may set their own. */
+  bodyLimit?: number;
+  version?: string;
+}
+
+export async function buildApp(
+  dependencies: HttpDependencies,
+  registrars: RouteRegistrar[],
+  options: AppOptions = {},
+): Promise<App> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    genReqId: () => newId('req'),
+    // Client-supplied request ids would let anyone write into our logs; we make our own.
+    requestIdHeader: false,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    ajv: undefined,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(createValidatorCompiler());
+  installErrorHandlers(app);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  installAuthentication(app, dependencies);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Quire API',
+        version: options.version ?? '0.1.0',
+        description:
+          'Agent jobs that edit a documentation repository and open a pull request, and page-view analytics split into human and AI traffic.',
+      },
+      components: {
+        securitySchemes: {
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'An API key: `quire_` followed by 43 characters',
+          },
+        },
+      },
+    },
+  });
+
+  for (const register of registrars) await register(app, dependencies);
+  return app;
+}

@@ -1,0 +1,99 @@
+/**
+ * The one place where errors become HTTP responses: `{error, details?}` for every 4xx and 5xx.
+ * Known errors keep their message; anything else is logged with the request id and answered with
+ * a bare 500, so no stack trace, SQL or path ever reaches a client.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type ErrorCode, type ErrorDetail, isQuireError } from '../errors.ts';
+
+const statusByCode: Record<ErrorCode, number> = {
+  invalid_input: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  non_retriable: 500,
+};
+
+/** Fastify's own client errors, with messages written for API users. */
+const fastifyMessages: Record<string, string> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'Request body is too large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported Content-Type; send application/json',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Content-Length does not match the body',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'Request body is empty; send a JSON object',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'Request body is not valid JSON',
+  FST_ERR_CTP_EMPTY_TYPE: 'Content-Type header is empty',
+  FST_ERR_CTP_INVALID_TYPE: 'Content-Type header is invalid',
+};
+
+interface ErrorBody {
+  error: string;
+  details?: ErrorDetail[];
+}
+
+export function installErrorHandlers(app: FastifyInstance): void {
+  app.setNotFoundHandler((request, reply) => {
+    reply
+      .code(404)
+      .send({ error: `No route for ${request.method} ${request.url.split('?')[0]}` } satisfies ErrorBody);
+  });
+
+  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const { status, body } = toResponse(error);
+    if (status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+    }
+    if (isQuireError(error) && error.code === 'rate_limited' && 'retryAfterSeconds' in error) {
+      reply.header('retry-after', String(error.retryAfterSeconds));
+    }
+    reply.code(status).send(body);
+  });
+}
+
+function toResponse(error: unknown): { status: number; body: ErrorBody } {
+  if (isQuireError(error)) {
+    const status = statusByCode[error.code];
+    if (status >= 500) return { status: 500, body: { error: 'Internal server error' } };
+    return {
+      status,
+      body: error.details ? { error: error.message, details: error.details } : { error: error.message },
+    };
+  }
+  const fastifyError = error as Partial<FastifyError> & {
+    validation?: { instancePath?: string; message?: string; params?: Record<string, unknown> }[];
+  };
+  if (Array.isArray(fastifyError.validation)) {
+    const context = fastifyError.validationContext ?? 'request';
+    return {
+      status: 400,
+      body: {
+        error: `Invalid ${context}`,
+        details: fastifyError.validation.map((problem) => ({ message: describeProblem(context, problem) })),
+      },
+    };
+  }
+  if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
+    return { status: 400, body: { error: 'Request body is not valid JSON' } };
+  }
+  const status = fastifyError.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const message = (fastifyError.code && fastifyMessages[fastifyError.code]) ?? 'Bad request';
+    return { status, body: { error: message } };
+  }
+  return { status: 500, body: { error: 'Internal server error' } };
+}
+
+function describeProblem(
+  context: string,
+  problem: { instancePath?: string; message?: string; params?: Record<string, unknown> },
+): string {
+  const where = `${context}${(problem.instancePath ?? '').replaceAll('/', '.')}`;
+  const additional = problem.params?.additionalProperty;
+  if (typeof additional === 'string') return `${where} has an unknown property "${additional}"`;
+  const missing = problem.params?.missingProperty;
+  if (typeof missing === 'string') return `${where}.${missing} is required`;
+  return `${where} ${problem.message ?? 'is invalid'}`;
+}

@@ -1,0 +1,54 @@
+import type { CodeHostKind } from '../agent-jobs/agent-runner.ts';
+import type { Queryable } from '../db/database.ts';
+import { newId } from '../ids.ts';
+import { type Project, type ProjectRow, projectFromRow } from './project.ts';
+
+export interface NewProject {
+  name: string;
+  repository: string | null;
+  ref: string;
+  codeHost: CodeHostKind;
+}
+
+export async function insertProject(db: Queryable, project: NewProject): Promise<Project> {
+  const result = await db.query<ProjectRow>(
+    `INSERT INTO projects (id, name, repository, ref, code_host)
+     VALUES ($1, $2, $3, $4, $5)
+     RETURNING *`,
+    [newId('prj'), project.name, project.repository, project.ref, project.codeHost],
+  );
+  return projectFromRow(result.rows[0]!);
+}
+
+export async function findProject(db: Queryable, id: string): Promise<Project | null> {
+  const result = await db.query<ProjectRow>('SELECT * FROM projects WHERE id = $1', [id]);
+  const row = result.rows[0];
+  return row ? projectFromRow(row) : null;
+}
+
+export async function listProjects(db: Queryable): Promise<Project[]> {
+  const result = await db.query<ProjectRow>('SELECT * FROM projects ORDER BY created_at, id');
+  return result.rows.map(projectFromRow);
+}
+
+export async function countProjects(db: Queryable): Promise<number> {
+  const result = await db.query<{ count: number }>('SELECT count(*) AS count FROM projects');
+  return result.rows[0]?.count ?? 0;
+}
+
+/** Merges `patch` into the project's settings (a null value removes a setting). */
+export async function updateProjectSettings(
+  db: Queryable,
+  id: string,
+  patch: Record<string, unknown>,
+): Promise<Project | null> {
+  const result = await db.query<ProjectRow>(
+    `UPDATE projects
+     SET settings = jsonb_strip_nulls(settings || $2::jsonb), updated_at = now()
+     WHERE id = $1
+     RETURNING *`,
+    [id, JSON.stringify(patch)],
+  );
+  const row = result.rows[0];
+  return row ? projectFromRow(row) : null;
+}
