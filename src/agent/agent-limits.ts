@@ -8,6 +8,8 @@ export interface AgentLimits {
   maximumWallTimeMs: number;
   /** How many times validation problems go back to the model before they are listed in the pull request. */
   maximumValidationRounds: number;
+  /** Retries of a failed model call (with the AI SDK's backoff) before the run fails. */
+  modelRetries: number;
   /** Largest file the tools read or write, in bytes. */
   maximumFileBytes: number;
 }
@@ -17,5 +19,6 @@ export const defaultAgentLimits: AgentLimits = Object.freeze({
   maximumTokens: 2_000_000,
   maximumWallTimeMs: 15 * 60 * 1000,
   maximumValidationRounds: 2,
+  modelRetries: 2,
   maximumFileBytes: 1024 * 1024,
 });

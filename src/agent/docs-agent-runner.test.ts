@@ -49,7 +49,7 @@ describe('docs agent runner', () => {
           reviews,
         }),
       createModel: () => model,
-      limits: { ...defaultAgentLimits, ...limits },
+      limits: { ...defaultAgentLimits, modelRetries: 0, ...limits },
       author: { name: 'Quire', email: 'quire@example.com' },
     });
     return { agent, model };

@@ -112,6 +112,7 @@ export function createDocsAgentRunner(dependencies: DocsAgentDependencies): Agen
             tools,
             remainingSteps: limits.maximumSteps - steps,
             remainingTokens: limits.maximumTokens - usage.inputTokens - usage.outputTokens,
+            modelRetries: limits.modelRetries,
             signal,
             emit: input.emit,
           }).catch((error: unknown) => {

@@ -21,6 +21,7 @@ export interface ToolLoopRequest {
   /** Steps and tokens still available to this run (a run may call the loop more than once). */
   remainingSteps: number;
   remainingTokens: number;
+  modelRetries: number;
   signal: AbortSignal;
   emit(event: AgentEvent): Promise<void>;
 }
@@ -55,6 +56,7 @@ export async function runToolLoop(request: ToolLoopRequest): Promise<ToolLoopRes
     messages: request.messages,
     tools: request.tools,
     abortSignal: request.signal,
+    maxRetries: request.modelRetries,
     // Edits to one worktree are applied in the order the model asked for them.
     toolCallConcurrency: 1,
     stopWhen: [stepCountIs(request.remainingSteps), () => tokensUsed >= request.remainingTokens],
