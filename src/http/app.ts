@@ -47,6 +47,9 @@ export async function buildApp(
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(createValidatorCompiler());
+  // The API speaks JSON only; a route that needs another body type registers its own parser
+  // inside its own plugin (encapsulated).
+  app.removeContentTypeParser('text/plain');
   installErrorHandlers(app);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
