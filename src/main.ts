@@ -9,9 +9,14 @@ import { openDatabase } from './db/open-database.ts';
 import { type App, buildApp, type RouteRegistrar } from './http/app.ts';
 import { registerHealthRoutes } from './http/routes/health.ts';
 import { registerProjectRoutes } from './http/routes/projects.ts';
+import { registerReviewRoutes } from './http/routes/reviews.ts';
 import { createDefaultProjectIfEmpty, type FirstStart } from './projects/first-start.ts';
 
-export const routeRegistrars: RouteRegistrar[] = [registerHealthRoutes, registerProjectRoutes];
+export const routeRegistrars: RouteRegistrar[] = [
+  registerHealthRoutes,
+  registerProjectRoutes,
+  registerReviewRoutes,
+];
 
 export interface RunningService {
   /** Where the API listens; null for a worker-only process. */

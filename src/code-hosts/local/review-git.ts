@@ -1,15 +1,20 @@
 import { ConflictError } from '../../errors.ts';
 import { GitCommandError, runGit } from '../../workspace/git.ts';
 import type { CommitAuthor } from '../../workspace/workspace.ts';
+import type { Review } from './review.ts';
 
-/** The diff a review shows: what the branch changes since it left the base (`base...branch`). */
-export async function readReviewDiff(repository: string, baseRef: string, branch: string): Promise<string> {
-  return runGit(
-    ['diff', '--no-color', '--no-ext-diff', `refs/heads/${baseRef}...refs/heads/${branch}`, '--'],
-    {
-      cwd: repository,
-    },
-  );
+/**
+ * The diff a review shows: what the branch changes since it left the base (`base...branch`); once
+ * merged, what the merge commit brought in.
+ */
+export async function readReviewDiff(
+  review: Pick<Review, 'repository' | 'baseRef' | 'branch' | 'mergeCommit'>,
+): Promise<string> {
+  const range =
+    review.mergeCommit === null
+      ? [`refs/heads/${review.baseRef}...refs/heads/${review.branch}`]
+      : [`${review.mergeCommit}^1`, review.mergeCommit];
+  return runGit(['diff', '--no-color', '--no-ext-diff', ...range, '--'], { cwd: review.repository });
 }
 
 /**
