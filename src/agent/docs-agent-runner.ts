@@ -81,6 +81,7 @@ export function createDocsAgentRunner(dependencies: DocsAgentDependencies): Agen
             changedPaths: changes.changed,
             createdPaths: changes.created,
             removedPaths: changes.removed,
+            originals: changes.originals,
             maximumFileBytes: limits.maximumFileBytes,
           });
           await input.emit({ type: 'validation-end', data: { problems: result.problems } });

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { assertContentAllowed, assertEditable, readTextFile } from './file-policy.ts';
 import { resolveRepositoryPath } from './path-safety.ts';
-import { type RepositoryTool, recordWrite } from './tool-context.ts';
+import { type RepositoryTool, recordWrite, rememberOriginal } from './tool-context.ts';
 import { ToolError } from './tool-error.ts';
 
 interface EditFileInput {
@@ -52,6 +52,7 @@ export const editFileTool: RepositoryTool<EditFileInput> = {
         ? text.split(input.old_string).join(input.new_string)
         : text.replace(input.old_string, () => input.new_string);
     assertContentAllowed(path.relative, updated, context.maximumFileBytes);
+    rememberOriginal(context.changes, path.relative, text);
     await writeFile(path.absolute, updated);
     recordWrite(context.changes, path.relative, false);
     const replaced = input.replace_all === true ? occurrences : 1;

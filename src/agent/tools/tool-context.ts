@@ -17,15 +17,21 @@ export interface RunChanges {
   changed: Set<string>;
   created: Set<string>;
   removed: Set<string>;
+  /** The content of each changed file before this run first changed it (for telling old problems from new). */
+  originals: Map<string, string>;
 }
 
 export function createRunChanges(): RunChanges {
-  return { changed: new Set(), created: new Set(), removed: new Set() };
+  return { changed: new Set(), created: new Set(), removed: new Set(), originals: new Map() };
 }
 
 export function recordWrite(changes: RunChanges, path: string, created: boolean): void {
   changes.changed.add(path);
   if (created && !changes.removed.delete(path)) changes.created.add(path);
+}
+
+export function rememberOriginal(changes: RunChanges, path: string, content: string): void {
+  if (!changes.originals.has(path) && !changes.created.has(path)) changes.originals.set(path, content);
 }
 
 export function recordRemoval(changes: RunChanges, path: string): void {

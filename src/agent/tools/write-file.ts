@@ -1,9 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
-import { assertContentAllowed, assertEditable } from './file-policy.ts';
+import { assertContentAllowed, assertEditable, readTextFile } from './file-policy.ts';
 import { resolveRepositoryPath } from './path-safety.ts';
-import { type RepositoryTool, recordWrite } from './tool-context.ts';
+import { type RepositoryTool, recordWrite, rememberOriginal } from './tool-context.ts';
 import { ToolError } from './tool-error.ts';
 
 export const writeFileTool: RepositoryTool<{ path: string; content: string }> = {
@@ -21,6 +21,12 @@ export const writeFileTool: RepositoryTool<{ path: string; content: string }> = 
       throw new ToolError(`${path.relative} already exists; read it with read_file before replacing it.`);
     }
     assertContentAllowed(path.relative, input.content, context.maximumFileBytes);
+    if (exists)
+      rememberOriginal(
+        context.changes,
+        path.relative,
+        await readTextFile(path, context.maximumFileBytes).catch(() => ''),
+      );
     await mkdir(dirname(path.absolute), { recursive: true });
     // Resolved again now that the folders exist, in case one of them was a link.
     const checked = await resolveRepositoryPath(context.root, path.relative);

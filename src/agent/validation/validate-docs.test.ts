@@ -72,6 +72,27 @@ describe('validateDocs on a Mintlify site', () => {
     );
   });
 
+  it('does not report problems a changed page already had before the run', async () => {
+    const site = await detectDocsSite(directory.path);
+    const before = '# Quickstart\n\nBack [home](/).\n[Old](/missing-before)\n';
+    writeFiles(directory.path, {
+      'quickstart.mdx': '# Quick start\n\nBack [home](/).\n[Old](/missing-before)\n[New](/missing-now)\n',
+    });
+    const result = await validateDocs({
+      root: directory.path,
+      site: { ...site, navigation: null },
+      changedPaths: new Set(['quickstart.mdx']),
+      createdPaths: new Set(),
+      removedPaths: new Set(),
+      originals: new Map([['quickstart.mdx', before]]),
+      maximumFileBytes: 100_000,
+    });
+    assert.deepEqual(
+      result.problems.map((problem) => problem.message),
+      ['Broken internal link "/missing-now": no such page or file'],
+    );
+  });
+
   it('finds links elsewhere that point to a removed page', async () => {
     const { rmSync } = await import('node:fs');
     rmSync(join(directory.path, 'old-page.mdx'));

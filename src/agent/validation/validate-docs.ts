@@ -15,6 +15,8 @@ export interface ValidationInput {
   createdPaths: ReadonlySet<string>;
   /** Pages deleted or moved away in this run; links elsewhere that still point to them are reported. */
   removedPaths: ReadonlySet<string>;
+  /** The content of changed pages before the run; problems they already had are not reported. */
+  originals?: ReadonlyMap<string, string>;
   maximumFileBytes: number;
 }
 
@@ -40,26 +42,38 @@ export async function validateDocs(input: ValidationInput): Promise<ValidationRe
     return readFile(join(root, path), 'utf8');
   };
 
-  const checkLinks = async (file: string, text: string, only?: ReadonlySet<string>): Promise<void> => {
+  const checkPage = async (
+    file: string,
+    text: string,
+    only?: ReadonlySet<string>,
+  ): Promise<PageProblem[]> => {
     const parsed = parsePage(file, text);
-    if (only === undefined) problems.push(...parsed.problems);
+    const found: PageProblem[] = only === undefined ? [...parsed.problems] : [];
     for (const link of parsed.links) {
       if (isExternalLink(link.url)) continue;
       const target = await resolvePage(root, site, link.url, file);
       if (target !== null) continue;
       if (only !== undefined && !linksToRemoved(link.url, file, only)) continue;
-      problems.push({
+      found.push({
         file,
         line: link.line,
         message: `Broken internal link "${link.url}": no such page or file`,
       });
     }
+    return found;
   };
 
   for (const file of [...input.changedPaths].sort()) {
     if (!isPagePath(file)) continue;
     const text = await readPage(file);
-    if (text !== null) await checkLinks(file, text);
+    if (text === null) continue;
+    const found = await checkPage(file, text);
+    // Problems the file already had before this run are not the run's to fix (a link to a page
+    // this run removed is, and is found by the scan for removed pages below).
+    const original = input.originals?.get(file);
+    const before =
+      original === undefined ? new Set<string>() : new Set((await checkPage(file, original)).map(problemKey));
+    problems.push(...found.filter((problem) => !before.has(problemKey(problem))));
   }
 
   if (site.navigation !== null && site.configFile !== null) {
@@ -88,10 +102,15 @@ export async function validateDocs(input: ValidationInput): Promise<ValidationRe
   if (input.removedPaths.size > 0) {
     const names = [...input.removedPaths].map((path) => posix.basename(path).replace(/\.(mdx?|md)$/i, ''));
     for await (const file of walkFiles(root, '', '')) {
-      if (!isPagePath(file) || input.changedPaths.has(file)) continue;
+      if (!isPagePath(file)) continue;
       const text = await readPage(file);
       if (text === null || !names.some((name) => text.includes(name))) continue;
-      await checkLinks(file, text, input.removedPaths);
+      for (const problem of await checkPage(file, text, input.removedPaths)) {
+        if (
+          !problems.some((known) => problemKey(known) === problemKey(problem) && known.line === problem.line)
+        )
+          problems.push(problem);
+      }
     }
   }
   return { problems };
@@ -103,6 +122,11 @@ function linksToRemoved(url: string, from: string, removed: ReadonlySet<string>)
   return (
     [...removed].some((path) => posix.basename(path).replace(/\.(mdx?|md)$/i, '') === name) && from !== ''
   );
+}
+
+/** A problem without its position, which edits above it may shift. */
+function problemKey(problem: PageProblem): string {
+  return `${problem.file}\0${problem.message.replace(/\s*\(\d+:\d+(-\d+:\d+)?\)\s*$/, '')}`;
 }
 
 function isInside(folder: string, path: string): boolean {
