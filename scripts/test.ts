@@ -9,6 +9,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { acquireEmbeddedPostgres, type EmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import { migrate } from '../src/db/migrator.ts';
+import { startQueue } from '../src/queue/queue.ts';
 
 const patterns =
   process.argv.length > 2
@@ -35,6 +36,13 @@ templateUrl.pathname = `/${template}`;
 const templatePool = new pg.Pool({ connectionString: templateUrl.toString() });
 await migrate(templatePool);
 await templatePool.end();
+// The queue's schema too, so that no test file pays for installing it.
+const boss = await startQueue({
+  connectionString: templateUrl.toString(),
+  supervise: false,
+  runExpirySeconds: 600,
+});
+await boss.stop({ graceful: false, close: true });
 
 let status = 1;
 try {

@@ -30,6 +30,19 @@ export interface Config {
   openaiCompatibleBaseUrl: string | null;
   openaiCompatibleApiKey: string | null;
   role: Role;
+  /** Wall-clock limit of one agent run. */
+  jobTimeoutSeconds: number;
+  /** Agent runs one worker process carries out at once. */
+  workerConcurrency: number;
+  /** Agent job creates plus follow-ups per project per hour (a project setting may override). */
+  agentRateLimitPerHour: number;
+  /** Authenticated reads per project per minute, counted in each API process. */
+  readRateLimitPerMinute: number;
+  /** Deliver webhooks to loopback and private addresses (off: such targets are refused). */
+  webhookAllowPrivate: boolean;
+  /** For client commands (`quire job ...`): the server to talk to, and the key to use. */
+  clientUrl: string;
+  clientApiKey: string | null;
 }
 
 export class ConfigError extends Error {
@@ -69,6 +82,29 @@ function parsePort(environment: Environment, name: string, fallback: number): nu
     throw new ConfigError(name, `must be a port number from 0 to 65535, got "${text}"`);
   }
   return Number(text);
+}
+
+function parseInteger(
+  environment: Environment,
+  name: string,
+  fallback: number,
+  minimum: number,
+  maximum: number,
+): number {
+  const text = optional(environment, name);
+  if (text === null) return fallback;
+  if (!/^\d+$/.test(text) || Number(text) < minimum || Number(text) > maximum) {
+    throw new ConfigError(name, `must be an integer from ${minimum} to ${maximum}, got "${text}"`);
+  }
+  return Number(text);
+}
+
+function parseBoolean(environment: Environment, name: string): boolean {
+  const text = optional(environment, name);
+  if (text === null) return false;
+  if (['true', '1', 'yes'].includes(text.toLowerCase())) return true;
+  if (['false', '0', 'no'].includes(text.toLowerCase())) return false;
+  throw new ConfigError(name, `must be true or false, got "${text}"`);
 }
 
 function parseUrl(environment: Environment, name: string, protocols: string[]): string | null {
@@ -130,5 +166,12 @@ export function loadConfig(
     openaiCompatibleBaseUrl: parseUrl(environment, 'OPENAI_COMPATIBLE_BASE_URL', ['http:', 'https:']),
     openaiCompatibleApiKey: optional(environment, 'OPENAI_COMPATIBLE_API_KEY'),
     role: overrides.role ?? (roleText as Role),
+    jobTimeoutSeconds: parseInteger(environment, 'QUIRE_JOB_TIMEOUT_SECONDS', 1800, 1, 86_400),
+    workerConcurrency: parseInteger(environment, 'QUIRE_WORKER_CONCURRENCY', 2, 1, 64),
+    agentRateLimitPerHour: parseInteger(environment, 'QUIRE_AGENT_RATE_LIMIT', 100, 1, 1_000_000),
+    readRateLimitPerMinute: parseInteger(environment, 'QUIRE_READ_RATE_LIMIT', 6000, 1, 100_000_000),
+    webhookAllowPrivate: parseBoolean(environment, 'QUIRE_WEBHOOK_ALLOW_PRIVATE'),
+    clientUrl: (parseUrl(environment, 'QUIRE_URL', ['http:', 'https:']) ?? publicUrl).replace(/\/+$/, ''),
+    clientApiKey: optional(environment, 'QUIRE_API_KEY'),
   });
 }

@@ -1,20 +1,30 @@
 /**
- * The composition root: config → database → services → HTTP and/or worker. Nothing else builds
- * long-lived objects; everything below receives what it needs.
+ * The composition root: config → database → queue → services → HTTP and/or worker. Nothing else
+ * builds long-lived objects; everything below receives what it needs.
  */
 import type { FastifyServerOptions } from 'fastify';
+import { createAgentRunner } from './agent/create-agent-runner.ts';
+import type { AgentRunner } from './agent-jobs/agent-runner.ts';
+import { createJobService } from './agent-jobs/job-service.ts';
+import { type JobWorker, startJobWorker } from './agent-jobs/job-worker.ts';
 import type { Config } from './config.ts';
 import { migrate } from './db/migrator.ts';
+import { createNotifier } from './db/notifier.ts';
 import { openDatabase } from './db/open-database.ts';
 import { type App, buildApp, type RouteRegistrar } from './http/app.ts';
+import { registerAgentJobEventRoutes } from './http/routes/agent-job-events.ts';
+import { registerAgentJobRoutes } from './http/routes/agent-jobs.ts';
 import { registerHealthRoutes } from './http/routes/health.ts';
 import { registerProjectRoutes } from './http/routes/projects.ts';
 import { registerReviewRoutes } from './http/routes/reviews.ts';
 import { createDefaultProjectIfEmpty, type FirstStart } from './projects/first-start.ts';
+import { startQueue } from './queue/queue.ts';
 
 export const routeRegistrars: RouteRegistrar[] = [
   registerHealthRoutes,
   registerProjectRoutes,
+  registerAgentJobRoutes,
+  registerAgentJobEventRoutes,
   registerReviewRoutes,
 ];
 
@@ -30,43 +40,83 @@ export interface RunningService {
 export interface StartOptions {
   logger?: FastifyServerOptions['logger'];
   log?: (message: string) => void;
+  /** The agent that carries out runs; the real one unless a test supplies another. */
+  runner?: AgentRunner;
 }
 
 export async function startService(
   config: Readonly<Config>,
   options: StartOptions = {},
 ): Promise<RunningService> {
-  const opened = await openDatabase(config, 'server', options.log);
-  let app: App | null = null;
+  const log = options.log ?? (() => {});
+  const opened = await openDatabase(config, 'server', log);
+  const closers: (() => Promise<void>)[] = [() => opened.close()];
+  const closeAll = async () => {
+    for (const close of closers.splice(0).reverse()) await close().catch(() => {});
+  };
   try {
-    await migrate(opened.database.pool);
-    const firstStart = await createDefaultProjectIfEmpty(opened.database.pool);
-    const dependencies = { config, database: opened.database };
+    const { database } = opened;
+    await migrate(database.pool);
+    const firstStart = await createDefaultProjectIfEmpty(database.pool);
+    const boss = await startQueue({
+      connectionString: database.connectionString,
+      supervise: config.role !== 'api',
+      runExpirySeconds: config.jobTimeoutSeconds + 120,
+    });
+    closers.push(() => boss.stop({ graceful: true, close: true, timeout: 10_000 }));
+    const notifier = createNotifier(database.connectionString);
+    closers.push(() => notifier.close());
+    const jobs = createJobService({ pool: database.pool, boss, defaultModel: config.model });
+
+    let worker: JobWorker | null = null;
+    if (config.role !== 'api') {
+      worker = await startJobWorker({
+        pool: database.pool,
+        boss,
+        notifier,
+        runner:
+          options.runner ??
+          createAgentRunner(config, database, {
+            limits: { maximumWallTimeMs: config.jobTimeoutSeconds * 1000 },
+          }),
+        concurrency: config.workerConcurrency,
+        timeoutSeconds: config.jobTimeoutSeconds,
+        webhookAllowPrivate: config.webhookAllowPrivate,
+        log: (message, fields) => log(`${message} ${JSON.stringify(fields ?? {})}`),
+      });
+    }
+
+    let app: App | null = null;
     let url: string | null = null;
     if (config.role !== 'worker') {
-      app = await buildApp(dependencies, routeRegistrars, { logger: options.logger ?? false });
+      app = await buildApp({ config, database, jobs, notifier }, routeRegistrars, {
+        logger: options.logger ?? false,
+      });
+      const listening = app;
+      closers.push(() => listening.close());
       await app.listen({ port: config.port, host: config.host });
       const address = app.server.address();
       const port = typeof address === 'object' && address !== null ? address.port : config.port;
       url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     }
+    // Closed in reverse: the worker hands back its runs, then the listener finishes in-flight requests.
+    if (worker) {
+      const running = worker;
+      closers.push(() => running.stop());
+    }
+
     let closing: Promise<void> | null = null;
-    const listening = app;
     return {
       url,
       app,
       firstStart,
       close() {
-        closing ??= (async () => {
-          await listening?.close();
-          await opened.close();
-        })();
+        closing ??= closeAll();
         return closing;
       },
     };
   } catch (error: unknown) {
-    await app?.close().catch(() => {});
-    await opened.close().catch(() => {});
+    await closeAll();
     throw error;
   }
 }

@@ -1,19 +1,79 @@
-import { loadConfig } from '../src/config.ts';
+import { after } from 'node:test';
+import type { AgentRunner } from '../src/agent-jobs/agent-runner.ts';
+import { createJobService, type JobService } from '../src/agent-jobs/job-service.ts';
+import { type JobWorker, startJobWorker } from '../src/agent-jobs/job-worker.ts';
+import { type Config, loadConfig } from '../src/config.ts';
 import type { Database } from '../src/db/database.ts';
+import { createNotifier, type Notifier } from '../src/db/notifier.ts';
 import { type App, type AppOptions, buildApp, type RouteRegistrar } from '../src/http/app.ts';
 import { routeRegistrars } from '../src/main.ts';
+import { startQueue } from '../src/queue/queue.ts';
 
-/** The real application on a test database, for `app.inject` (no socket). */
+export interface TestServices {
+  app: App;
+  config: Readonly<Config>;
+  jobs: JobService;
+  notifier: Notifier;
+  boss: Awaited<ReturnType<typeof startQueue>>;
+  /** Starts a worker in this process with the given agent; stopped after the file's tests. */
+  startWorker(
+    runner: AgentRunner,
+    overrides?: { timeoutSeconds?: number; concurrency?: number },
+  ): Promise<JobWorker>;
+}
+
+/** The real application and services on a test database, for `app.inject` (no socket). */
 export async function buildTestApp(
   database: Database,
   options: { extraRoutes?: RouteRegistrar[]; environment?: Record<string, string> } & AppOptions = {},
 ): Promise<App> {
+  return (await buildTestServices(database, options)).app;
+}
+
+export async function buildTestServices(
+  database: Database,
+  options: { extraRoutes?: RouteRegistrar[]; environment?: Record<string, string> } & AppOptions = {},
+): Promise<TestServices> {
   const config = loadConfig({ QUIRE_DATA_DIR: '/nonexistent', ...options.environment });
+  const boss = await startQueue({
+    connectionString: database.connectionString,
+    supervise: true,
+    runExpirySeconds: 600,
+  });
+  const notifier = createNotifier(database.connectionString);
+  const jobs = createJobService({ pool: database.pool, boss, defaultModel: config.model });
   const app = await buildApp(
-    { config, database },
+    { config, database, jobs, notifier },
     [...routeRegistrars, ...(options.extraRoutes ?? [])],
     options,
   );
   await app.ready();
-  return app;
+  const workers: JobWorker[] = [];
+  after(async () => {
+    for (const worker of workers) await worker.stop();
+    await app.close();
+    await boss.stop({ graceful: false, close: true });
+    await notifier.close();
+  });
+  return {
+    app,
+    config,
+    jobs,
+    notifier,
+    boss,
+    async startWorker(runner, overrides = {}) {
+      const worker = await startJobWorker({
+        pool: database.pool,
+        boss,
+        notifier,
+        runner,
+        concurrency: overrides.concurrency ?? 2,
+        timeoutSeconds: overrides.timeoutSeconds ?? 60,
+        webhookAllowPrivate: true,
+        log: () => {},
+      });
+      workers.push(worker);
+      return worker;
+    },
+  };
 }

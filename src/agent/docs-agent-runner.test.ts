@@ -131,7 +131,7 @@ describe('docs agent runner', () => {
         'commit-create',
         'branch-push',
         'pull-request-open',
-        'run-end',
+        'loop-end',
       ],
     );
 

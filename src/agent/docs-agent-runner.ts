@@ -195,8 +195,8 @@ export function createDocsAgentRunner(dependencies: DocsAgentDependencies): Agen
           prLink = pullRequest.url;
         }
         await input.emit({
-          type: 'run-end',
-          data: { summary, steps, usage, prLink, problems: problems.length },
+          type: 'loop-end',
+          data: { steps, usage, openProblems: problems.length },
         });
         const keepsBranch = commit !== null || worktree.branchExisted;
         return { history: messages, branch: keepsBranch ? branch : job.branch, prLink, summary, usage };

@@ -10,6 +10,7 @@ import { newId } from '../ids.ts';
 import { installAuthentication } from './authentication.ts';
 import type { HttpDependencies } from './dependencies.ts';
 import { installErrorHandlers } from './error-handler.ts';
+import { installRateLimiting } from './rate-limiting.ts';
 import { createValidatorCompiler } from './validation.ts';
 
 export type App = FastifyInstance<
@@ -55,6 +56,7 @@ export async function buildApp(
     reply.header('x-request-id', request.id);
   });
   installAuthentication(app, dependencies);
+  installRateLimiting(app, dependencies);
 
   await app.register(swagger, {
     openapi: {

@@ -1,8 +1,12 @@
+import type { JobService } from '../agent-jobs/job-service.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import type { Notifier } from '../db/notifier.ts';
 
 /** What route handlers may use; built once by the composition root (src/main.ts). */
 export interface HttpDependencies {
   config: Readonly<Config>;
   database: Database;
+  jobs: JobService;
+  notifier: Notifier;
 }

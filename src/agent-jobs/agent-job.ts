@@ -1,0 +1,90 @@
+import type { JobStatus } from './job-status.ts';
+
+export interface AgentJob {
+  id: string;
+  projectId: string;
+  status: JobStatus;
+  repository: string | null;
+  ref: string;
+  model: string;
+  branch: string | null;
+  pullRequestUrl: string | null;
+  error: string | null;
+  history: unknown[];
+  inputTokens: number;
+  outputTokens: number;
+  runFailures: number;
+  createdAt: Date;
+  updatedAt: Date;
+  archivedAt: Date | null;
+}
+
+export interface AgentJobRow {
+  id: string;
+  project_id: string;
+  status: JobStatus;
+  repository: string | null;
+  ref: string;
+  model: string;
+  branch: string | null;
+  pull_request_url: string | null;
+  error: string | null;
+  history: unknown[];
+  input_tokens: number;
+  output_tokens: number;
+  run_failures: number;
+  created_at: Date;
+  updated_at: Date;
+  archived_at: Date | null;
+}
+
+export function agentJobFromRow(row: AgentJobRow): AgentJob {
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    status: row.status,
+    repository: row.repository,
+    ref: row.ref,
+    model: row.model,
+    branch: row.branch,
+    pullRequestUrl: row.pull_request_url,
+    error: row.error,
+    history: row.history,
+    inputTokens: row.input_tokens,
+    outputTokens: row.output_tokens,
+    runFailures: row.run_failures,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    archivedAt: row.archived_at,
+  };
+}
+
+/** The public job object (SEED-SPEC "Agent job", plus `branch`, `error`, `updatedAt`). */
+export interface AgentJobResource {
+  id: string;
+  status: JobStatus;
+  source: { repository: string; ref: string };
+  model: string;
+  prLink: string | null;
+  createdAt: string;
+  archivedAt: string | null;
+  updatedAt: string;
+  branch: string | null;
+  error: string | null;
+}
+
+export function presentAgentJob(job: AgentJob): AgentJobResource {
+  return {
+    id: job.id,
+    status: job.status,
+    source: { repository: job.repository ?? '', ref: job.ref },
+    model: job.model,
+    // The spec: null while the job is active, or when no file was changed.
+    prLink: job.status === 'active' ? null : job.pullRequestUrl,
+    createdAt: job.createdAt.toISOString(),
+    archivedAt: job.archivedAt?.toISOString() ?? null,
+    updatedAt: job.updatedAt.toISOString(),
+    branch: job.branch,
+    error: job.error,
+  };
+}

@@ -1,0 +1,138 @@
+/**
+ * The agent job use cases behind the HTTP routes: create, follow up, archive, read. Each change is
+ * one transaction that updates the job, records its events, and queues the work it implies (a
+ * run, a webhook), so a crash never leaves a job that says one thing and a queue that says another.
+ */
+import type pg from 'pg';
+import type { PgBoss } from 'pg-boss';
+import { transaction } from '../db/database.ts';
+import { NotFoundError } from '../errors.ts';
+import { findProject } from '../projects/project-store.ts';
+import { enqueueAgentRun } from '../queue/queue.ts';
+import { enqueueWebhook } from '../webhooks/webhook-delivery.ts';
+import { type AgentJob, type AgentJobResource, presentAgentJob } from './agent-job.ts';
+import { claimIdempotencyKey, type IdempotentRequest, storeIdempotentResponse } from './idempotency.ts';
+import { appendJobEvent } from './job-events.ts';
+import { type JobStatus, nextStatus } from './job-status.ts';
+import {
+  cancelPendingMessages,
+  findJob,
+  insertJob,
+  insertMessage,
+  type JobPage,
+  listJobs,
+  lockJob,
+  setJobStatus,
+} from './job-store.ts';
+
+export const jobArchivedChannel = 'quire_agent_job_archived';
+
+export interface JobServiceDependencies {
+  pool: pg.Pool;
+  boss: PgBoss;
+  /** `QUIRE_MODEL`; a project's `model` setting overrides it. */
+  defaultModel: string | null;
+}
+
+export interface JobResponse {
+  status: number;
+  body: AgentJobResource;
+}
+
+export type JobService = ReturnType<typeof createJobService>;
+
+export function createJobService({ pool, boss, defaultModel }: JobServiceDependencies) {
+  async function idempotent(
+    client: pg.PoolClient,
+    request: IdempotentRequest | null,
+    work: () => Promise<JobResponse>,
+  ): Promise<JobResponse> {
+    if (request) {
+      const stored = await claimIdempotencyKey(client, request);
+      if (stored) return stored as JobResponse;
+    }
+    const response = await work();
+    if (request) await storeIdempotentResponse(client, request, response);
+    return response;
+  }
+
+  return {
+    create(
+      projectId: string,
+      prompt: string,
+      idempotency: IdempotentRequest | null = null,
+    ): Promise<JobResponse> {
+      return transaction(pool, (client) =>
+        idempotent(client, idempotency, async () => {
+          const project = await findProject(client, projectId);
+          if (project === null) throw new NotFoundError('Project not found');
+          const model =
+            typeof project.settings.model === 'string' ? project.settings.model : (defaultModel ?? '');
+          const job = await insertJob(client, {
+            projectId,
+            repository: project.repository,
+            ref: project.ref,
+            model,
+          });
+          const message = await insertMessage(client, job.id, prompt);
+          await appendJobEvent(client, job.id, 'job-create', { status: job.status, model });
+          await appendJobEvent(client, job.id, 'message-create', { messageId: message.id, prompt });
+          await enqueueAgentRun(boss, client, job.id);
+          return { status: 201, body: presentAgentJob(job) };
+        }),
+      );
+    },
+
+    message(
+      projectId: string,
+      id: string,
+      prompt: string,
+      idempotency: IdempotentRequest | null = null,
+    ): Promise<JobResponse> {
+      return transaction(pool, (client) =>
+        idempotent(client, idempotency, async () => {
+          let job = await lockJob(client, id);
+          if (job === null || job.projectId !== projectId) throw new NotFoundError('Agent job not found');
+          const status = nextStatus(job.status, { type: 'message' });
+          const message = await insertMessage(client, job.id, prompt);
+          await appendJobEvent(client, job.id, 'message-create', { messageId: message.id, prompt });
+          if (status !== job.status) {
+            await appendJobEvent(client, job.id, 'status-change', { from: job.status, to: status });
+            job = await setJobStatus(client, job.id, status, { error: null });
+          }
+          await enqueueAgentRun(boss, client, job.id);
+          return { status: 200, body: presentAgentJob(job) };
+        }),
+      );
+    },
+
+    /** Archives the job and stops its running work; archiving twice changes nothing. */
+    archive(projectId: string, id: string): Promise<AgentJob> {
+      return transaction(pool, async (client) => {
+        const job = await lockJob(client, id);
+        if (job === null || job.projectId !== projectId) throw new NotFoundError('Agent job not found');
+        if (job.status === 'archived') return job;
+        const archived = await setJobStatus(client, job.id, nextStatus(job.status, { type: 'archive' }));
+        await cancelPendingMessages(client, job.id);
+        await appendJobEvent(client, job.id, 'status-change', { from: job.status, to: archived.status });
+        await enqueueWebhook(boss, client, projectId, 'agent_job.archived', presentAgentJob(archived));
+        // Delivered on commit to every worker; the one running this job aborts it.
+        await client.query('SELECT pg_notify($1, $2)', [jobArchivedChannel, job.id]);
+        return archived;
+      });
+    },
+
+    async get(projectId: string, id: string): Promise<AgentJob> {
+      const job = await findJob(pool, projectId, id);
+      if (job === null) throw new NotFoundError('Agent job not found');
+      return job;
+    },
+
+    list(
+      projectId: string,
+      options: { status: JobStatus | null; limit: number; after: { createdAt: Date; id: string } | null },
+    ): Promise<JobPage> {
+      return listJobs(pool, projectId, options);
+    },
+  };
+}

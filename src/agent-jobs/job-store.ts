@@ -1,0 +1,202 @@
+/** Agent jobs and their messages: one SQL statement per function. */
+import type { Queryable } from '../db/database.ts';
+import { newId } from '../ids.ts';
+import { type AgentJob, type AgentJobRow, agentJobFromRow } from './agent-job.ts';
+import type { JobStatus } from './job-status.ts';
+
+export interface NewAgentJob {
+  projectId: string;
+  repository: string | null;
+  ref: string;
+  model: string;
+}
+
+export async function insertJob(db: Queryable, job: NewAgentJob): Promise<AgentJob> {
+  const result = await db.query<AgentJobRow>(
+    `INSERT INTO agent_jobs (id, project_id, status, repository, ref, model)
+     VALUES ($1, $2, 'active', $3, $4, $5)
+     RETURNING *`,
+    [newId('job'), job.projectId, job.repository, job.ref, job.model],
+  );
+  return agentJobFromRow(result.rows[0]!);
+}
+
+export async function findJob(db: Queryable, projectId: string, id: string): Promise<AgentJob | null> {
+  const result = await db.query<AgentJobRow>('SELECT * FROM agent_jobs WHERE id = $1 AND project_id = $2', [
+    id,
+    projectId,
+  ]);
+  const row = result.rows[0];
+  return row ? agentJobFromRow(row) : null;
+}
+
+/** The job by id alone, for the worker (the queue entry names no project). */
+export async function findJobById(db: Queryable, id: string): Promise<AgentJob | null> {
+  const result = await db.query<AgentJobRow>('SELECT * FROM agent_jobs WHERE id = $1', [id]);
+  const row = result.rows[0];
+  return row ? agentJobFromRow(row) : null;
+}
+
+/** Reads the job and locks its row until the transaction ends: transitions are serialised per job. */
+export async function lockJob(db: Queryable, id: string): Promise<AgentJob | null> {
+  const result = await db.query<AgentJobRow>('SELECT * FROM agent_jobs WHERE id = $1 FOR UPDATE', [id]);
+  const row = result.rows[0];
+  return row ? agentJobFromRow(row) : null;
+}
+
+export interface JobPage {
+  jobs: AgentJob[];
+  /** Set when more jobs exist after this page. */
+  next: { createdAt: Date; id: string } | null;
+}
+
+/** Newest first; `after` is the last job of the previous page. */
+export async function listJobs(
+  db: Queryable,
+  projectId: string,
+  options: { status: JobStatus | null; limit: number; after: { createdAt: Date; id: string } | null },
+): Promise<JobPage> {
+  const result = await db.query<AgentJobRow>(
+    `SELECT * FROM agent_jobs
+     WHERE project_id = $1
+       AND ($2::text IS NULL OR status = $2)
+       AND ($3::timestamptz IS NULL OR (created_at, id) < ($3, $4))
+     ORDER BY created_at DESC, id DESC
+     LIMIT $5`,
+    [projectId, options.status, options.after?.createdAt ?? null, options.after?.id ?? '', options.limit + 1],
+  );
+  const jobs = result.rows.slice(0, options.limit).map(agentJobFromRow);
+  const last = jobs.at(-1);
+  return {
+    jobs,
+    next: result.rows.length > options.limit && last ? { createdAt: last.createdAt, id: last.id } : null,
+  };
+}
+
+export async function setJobStatus(
+  db: Queryable,
+  id: string,
+  status: JobStatus,
+  fields: { error?: string | null } = {},
+): Promise<AgentJob> {
+  const result = await db.query<AgentJobRow>(
+    `UPDATE agent_jobs
+     SET status = $2,
+         error = CASE WHEN $3 THEN $4 ELSE error END,
+         archived_at = CASE WHEN $2 = 'archived' THEN coalesce(archived_at, now()) ELSE archived_at END,
+         run_failures = CASE WHEN $2 = 'active' THEN run_failures ELSE 0 END,
+         updated_at = now()
+     WHERE id = $1
+     RETURNING *`,
+    [id, status, 'error' in fields, fields.error ?? null],
+  );
+  return agentJobFromRow(result.rows[0]!);
+}
+
+export interface RunResult {
+  history: unknown[];
+  branch: string | null;
+  pullRequestUrl: string | null;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** Records what a successful run produced and sets the job's next status. */
+export async function recordRunResult(
+  db: Queryable,
+  id: string,
+  status: JobStatus,
+  run: RunResult,
+): Promise<AgentJob> {
+  const result = await db.query<AgentJobRow>(
+    `UPDATE agent_jobs
+     SET status = $2, history = $3::jsonb, branch = $4, pull_request_url = $5,
+         input_tokens = input_tokens + $6, output_tokens = output_tokens + $7,
+         error = NULL, run_failures = 0, updated_at = now()
+     WHERE id = $1
+     RETURNING *`,
+    [
+      id,
+      status,
+      JSON.stringify(run.history),
+      run.branch,
+      run.pullRequestUrl,
+      run.inputTokens,
+      run.outputTokens,
+    ],
+  );
+  return agentJobFromRow(result.rows[0]!);
+}
+
+/** Counts a transient failure of the current run; returns how many there have been in a row. */
+export async function countRunFailure(db: Queryable, id: string): Promise<number> {
+  const result = await db.query<{ run_failures: number }>(
+    'UPDATE agent_jobs SET run_failures = run_failures + 1, updated_at = now() WHERE id = $1 RETURNING run_failures',
+    [id],
+  );
+  return result.rows[0]?.run_failures ?? 0;
+}
+
+export interface AgentJobMessage {
+  id: string;
+  jobId: string;
+  prompt: string;
+  createdAt: Date;
+}
+
+export async function insertMessage(db: Queryable, jobId: string, prompt: string): Promise<AgentJobMessage> {
+  const result = await db.query<{ id: string; created_at: Date }>(
+    'INSERT INTO agent_job_messages (id, job_id, prompt) VALUES ($1, $2, $3) RETURNING id, created_at',
+    [newId('msg'), jobId, prompt],
+  );
+  const row = result.rows[0]!;
+  return { id: row.id, jobId, prompt, createdAt: row.created_at };
+}
+
+export async function pendingMessages(db: Queryable, jobId: string): Promise<AgentJobMessage[]> {
+  const result = await db.query<{ id: string; prompt: string; created_at: Date }>(
+    `SELECT id, prompt, created_at FROM agent_job_messages
+     WHERE job_id = $1 AND status = 'pending'
+     ORDER BY sequence`,
+    [jobId],
+  );
+  return result.rows.map((row) => ({ id: row.id, jobId, prompt: row.prompt, createdAt: row.created_at }));
+}
+
+export async function settleMessages(
+  db: Queryable,
+  ids: string[],
+  status: 'processed' | 'failed' | 'cancelled',
+): Promise<void> {
+  await db.query(
+    `UPDATE agent_job_messages SET status = $2, processed_at = now() WHERE id = ANY($1) AND status = 'pending'`,
+    [ids, status],
+  );
+}
+
+export async function cancelPendingMessages(db: Queryable, jobId: string): Promise<void> {
+  await db.query(
+    `UPDATE agent_job_messages SET status = 'cancelled', processed_at = now() WHERE job_id = $1 AND status = 'pending'`,
+    [jobId],
+  );
+}
+
+export interface MessageRecord {
+  id: string;
+  prompt: string;
+  status: string;
+  createdAt: Date;
+}
+
+export async function listMessages(db: Queryable, jobId: string): Promise<MessageRecord[]> {
+  const result = await db.query<{ id: string; prompt: string; status: string; created_at: Date }>(
+    'SELECT id, prompt, status, created_at FROM agent_job_messages WHERE job_id = $1 ORDER BY sequence',
+    [jobId],
+  );
+  return result.rows.map((row) => ({
+    id: row.id,
+    prompt: row.prompt,
+    status: row.status,
+    createdAt: row.created_at,
+  }));
+}

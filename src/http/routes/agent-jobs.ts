@@ -1,0 +1,159 @@
+import { Type } from '@fastify/type-provider-typebox';
+import { presentAgentJob } from '../../agent-jobs/agent-job.ts';
+import { fingerprintRequest } from '../../agent-jobs/idempotency.ts';
+import { InvalidInputError } from '../../errors.ts';
+import type { RouteRegistrar } from '../app.ts';
+import { bearerSecurity, errorResponses, ProjectIdParameter } from '../schemas.ts';
+import {
+  AgentJobSchema,
+  IdempotencyHeaders,
+  JobParameters,
+  JobStatusSchema,
+  PromptBody,
+} from './agent-job-schemas.ts';
+
+const tags = ['agent jobs'];
+
+function encodeCursor(position: { createdAt: Date; id: string }): string {
+  return Buffer.from(JSON.stringify([position.createdAt.toISOString(), position.id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  try {
+    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
+    const date = new Date(createdAt);
+    if (typeof id !== 'string' || Number.isNaN(date.getTime())) throw new Error('bad cursor');
+    return { createdAt: date, id };
+  } catch {
+    throw new InvalidInputError('Invalid cursor', [
+      { message: 'querystring.cursor is not a cursor this API returned' },
+    ]);
+  }
+}
+
+export const registerAgentJobRoutes: RouteRegistrar = (app, { jobs }) => {
+  app.post(
+    '/v2/agent/:projectId/job',
+    {
+      config: { scope: 'write', rateLimit: 'agent' },
+      schema: {
+        tags,
+        summary: 'Create an agent job',
+        description:
+          'Creates a job from an instruction. The agent runs in the background; poll the job until its status is completed, archived or failed.',
+        security: bearerSecurity,
+        params: Type.Object({ projectId: ProjectIdParameter }),
+        headers: IdempotencyHeaders,
+        body: PromptBody,
+        response: { 201: AgentJobSchema, ...errorResponses(400, 401, 403, 409, 413, 415, 429) },
+      },
+    },
+    async (request, reply) => {
+      const { projectId } = request.params;
+      const key = request.headers['idempotency-key'];
+      const idempotency = key
+        ? { projectId, key, fingerprint: fingerprintRequest('POST', request.url, request.body) }
+        : null;
+      const response = await jobs.create(projectId, request.body.prompt, idempotency);
+      return reply.code(201).send(response.body);
+    },
+  );
+
+  app.get(
+    '/v2/agent/:projectId/job/:id',
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags,
+        summary: 'Get an agent job',
+        description: 'Returns the job; used for polling. Available immediately after creation.',
+        security: bearerSecurity,
+        params: JobParameters,
+        response: { 200: AgentJobSchema, ...errorResponses(401, 403, 404, 429) },
+      },
+    },
+    async (request) => presentAgentJob(await jobs.get(request.params.projectId, request.params.id)),
+  );
+
+  app.post(
+    '/v2/agent/:projectId/job/:id/message',
+    {
+      config: { scope: 'write', rateLimit: 'agent' },
+      schema: {
+        tags,
+        summary: 'Send a follow-up message to an agent job',
+        description:
+          'Continues the job on the same branch and pull request. Processed asynchronously, after any run in progress, in order. An archived job answers 409.',
+        security: bearerSecurity,
+        params: JobParameters,
+        headers: IdempotencyHeaders,
+        body: PromptBody,
+        response: { 200: AgentJobSchema, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 429) },
+      },
+    },
+    async (request, reply) => {
+      const { projectId, id } = request.params;
+      const key = request.headers['idempotency-key'];
+      const idempotency = key
+        ? { projectId, key, fingerprint: fingerprintRequest('POST', request.url, request.body) }
+        : null;
+      const response = await jobs.message(projectId, id, request.body.prompt, idempotency);
+      return reply.code(200).send(response.body);
+    },
+  );
+
+  app.post(
+    '/v2/agent/:projectId/job/:id/archive',
+    {
+      config: { scope: 'write' },
+      schema: {
+        tags,
+        summary: 'Archive an agent job',
+        description:
+          'Stops any running work and archives the job. Archiving an archived job changes nothing.',
+        security: bearerSecurity,
+        params: JobParameters,
+        response: { 200: AgentJobSchema, ...errorResponses(401, 403, 404, 429) },
+      },
+    },
+    async (request) => presentAgentJob(await jobs.archive(request.params.projectId, request.params.id)),
+  );
+
+  app.get(
+    '/v2/agent/:projectId/jobs',
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags,
+        summary: 'List agent jobs',
+        description: 'Newest first. Pass `nextCursor` as `cursor` to get the next page.',
+        security: bearerSecurity,
+        params: Type.Object({ projectId: ProjectIdParameter }),
+        querystring: Type.Object(
+          {
+            status: Type.Optional(JobStatusSchema),
+            limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+            cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({
+            jobs: Type.Array(AgentJobSchema),
+            nextCursor: Type.Union([Type.String(), Type.Null()]),
+          }),
+          ...errorResponses(400, 401, 403, 429),
+        },
+      },
+    },
+    async (request) => {
+      const { status, limit, cursor } = request.query;
+      const page = await jobs.list(request.params.projectId, {
+        status: status ?? null,
+        limit,
+        after: cursor ? decodeCursor(cursor) : null,
+      });
+      return { jobs: page.jobs.map(presentAgentJob), nextCursor: page.next ? encodeCursor(page.next) : null };
+    },
+  );
+};

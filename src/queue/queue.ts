@@ -1,0 +1,99 @@
+/**
+ * The durable queue (pg-boss, in the `pgboss` schema of the same database). Queue entries only
+ * say "run job X" or "deliver this webhook"; the rows they point to are the source of truth.
+ * Sending takes the caller's transaction, so an entry exists exactly when the work it announces
+ * was committed.
+ */
+import { PgBoss } from 'pg-boss';
+import type { Queryable } from '../db/database.ts';
+
+export const agentRunQueue = 'agent-job-run';
+export const webhookQueue = 'webhook-delivery';
+
+export interface AgentRunRequest {
+  jobId: string;
+}
+
+export interface QueueOptions {
+  connectionString: string;
+  /** Workers supervise the queues (expiry, heartbeats); API-only processes just send. */
+  supervise: boolean;
+  /** How long a run may hold its queue entry before another worker takes it over. */
+  runExpirySeconds: number;
+}
+
+/** pg-boss over our own transaction: `send(..., { db: inTransaction(client) })`. */
+export function inTransaction(client: Queryable) {
+  return {
+    executeSql: async (text: string, values?: unknown[]) => {
+      const result = await client.query(text, values);
+      return { rows: result.rows };
+    },
+  };
+}
+
+export async function startQueue(options: QueueOptions): Promise<PgBoss> {
+  const boss = new PgBoss({
+    connectionString: options.connectionString,
+    application_name: 'quire queue',
+    schema: 'pgboss',
+    max: 4,
+    useListenNotify: true,
+    supervise: options.supervise,
+    schedule: false,
+    // A dead worker's run is noticed within a heartbeat plus one supervision pass.
+    superviseIntervalSeconds: 5,
+    monitorIntervalSeconds: 30,
+  });
+  // pg-boss reports connection trouble as events; it reconnects by itself.
+  boss.on('error', () => {});
+  boss.on('warning', () => {});
+  await boss.start();
+  await ensureQueue(boss, agentRunQueue, {
+    // At most one run per job in flight and one waiting: a job's runs never overlap.
+    policy: 'stately',
+    notify: true,
+    expireInSeconds: options.runExpirySeconds,
+    heartbeatSeconds: 10,
+    retryLimit: 20,
+    retryDelay: 1,
+    retryBackoff: true,
+    retryDelayMax: 60,
+  });
+  await ensureQueue(boss, webhookQueue, {
+    policy: 'standard',
+    notify: true,
+    expireInSeconds: 60,
+    retryLimit: 10,
+    retryDelay: 5,
+    retryBackoff: true,
+    retryDelayMax: 3600,
+  });
+  return boss;
+}
+
+async function ensureQueue(
+  boss: PgBoss,
+  name: string,
+  options: Parameters<PgBoss['createQueue']>[1],
+): Promise<void> {
+  if (await boss.getQueue(name)) {
+    const { policy: _policy, ...updatable } = options ?? {};
+    const { heartbeatSeconds: _heartbeat, ...rest } = updatable;
+    await boss.updateQueue(name, rest);
+    return;
+  }
+  try {
+    await boss.createQueue(name, options);
+  } catch (error: unknown) {
+    // Another process created it at the same moment.
+    if (!(await boss.getQueue(name))) throw error;
+  }
+}
+
+export async function enqueueAgentRun(boss: PgBoss, db: Queryable, jobId: string): Promise<void> {
+  await boss.send(agentRunQueue, { jobId } satisfies AgentRunRequest, {
+    singletonKey: jobId,
+    db: inTransaction(db),
+  });
+}
