@@ -20,7 +20,7 @@ describe('git workspace', () => {
   afterEach(() => directory.cleanup());
 
   it('checks out a worktree of the base, commits, pushes the branch and removes the worktree', async () => {
-    const workspace = createGitWorkspace({ dataDirectory: join(directory.path, 'data') });
+    const workspace = createGitWorkspace({ dataDirectory: join(directory.path, 'data'), maximumIdleWorktrees: 0 });
     const worktree = await workspace.prepare({
       repository: origin,
       baseRef: 'main',
@@ -70,6 +70,24 @@ describe('git workspace', () => {
       git(origin, 'log', '--format=%s', 'quire/abc-fix').trim().split('\n').join(','),
       'Add b,Add a,Initial commit',
     );
+  });
+
+  it('recycles a finished worktree for the next run with nothing of the previous run left in it', async () => {
+    const workspace = createGitWorkspace({ dataDirectory: join(directory.path, 'data') });
+    const first = await workspace.prepare({ repository: origin, baseRef: 'main', branch: 'quire/one' });
+    writeFileSync(join(first.path, 'docs/index.md'), '# Changed, not committed\n');
+    writeFileSync(join(first.path, 'stray.md'), 'untracked\n');
+    writeFileSync(join(first.path, '.gitignore'), 'ignored.txt\n');
+    writeFileSync(join(first.path, 'ignored.txt'), 'ignored\n');
+    await workspace.remove(first);
+    const second = await workspace.prepare({ repository: origin, baseRef: 'main', branch: 'quire/two' });
+    assert.equal(second.path, first.path, 'the worktree was reused');
+    assert.equal(readFileSync(join(second.path, 'docs/index.md'), 'utf8'), '# Home\n');
+    for (const leftover of ['stray.md', '.gitignore', 'ignored.txt']) assert.equal(existsSync(join(second.path, leftover)), false, leftover);
+    assert.equal(git(second.path, 'status', '--porcelain'), '');
+    await workspace.remove(second);
+    await workspace.close();
+    assert.equal(existsSync(second.path), false);
   });
 
   it('refuses a base ref that does not exist', async () => {

@@ -53,13 +53,22 @@ export interface Workspace {
     worktree: RunWorktree,
     options: { credentials?: GitCredentials | null; signal?: AbortSignal },
   ): Promise<void>;
+  /** Ends the run's use of the worktree: it is removed, or cleaned and kept for the next run. */
   remove(worktree: RunWorktree): Promise<void>;
+  /** Removes the worktrees kept for reuse (on shutdown). */
+  close(): Promise<void>;
 }
 
-export function createGitWorkspace(options: { dataDirectory: string }): Workspace {
+export function createGitWorkspace(options: {
+  dataDirectory: string;
+  /** Clean worktrees kept per repository for the next run (0: remove every worktree after its run). */
+  maximumIdleWorktrees?: number;
+}): Workspace {
   const mirrorsDirectory = resolve(options.dataDirectory, 'mirrors');
   const worktreesDirectory = resolve(options.dataDirectory, 'worktrees');
   const lock = new KeyedLock();
+  const maximumIdleWorktrees = options.maximumIdleWorktrees ?? 2;
+  const idleWorktrees = new Map<string, string[]>();
 
   function repositoryLocation(repository: string): string {
     if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repository) || /^[^/]+@[^/]+:/.test(repository)) return repository;
@@ -117,6 +126,37 @@ export function createGitWorkspace(options: { dataDirectory: string }): Workspac
     return null;
   }
 
+  /**
+   * Checking out thousands of files costs seconds on slow disks; switching a clean worktree to
+   * another commit costs milliseconds (git rewrites only what differs). So a finished run's worktree
+   * is cleaned and kept, up to `maximumIdleWorktrees` per repository, for the next run.
+   */
+  async function checkOut(mirrorPath: string, commit: string, signal?: AbortSignal): Promise<string> {
+    const idle = idleWorktrees.get(mirrorPath);
+    const recycled = idle?.pop();
+    if (recycled !== undefined) {
+      try {
+        await git(['checkout', '--quiet', '--force', '--detach', commit], recycled, null, signal);
+        await git(['clean', '-ffdxq'], recycled, null, signal);
+        return recycled;
+      } catch {
+        await discard(mirrorPath, recycled);
+      }
+    }
+    const path = join(worktreesDirectory, randomUUID());
+    await git(['worktree', 'add', '--quiet', '--detach', path, commit], mirrorPath, null, signal);
+    return path;
+  }
+
+  async function discard(mirrorPath: string, path: string): Promise<void> {
+    try {
+      await git(['worktree', 'remove', '--force', path], mirrorPath);
+    } catch {
+      await rm(path, { recursive: true, force: true });
+      await git(['worktree', 'prune'], mirrorPath).catch(() => undefined);
+    }
+  }
+
   return {
     async prepare(request) {
       const mirrorPath = join(
@@ -132,13 +172,7 @@ export function createGitWorkspace(options: { dataDirectory: string }): Workspac
           throw new Error(`The base ref "${request.baseRef}" does not exist in the repository`);
         const branchCommit = await resolveCommit(mirrorPath, request.branch);
         const startCommit = branchCommit ?? baseCommit;
-        const path = join(worktreesDirectory, randomUUID());
-        await git(
-          ['worktree', 'add', '--quiet', '--detach', path, startCommit],
-          mirrorPath,
-          null,
-          request.signal,
-        );
+        const path = await checkOut(mirrorPath, startCommit, request.signal);
         return {
           path,
           mirrorPath,
@@ -187,13 +221,27 @@ export function createGitWorkspace(options: { dataDirectory: string }): Workspac
 
     async remove(worktree) {
       await lock.run(worktree.mirrorPath, async () => {
-        try {
-          await git(['worktree', 'remove', '--force', worktree.path], worktree.mirrorPath);
-        } catch {
-          await rm(worktree.path, { recursive: true, force: true });
-          await git(['worktree', 'prune'], worktree.mirrorPath);
+        const idle = idleWorktrees.get(worktree.mirrorPath) ?? [];
+        if (idle.length < maximumIdleWorktrees) {
+          try {
+            // Nothing of this run survives into the next one: tracked files reset, the rest deleted.
+            await git(['reset', '--quiet', '--hard'], worktree.path);
+            await git(['clean', '-ffdxq'], worktree.path);
+            idle.push(worktree.path);
+            idleWorktrees.set(worktree.mirrorPath, idle);
+            return;
+          } catch {}
         }
+        await discard(worktree.mirrorPath, worktree.path);
       });
+    },
+
+    async close() {
+      for (const [mirrorPath, paths] of idleWorktrees) {
+        await lock.run(mirrorPath, async () => {
+          for (const path of paths.splice(0)) await discard(mirrorPath, path);
+        });
+      }
     },
   };
 }

@@ -1,17 +1,16 @@
-import { stat } from 'node:fs/promises';
-import { join, posix } from 'node:path';
+import { posix } from 'node:path';
 import type { DocsSite } from './docs-site.ts';
 
 /**
  * The file a navigation reference or an internal link points to, or null when none exists.
- * `from` is the linking file (relative links resolve from its folder); null for navigation entries.
+ * `exists` says whether a file (relative path) exists; `from` is the linking file (relative links resolve from its folder); null for navigation entries.
  */
-export async function resolvePage(
-  root: string,
+export function resolvePage(
+  exists: (path: string) => boolean,
   site: DocsSite,
   reference: string,
   from: string | null,
-): Promise<string | null> {
+): string | null {
   const target = decodeSafely(reference.split('#')[0]?.split('?')[0] ?? '');
   if (target === '') return from;
   const bases: string[] = [];
@@ -34,8 +33,7 @@ export async function resolvePage(
       `${normalized}/index.md`,
       `${normalized}/README.md`,
     ]) {
-      const status = await stat(join(root, candidate)).catch(() => null);
-      if (status?.isFile() === true) return candidate;
+      if (exists(candidate)) return candidate;
     }
   }
   return null;

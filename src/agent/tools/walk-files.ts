@@ -6,9 +6,15 @@ const skippedDirectories = new Set(['.git', 'node_modules']);
 
 /**
  * Yields the relative paths (forward slashes) of regular files under `directory`, sorted, without
- * following symbolic links (so a link cannot lead the walk outside the repository).
+ * following symbolic links (so a link cannot lead the walk outside the repository); with
+ * `includeLinks`, links themselves are listed too (they exist, even if they are never followed).
  */
-export async function* walkFiles(root: string, directory: string, prefix: string): AsyncGenerator<string> {
+export async function* walkFiles(
+  root: string,
+  directory: string,
+  prefix: string,
+  options: { includeLinks?: boolean } = {},
+): AsyncGenerator<string> {
   let entries: Dirent[];
   try {
     entries = await readdir(join(root, directory), { withFileTypes: true });
@@ -20,8 +26,8 @@ export async function* walkFiles(root: string, directory: string, prefix: string
     const relativePath = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
     if (entry.isDirectory()) {
       if (skippedDirectories.has(entry.name.toLowerCase())) continue;
-      yield* walkFiles(root, join(directory, entry.name), relativePath);
-    } else if (entry.isFile()) {
+      yield* walkFiles(root, join(directory, entry.name), relativePath, options);
+    } else if (entry.isFile() || (options.includeLinks === true && entry.isSymbolicLink())) {
       yield relativePath;
     }
   }

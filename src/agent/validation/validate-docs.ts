@@ -36,6 +36,11 @@ export async function validateDocs(input: ValidationInput): Promise<ValidationRe
     message,
   }));
 
+  // One walk of the tree answers every "does this page exist?" (thousands of navigation entries).
+  const files = new Set<string>();
+  for await (const file of walkFiles(root, '', '', { includeLinks: true })) files.add(file);
+  const exists = (path: string) => files.has(path);
+
   const readPage = async (path: string): Promise<string | null> => {
     const status = await stat(join(root, path)).catch(() => null);
     if (status === null || !status.isFile() || status.size > input.maximumFileBytes) return null;
@@ -51,7 +56,7 @@ export async function validateDocs(input: ValidationInput): Promise<ValidationRe
     const found: PageProblem[] = only === undefined ? [...parsed.problems] : [];
     for (const link of parsed.links) {
       if (isExternalLink(link.url)) continue;
-      const target = await resolvePage(root, site, link.url, file);
+      const target = resolvePage(exists, site, link.url, file);
       if (target !== null) continue;
       if (only !== undefined && !linksToRemoved(link.url, file, only)) continue;
       found.push({
@@ -79,7 +84,7 @@ export async function validateDocs(input: ValidationInput): Promise<ValidationRe
   if (site.navigation !== null && site.configFile !== null) {
     const referenced = new Set<string>();
     for (const entry of site.navigation) {
-      const page = await resolvePage(root, site, entry.reference, null);
+      const page = resolvePage(exists, site, entry.reference, null);
       if (page === null) {
         problems.push({
           file: site.configFile,
@@ -101,7 +106,7 @@ export async function validateDocs(input: ValidationInput): Promise<ValidationRe
 
   if (input.removedPaths.size > 0) {
     const names = [...input.removedPaths].map((path) => posix.basename(path).replace(/\.(mdx?|md)$/i, ''));
-    for await (const file of walkFiles(root, '', '')) {
+    for (const file of files) {
       if (!isPagePath(file)) continue;
       const text = await readPage(file);
       if (text === null || !names.some((name) => text.includes(name))) continue;
