@@ -84,3 +84,29 @@ export async function temporaryDirectory(prefix = 'quire-'): Promise<string> {
   after(() => fs.rm(directory, { recursive: true, force: true }));
   return directory;
 }
+
+const fakeAgentService = path.join(import.meta.dirname, 'fixtures', 'fake-agent-service.ts');
+
+/** A real service process (API and/or worker) whose agent is the fake one; see test/fixtures. */
+export async function startFakeAgentService(
+  environment: Record<string, string>,
+): Promise<{ child: ChildProcess; url: string | null; exited: Promise<void> }> {
+  const child = spawn(process.execPath, [fakeAgentService], {
+    env: { PATH: process.env.PATH ?? '', PORT: '0', QUIRE_MODEL: 'openai:gpt-test', ...environment },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  after(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  let output = '';
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const url = await new Promise<string | null>((resolve, reject) => {
+    child.stdout!.on('data', (chunk) => {
+      const match = /ready (\S+)/.exec(String(chunk));
+      if (match) resolve(match[1] === 'worker' ? null : match[1]!);
+    });
+    child.on('exit', () => reject(new Error(`service exited: ${output}`)));
+  });
+  return { child, url, exited };
+}

@@ -37,9 +37,15 @@ export async function findJobById(db: Queryable, id: string): Promise<AgentJob |
   return row ? agentJobFromRow(row) : null;
 }
 
-/** Reads the job and locks its row until the transaction ends: transitions are serialised per job. */
+/**
+ * Reads the job and locks its row until the transaction ends: transitions are serialised per job.
+ * NO KEY UPDATE, not UPDATE: inserting a message or an event checks its foreign key with a KEY
+ * SHARE lock on this row, which FOR UPDATE would block (and, with the event lock, deadlock).
+ */
 export async function lockJob(db: Queryable, id: string): Promise<AgentJob | null> {
-  const result = await db.query<AgentJobRow>('SELECT * FROM agent_jobs WHERE id = $1 FOR UPDATE', [id]);
+  const result = await db.query<AgentJobRow>('SELECT * FROM agent_jobs WHERE id = $1 FOR NO KEY UPDATE', [
+    id,
+  ]);
   const row = result.rows[0];
   return row ? agentJobFromRow(row) : null;
 }

@@ -49,7 +49,7 @@ export async function startJobWorker(options: JobWorkerOptions): Promise<JobWork
       batchSize: 1,
       localConcurrency: options.concurrency,
       pollingIntervalSeconds: 2,
-      notifyPollingIntervalSeconds: 10,
+      notifyPollingIntervalSeconds: 2,
     },
     async ([queued]) => {
       if (!queued) return;
@@ -72,7 +72,7 @@ export async function startJobWorker(options: JobWorkerOptions): Promise<JobWork
 
   await options.boss.work<WebhookDelivery>(
     webhookQueue,
-    { batchSize: 1, localConcurrency: 2, pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 10 },
+    { batchSize: 1, localConcurrency: 2, pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 2 },
     async ([queued]) => {
       if (queued)
         await deliverWebhook(options.pool, queued.data, { allowPrivateTargets: options.webhookAllowPrivate });

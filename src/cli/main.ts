@@ -5,10 +5,12 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.ts';
 import { errorMessage, isQuireError } from '../errors.ts';
+import { registerJobCommands } from './job.ts';
 import { registerKeyCommands } from './key.ts';
 import { registerMigrateCommand } from './migrate.ts';
 import { registerProjectCommands } from './project.ts';
 import { registerServeCommand } from './serve.ts';
+import { registerWebhookCommands } from './webhook.ts';
 
 export function buildProgram(): Command {
   const program = new Command('quire')
@@ -20,6 +22,8 @@ export function buildProgram(): Command {
   registerMigrateCommand(program);
   registerProjectCommands(program);
   registerKeyCommands(program);
+  registerWebhookCommands(program);
+  registerJobCommands(program);
   return program;
 }
 

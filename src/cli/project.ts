@@ -1,7 +1,14 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { CodeHostKind } from '../agent-jobs/agent-runner.ts';
+import { parseModelId } from '../config.ts';
+import { NotFoundError } from '../errors.ts';
 import { codeHostKinds, presentProject } from '../projects/project.ts';
-import { insertProject, listProjects } from '../projects/project-store.ts';
+import {
+  insertProject,
+  listProjects,
+  updateProject,
+  updateProjectSettings,
+} from '../projects/project-store.ts';
 import { withDatabase } from './database-command.ts';
 import { printJson, printTable } from './output.ts';
 
@@ -17,6 +24,21 @@ function parseRef(text: string): string {
     throw new InvalidArgumentError('must be a branch name such as main');
   }
   return text;
+}
+
+function parseModel(text: string): string {
+  if (text !== '' && parseModelId(text) === null) {
+    throw new InvalidArgumentError(
+      'must be <provider>:<model-id> with provider anthropic, openai or openai-compatible, or "" to use QUIRE_MODEL',
+    );
+  }
+  return text;
+}
+
+function parsePositiveInteger(text: string): number {
+  if (!/^\d+$/.test(text) || Number(text) < 1)
+    throw new InvalidArgumentError('must be a positive whole number');
+  return Number(text);
 }
 
 export function registerProjectCommands(program: Command): void {
@@ -67,4 +89,55 @@ export function registerProjectCommands(program: Command): void {
         projects.map((item) => [item.id, item.name, item.codeHost, item.ref, item.repository ?? '-']),
       );
     });
+
+  project
+    .command('update')
+    .description("Change a project's settings")
+    .argument('<project-id>', 'the project')
+    .option('--name <name>', 'a display name', parseName)
+    .option('--repository <url-or-path>', 'the documentation repository ("" removes it)')
+    .option('--ref <ref>', 'the base branch jobs start from', parseRef)
+    .addOption(new Option('--code-host <kind>', 'where pull requests are opened').choices(codeHostKinds))
+    .option(
+      '--model <provider:model-id>',
+      'the model for this project\'s jobs ("" uses QUIRE_MODEL)',
+      parseModel,
+    )
+    .option(
+      '--agent-rate-limit <per-hour>',
+      'agent job creates and follow-ups per hour',
+      parsePositiveInteger,
+    )
+    .option('--json', 'print the project as one JSON object')
+    .action(
+      async (
+        projectId: string,
+        options: {
+          name?: string;
+          repository?: string;
+          ref?: string;
+          codeHost?: CodeHostKind;
+          model?: string;
+          agentRateLimit?: number;
+          json?: boolean;
+        },
+      ) => {
+        const updated = await withDatabase(async (database) => {
+          const changed = await updateProject(database.pool, projectId, {
+            ...(options.name === undefined ? {} : { name: options.name }),
+            ...(options.repository === undefined ? {} : { repository: options.repository || null }),
+            ...(options.ref === undefined ? {} : { ref: options.ref }),
+            ...(options.codeHost === undefined ? {} : { codeHost: options.codeHost }),
+          });
+          if (changed === null) throw new NotFoundError(`No project with id ${projectId}`);
+          const settings: Record<string, unknown> = {};
+          if (options.model !== undefined) settings.model = options.model || null;
+          if (options.agentRateLimit !== undefined) settings.agentRateLimitPerHour = options.agentRateLimit;
+          if (Object.keys(settings).length === 0) return changed;
+          return (await updateProjectSettings(database.pool, projectId, settings)) ?? changed;
+        });
+        if (options.json) return printJson(presentProject(updated));
+        console.log(`Updated project ${updated.id} (${updated.name})`);
+      },
+    );
 }

@@ -52,3 +52,39 @@ export async function updateProjectSettings(
   const row = result.rows[0];
   return row ? projectFromRow(row) : null;
 }
+
+export interface ProjectChanges {
+  name?: string;
+  /** null removes the repository. */
+  repository?: string | null;
+  ref?: string;
+  codeHost?: CodeHostKind;
+}
+
+/** Changes the given fields, leaves the others; returns null when there is no such project. */
+export async function updateProject(
+  db: Queryable,
+  id: string,
+  changes: ProjectChanges,
+): Promise<Project | null> {
+  const result = await db.query<ProjectRow>(
+    `UPDATE projects
+     SET name = coalesce($2, name),
+         repository = CASE WHEN $3 THEN $4 ELSE repository END,
+         ref = coalesce($5, ref),
+         code_host = coalesce($6, code_host),
+         updated_at = now()
+     WHERE id = $1
+     RETURNING *`,
+    [
+      id,
+      changes.name ?? null,
+      'repository' in changes,
+      changes.repository ?? null,
+      changes.ref ?? null,
+      changes.codeHost ?? null,
+    ],
+  );
+  const row = result.rows[0];
+  return row ? projectFromRow(row) : null;
+}

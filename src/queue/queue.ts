@@ -43,7 +43,7 @@ export async function startQueue(options: QueueOptions): Promise<PgBoss> {
     schedule: false,
     // A dead worker's run is noticed within a heartbeat plus one supervision pass.
     superviseIntervalSeconds: 5,
-    monitorIntervalSeconds: 30,
+    monitorIntervalSeconds: 10,
   });
   // pg-boss reports connection trouble as events; it reconnects by itself.
   boss.on('error', () => {});
@@ -65,7 +65,7 @@ export async function startQueue(options: QueueOptions): Promise<PgBoss> {
     notify: true,
     expireInSeconds: 60,
     retryLimit: 10,
-    retryDelay: 5,
+    retryDelay: 2,
     retryBackoff: true,
     retryDelayMax: 3600,
   });
