@@ -6,16 +6,18 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { git } from '../test/temporary-repository.ts';
-import { scriptedModel } from '../test/scripted-model.ts';
 import { defaultAgentLimits } from '../src/agent/agent-limits.ts';
 import { createDocsAgentRunner } from '../src/agent/docs-agent-runner.ts';
 import { createInMemoryReviewStore } from '../src/code-hosts/local/in-memory-review-store.ts';
 import { createLocalCodeHost } from '../src/code-hosts/local/local-code-host.ts';
-import { type Workspace, createGitWorkspace } from '../src/workspace/workspace.ts';
+import { createGitWorkspace, type Workspace } from '../src/workspace/workspace.ts';
+import { scriptedModel } from '../test/scripted-model.ts';
+import { git } from '../test/temporary-repository.ts';
 import { createNaiveCloneWorkspace } from './naive-clone-workspace.ts';
 
-const { values } = parseArgs({ options: { files: { type: 'string', default: '5000' }, runs: { type: 'string', default: '9' } } });
+const { values } = parseArgs({
+  options: { files: { type: 'string', default: '5000' }, runs: { type: 'string', default: '9' } },
+});
 const fileCount = Number(values.files);
 const runs = Number(values.runs);
 
@@ -33,12 +35,18 @@ try {
   ] as Array<[string, Workspace]>) {
     // The first clone of the mirror is paid once per repository, not per run.
     const first = performance.now();
-    await workspace.remove(await workspace.prepare({ repository: origin, baseRef: 'main', branch: 'quire/warm-up' }));
+    await workspace.remove(
+      await workspace.prepare({ repository: origin, baseRef: 'main', branch: 'quire/warm-up' }),
+    );
     console.log(`${name}: first prepare ${Math.round(performance.now() - first)} ms`);
     const ready: number[] = [];
     for (let run = 0; run < runs; run += 1) {
       const started = performance.now();
-      const worktree = await workspace.prepare({ repository: origin, baseRef: 'main', branch: `quire/ready-${run}` });
+      const worktree = await workspace.prepare({
+        repository: origin,
+        baseRef: 'main',
+        branch: `quire/ready-${run}`,
+      });
       ready.push(performance.now() - started);
       await workspace.remove(worktree);
     }
@@ -47,10 +55,14 @@ try {
     results.push([name, ready, whole]);
   }
   console.log('');
-  console.log(`| ${fileCount} files, ${runs} runs each | workspace ready p50 | workspace ready p90 | whole overhead p50 | whole overhead p90 |`);
+  console.log(
+    `| ${fileCount} files, ${runs} runs each | workspace ready p50 | workspace ready p90 | whole overhead p50 | whole overhead p90 |`,
+  );
   console.log('|---|---|---|---|---|');
   for (const [name, ready, whole] of results) {
-    console.log(`| ${name} | ${percentile(ready, 50)} ms | ${percentile(ready, 90)} ms | ${percentile(whole, 50)} ms | ${percentile(whole, 90)} ms |`);
+    console.log(
+      `| ${name} | ${percentile(ready, 50)} ms | ${percentile(ready, 90)} ms | ${percentile(whole, 50)} ms | ${percentile(whole, 90)} ms |`,
+    );
   }
 } finally {
   await rm(root, { recursive: true, force: true });
@@ -65,7 +77,19 @@ async function wholeRun(workspace: Workspace, id: string): Promise<number> {
     createModel: () =>
       scriptedModel([
         { toolCalls: [{ toolName: 'read_file', input: { path: 'pages/section-7/page-42.mdx' } }] },
-        { toolCalls: [{ toolName: 'edit_file', input: { path: 'pages/section-7/page-42.mdx', old_string: 'Page 42 of', new_string: 'Page forty-two of', replace_all: true } }] },
+        {
+          toolCalls: [
+            {
+              toolName: 'edit_file',
+              input: {
+                path: 'pages/section-7/page-42.mdx',
+                old_string: 'Page 42 of',
+                new_string: 'Page forty-two of',
+                replace_all: true,
+              },
+            },
+          ],
+        },
         { toolCalls: [{ toolName: 'validate', input: {} }] },
         { text: 'Spelled out the number.' },
       ]),
@@ -96,13 +120,19 @@ async function generateSite(directory: string, files: number): Promise<void> {
     const file = join(directory, `${path}.mdx`);
     await mkdir(dirname(file), { recursive: true });
     const next = `/pages/section-${(section + 1) % sections}/page-${page}`;
-    await writeFile(file, `---\ntitle: Page ${page}\n---\n\n# Page ${page} of section ${section}\n\nPage ${page} of section ${section} explains a feature. See [the next page](${next}).\n\n${'Lorem ipsum dolor sit amet. '.repeat(20)}\n`);
+    await writeFile(
+      file,
+      `---\ntitle: Page ${page}\n---\n\n# Page ${page} of section ${section}\n\nPage ${page} of section ${section} explains a feature. See [the next page](${next}).\n\n${'Lorem ipsum dolor sit amet. '.repeat(20)}\n`,
+    );
   }
   const groups = Array.from({ length: sections }, (_, section) => ({
     group: `Section ${section}`,
     pages: pages.filter((path) => path.startsWith(`pages/section-${section}/`)),
   }));
-  await writeFile(join(directory, 'docs.json'), `${JSON.stringify({ name: 'Bench', navigation: { groups } }, null, 2)}\n`);
+  await writeFile(
+    join(directory, 'docs.json'),
+    `${JSON.stringify({ name: 'Bench', navigation: { groups } }, null, 2)}\n`,
+  );
   git(directory, 'init', '--quiet', '--initial-branch=main');
   git(directory, 'add', '--all');
   git(directory, 'commit', '--quiet', '-m', 'Generated site');

@@ -20,7 +20,10 @@ describe('git workspace', () => {
   afterEach(() => directory.cleanup());
 
   it('checks out a worktree of the base, commits, pushes the branch and removes the worktree', async () => {
-    const workspace = createGitWorkspace({ dataDirectory: join(directory.path, 'data'), maximumIdleWorktrees: 0 });
+    const workspace = createGitWorkspace({
+      dataDirectory: join(directory.path, 'data'),
+      maximumIdleWorktrees: 0,
+    });
     const worktree = await workspace.prepare({
       repository: origin,
       baseRef: 'main',
@@ -83,7 +86,8 @@ describe('git workspace', () => {
     const second = await workspace.prepare({ repository: origin, baseRef: 'main', branch: 'quire/two' });
     assert.equal(second.path, first.path, 'the worktree was reused');
     assert.equal(readFileSync(join(second.path, 'docs/index.md'), 'utf8'), '# Home\n');
-    for (const leftover of ['stray.md', '.gitignore', 'ignored.txt']) assert.equal(existsSync(join(second.path, leftover)), false, leftover);
+    for (const leftover of ['stray.md', '.gitignore', 'ignored.txt'])
+      assert.equal(existsSync(join(second.path, leftover)), false, leftover);
     assert.equal(git(second.path, 'status', '--porcelain'), '');
     await workspace.remove(second);
     await workspace.close();
