@@ -181,6 +181,10 @@ describe('docs agent runner', () => {
     assert.equal(second.branch, outcome.branch);
     assert.ok(events.some((event) => event.type === 'pull-request-update'));
     assert.equal(
+      (await reviews.get(outcome.prLink?.split('/').at(-1) ?? ''))?.title,
+      'Fix the typo in the quickstart',
+    );
+    assert.equal(
       git(origin, 'log', '--format=%s', outcome.branch ?? '')
         .trim()
         .split('\n').length,

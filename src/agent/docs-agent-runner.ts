@@ -45,7 +45,8 @@ export function createDocsAgentRunner(dependencies: DocsAgentDependencies): Agen
           `Project ${project.id} has no repository; set one to run agent jobs on it`,
         );
       }
-      const firstPrompt = input.messages[0]?.prompt ?? '';
+      // The job's first instruction names the branch and titles the pull request, on follow-ups too.
+      const firstPrompt = firstUserText(input.history) ?? input.messages[0]?.prompt ?? '';
       const model = dependencies.createModel(job.model);
       const codeHost = dependencies.codeHostFor(project);
       const signal = AbortSignal.any([input.signal, AbortSignal.timeout(limits.maximumWallTimeMs)]);
@@ -205,4 +206,14 @@ export function createDocsAgentRunner(dependencies: DocsAgentDependencies): Agen
       }
     },
   };
+}
+
+function firstUserText(history: unknown[]): string | null {
+  for (const message of history as ModelMessage[]) {
+    if (message.role !== 'user') continue;
+    if (typeof message.content === 'string') return message.content;
+    const text = message.content.find((part) => part.type === 'text');
+    if (text !== undefined && text.type === 'text') return text.text;
+  }
+  return null;
 }
