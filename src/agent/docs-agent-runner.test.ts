@@ -261,6 +261,10 @@ describe('docs agent runner', () => {
       runner([loop, loop, loop], { maximumSteps: 2 }).agent.run(input('Loop')),
       /used its step budget \(2 steps\)/,
     );
+    await assert.rejects(
+      runner([loop, loop, loop], { maximumTokens: 200 }).agent.run(input('Loop')),
+      /used its token budget \(240 of 200\)/,
+    );
     const controller = new AbortController();
     controller.abort();
     await assert.rejects(runner([loop]).agent.run(input('Loop', { signal: controller.signal })), /abort/i);
