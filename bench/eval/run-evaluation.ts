@@ -9,7 +9,7 @@ import type { AgentEvent } from '../../src/agent-jobs/agent-runner.ts';
 import { createInMemoryReviewStore } from '../../src/code-hosts/local/in-memory-review-store.ts';
 import { createLocalCodeHost } from '../../src/code-hosts/local/local-code-host.ts';
 import { errorMessage } from '../../src/errors.ts';
-import { createGitWorkspace } from '../../src/workspace/workspace.ts';
+import { createGitWorkspace } from '../../src/workspace/git-workspace.ts';
 import { createRepository, git } from '../../test/temporary-repository.ts';
 import type { EvaluationTask, TaskResult } from './tasks.ts';
 

@@ -3,7 +3,7 @@ import { createCodeHostResolver } from '../code-hosts/code-host-for-project.ts';
 import { createPostgresReviewStore } from '../code-hosts/local/review-store-postgres.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import { createGitWorkspace } from '../workspace/workspace.ts';
+import { createGitWorkspace } from '../workspace/git-workspace.ts';
 import { type AgentLimits, defaultAgentLimits } from './agent-limits.ts';
 import { createDocsAgentRunner } from './docs-agent-runner.ts';
 import { createLanguageModel } from './model/create-language-model.ts';

@@ -9,7 +9,7 @@ import { createInMemoryReviewStore } from '../code-hosts/local/in-memory-review-
 import { createLocalCodeHost } from '../code-hosts/local/local-code-host.ts';
 import type { ReviewStore } from '../code-hosts/local/review.ts';
 import { isQuireError } from '../errors.ts';
-import { createGitWorkspace } from '../workspace/workspace.ts';
+import { createGitWorkspace } from '../workspace/git-workspace.ts';
 import { defaultAgentLimits } from './agent-limits.ts';
 import { createDocsAgentRunner } from './docs-agent-runner.ts';
 

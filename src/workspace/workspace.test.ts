@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { createRepository, git, temporaryDirectory } from '../../test/temporary-repository.ts';
 import { branchName, slugify } from './branch-name.ts';
 import { credentialEnvironment, redactCredentials } from './git-credentials.ts';
-import { createGitWorkspace } from './workspace.ts';
+import { createGitWorkspace } from './git-workspace.ts';
 
 const author = { name: 'Quire', email: 'quire@example.com' };
 
@@ -94,6 +94,19 @@ describe('git workspace', () => {
     assert.equal(existsSync(second.path), false);
   });
 
+  it('removes worktrees left behind by a process that is no longer running', async () => {
+    let deadPid = 4_000_000;
+    while (isRunning(deadPid)) deadPid -= 1;
+    const leftover = join(directory.path, 'data', 'worktrees', `p${deadPid}-deadbeef`, 'some-run');
+    mkdirSync(leftover, { recursive: true });
+    writeFileSync(join(leftover, 'file.md'), 'left behind\n');
+    const workspace = createGitWorkspace({ dataDirectory: join(directory.path, 'data') });
+    const worktree = await workspace.prepare({ repository: origin, baseRef: 'main', branch: 'quire/a-b' });
+    assert.equal(existsSync(join(directory.path, 'data', 'worktrees', `p${deadPid}-deadbeef`)), false);
+    await workspace.remove(worktree);
+    await workspace.close();
+  });
+
   it('refuses a base ref that does not exist', async () => {
     const workspace = createGitWorkspace({ dataDirectory: join(directory.path, 'data') });
     await assert.rejects(
@@ -142,3 +155,12 @@ describe('branch names', () => {
     assert.ok(slugify('word '.repeat(40)).length <= 40);
   });
 });
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error: unknown) {
+    return (error as { code?: unknown }).code === 'EPERM';
+  }
+}

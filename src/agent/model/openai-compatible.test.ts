@@ -7,7 +7,7 @@ import type { AgentEvent, AgentRunInput } from '../../agent-jobs/agent-runner.ts
 import { createInMemoryReviewStore } from '../../code-hosts/local/in-memory-review-store.ts';
 import { createLocalCodeHost } from '../../code-hosts/local/local-code-host.ts';
 import { isQuireError } from '../../errors.ts';
-import { createGitWorkspace } from '../../workspace/workspace.ts';
+import { createGitWorkspace } from '../../workspace/git-workspace.ts';
 import { defaultAgentLimits } from '../agent-limits.ts';
 import { createDocsAgentRunner } from '../docs-agent-runner.ts';
 import { chooseModelName, createLanguageModel } from './create-language-model.ts';
