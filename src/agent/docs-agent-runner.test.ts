@@ -198,6 +198,28 @@ describe('docs agent runner', () => {
     );
   });
 
+  it('opens the missing pull request when an earlier attempt pushed the branch and stopped', async () => {
+    git(origin, 'checkout', '--quiet', '-b', 'quire/job0f6c2-fix');
+    git(origin, 'commit', '--quiet', '--allow-empty', '-m', 'Pushed by an earlier attempt');
+    git(origin, 'checkout', '--quiet', 'main');
+    const { agent } = runner([{ text: 'Already done.' }]);
+    const outcome = await agent.run(
+      input('Fix', {
+        job: {
+          id: 'job_0f6c2b9e',
+          projectId: 'prj_1',
+          model: 'x',
+          branch: 'quire/job0f6c2-fix',
+          prLink: null,
+        },
+      }),
+    );
+    assert.match(outcome.prLink ?? '', /^http:\/\/quire\.test\/review\//);
+    assert.equal(outcome.branch, 'quire/job0f6c2-fix');
+    assert.ok(events.some((event) => event.type === 'pull-request-open'));
+    assert.ok(!events.some((event) => event.type === 'branch-push'));
+  });
+
   it('ends with prLink null when nothing changes', async () => {
     const { agent } = runner([
       { toolCalls: [{ toolName: 'search', input: { query: 'Acme Cloud' } }] },

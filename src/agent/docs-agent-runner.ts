@@ -12,7 +12,8 @@ import type { CommitAuthor, Workspace } from '../workspace/workspace.ts';
 import type { AgentLimits } from './agent-limits.ts';
 import { detectDocsSite } from './docs/detect-docs-site.ts';
 import { classifyModelError } from './model/classify-model-error.ts';
-import { commitMessage, pullRequestBody, pullRequestTitle } from './pull-request-text.ts';
+import { publishChanges } from './publish-changes.ts';
+import { pullRequestTitle } from './pull-request-text.ts';
 import { readRepositoryInstructions } from './repository-instructions.ts';
 import { runToolLoop } from './run-tool-loop.ts';
 import { buildSystemPrompt } from './system-prompt.ts';
@@ -152,49 +153,18 @@ export function createDocsAgentRunner(dependencies: DocsAgentDependencies): Agen
           });
         }
 
-        const title = pullRequestTitle(firstPrompt);
-        const commit = await workspace.commit(worktree, {
-          message: commitMessage(title, summary, job.id),
+        const { commit, prLink } = await publishChanges({
+          workspace,
+          worktree,
+          codeHost,
+          input,
+          title: pullRequestTitle(firstPrompt),
+          summary,
+          problems,
           author: dependencies.author,
+          credentials,
+          signal,
         });
-        let prLink = job.prLink;
-        if (commit !== null) {
-          const changedFiles = await workspace.changedFiles(worktree);
-          await input.emit({ type: 'commit-create', data: { commit, branch, files: changedFiles } });
-          await workspace.push(worktree, { credentials, signal });
-          await input.emit({ type: 'branch-push', data: { branch } });
-          const pullRequest = await codeHost.openOrUpdatePullRequest({
-            projectId: project.id,
-            jobId: job.id,
-            branch,
-            baseRef: project.ref,
-            title,
-            body: pullRequestBody({ summary, changedFiles, problems, jobId: job.id }),
-            signal,
-          });
-          await input.emit({
-            type: pullRequest.created ? 'pull-request-open' : 'pull-request-update',
-            data: { url: pullRequest.url },
-          });
-          prLink = pullRequest.url;
-        } else if (
-          prLink === null &&
-          worktree.branchExisted &&
-          worktree.startCommit !== worktree.baseCommit
-        ) {
-          // An earlier attempt pushed the branch but stopped before its pull request existed.
-          const changedFiles = await workspace.changedFiles(worktree);
-          const pullRequest = await codeHost.openOrUpdatePullRequest({
-            projectId: project.id,
-            jobId: job.id,
-            branch,
-            baseRef: project.ref,
-            title,
-            body: pullRequestBody({ summary, changedFiles, problems, jobId: job.id }),
-            signal,
-          });
-          prLink = pullRequest.url;
-        }
         await input.emit({
           type: 'loop-end',
           data: { steps, usage, openProblems: problems.length },
