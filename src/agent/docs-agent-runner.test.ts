@@ -220,6 +220,35 @@ describe('docs agent runner', () => {
     assert.ok(!events.some((event) => event.type === 'branch-push'));
   });
 
+  it('records every step in the events, with long tool inputs cut', async () => {
+    const content = `# Long\n\n${'word '.repeat(2000)}\n`;
+    const { agent } = runner([
+      { toolCalls: [{ toolName: 'write_file', input: { path: 'long.mdx', content } }] },
+      { toolCalls: [{ toolName: 'read_file', input: { path: 'docs.json' } }] },
+      {
+        toolCalls: [
+          {
+            toolName: 'edit_file',
+            input: { path: 'docs.json', old_string: '"quickstart"', new_string: '"quickstart", "long"' },
+          },
+        ],
+      },
+      { text: 'Added a long page.' },
+    ]);
+    await agent.run(input('Add a long page'));
+    const steps = events.filter((event) => event.type === 'step-end');
+    assert.equal(steps.length, 4);
+    const write = (steps[0]?.data.tools as Array<{ type: string; input?: { content: string } }>)[0];
+    assert.equal(write?.type, 'call');
+    assert.match(write?.input?.content ?? '', /… \(10009 characters\)$/);
+    assert.ok((write?.input?.content.length ?? 0) < 4100);
+    assert.deepEqual(
+      (steps[0]?.data.tools as Array<{ type: string }>).map((part) => part.type),
+      ['call', 'result'],
+    );
+    assert.equal(steps[3]?.data.text, 'Added a long page.');
+  });
+
   it('ends with prLink null when nothing changes', async () => {
     const { agent } = runner([
       { toolCalls: [{ toolName: 'search', input: { query: 'Acme Cloud' } }] },

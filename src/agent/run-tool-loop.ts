@@ -71,7 +71,7 @@ export async function runToolLoop(request: ToolLoopRequest): Promise<ToolLoopRes
             type: 'call',
             toolName: part.toolName,
             toolCallId: part.toolCallId,
-            input: part.input,
+            input: truncateInput(part.input),
           });
         } else if (part.type === 'tool-result') {
           calls.push({
@@ -123,4 +123,13 @@ function truncate(text: string): string {
   return text.length > maximumEventTextLength
     ? `${text.slice(0, maximumEventTextLength)}… (${text.length} characters)`
     : text;
+}
+
+/** Tool inputs as recorded in events: long strings (a whole file for write_file) are cut. */
+function truncateInput(input: unknown): unknown {
+  if (typeof input !== 'object' || input === null) return input;
+  const recorded: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(input))
+    recorded[key] = typeof value === 'string' ? truncate(value) : value;
+  return recorded;
 }
