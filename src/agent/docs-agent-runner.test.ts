@@ -238,12 +238,13 @@ describe('docs agent runner', () => {
     await agent.run(input('Add a long page'));
     const steps = events.filter((event) => event.type === 'step-end');
     assert.equal(steps.length, 4);
-    const write = (steps[0]?.data.tools as Array<{ type: string; input?: { content: string } }>)[0];
+    const firstTools = steps[0]!.data.tools as Array<{ type: string; input?: { content: string } }>;
+    const write = firstTools[0];
     assert.equal(write?.type, 'call');
     assert.match(write?.input?.content ?? '', /… \(10009 characters\)$/);
     assert.ok((write?.input?.content.length ?? 0) < 4100);
     assert.deepEqual(
-      (steps[0]?.data.tools as Array<{ type: string }>).map((part) => part.type),
+      firstTools.map((part) => part.type),
       ['call', 'result'],
     );
     assert.equal(steps[3]?.data.text, 'Added a long page.');

@@ -7,6 +7,8 @@
 export interface GitCredentials {
   username: string;
   password: string;
+  /** The repository URL; when set, the header is sent to that origin only (not to a redirect elsewhere). */
+  url?: string | undefined;
 }
 
 /** The environment that makes git send HTTP basic authentication for this command. */
@@ -17,7 +19,7 @@ export function credentialEnvironment(
   const basic = Buffer.from(`${credentials.username}:${credentials.password}`, 'utf8').toString('base64');
   return {
     GIT_CONFIG_COUNT: '1',
-    GIT_CONFIG_KEY_0: 'http.extraHeader',
+    GIT_CONFIG_KEY_0: `http.${scope(credentials.url)}extraHeader`,
     GIT_CONFIG_VALUE_0: `Authorization: Basic ${basic}`,
   };
 }
@@ -27,4 +29,13 @@ export function redactCredentials(message: string, credentials: GitCredentials |
   if (credentials === null || credentials === undefined || credentials.password === '') return message;
   const basic = Buffer.from(`${credentials.username}:${credentials.password}`, 'utf8').toString('base64');
   return message.split(credentials.password).join('[redacted]').split(basic).join('[redacted]');
+}
+
+function scope(url: string | undefined): string {
+  if (url === undefined) return '';
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol === 'https:' || parsed.protocol === 'http:') return `${parsed.origin}/.`;
+  } catch {}
+  return '';
 }

@@ -74,7 +74,9 @@ export function createGitWorkspace(options: {
       await git(
         ['push', '--quiet', 'origin', `HEAD:refs/heads/${worktree.branch}`],
         worktree.path,
-        credentials,
+        credentials === null || credentials === undefined
+          ? null
+          : { ...credentials, url: worktree.repository },
         signal,
       );
     },

@@ -37,7 +37,9 @@ export async function fetchMirror(
     await git(['config', 'gc.auto', '0'], temporary);
     await rename(temporary, mirrorPath);
   }
-  await git(['fetch', '--quiet', '--prune', '--no-auto-gc', 'origin'], mirrorPath, credentials, signal);
+  const scoped =
+    credentials === null || credentials === undefined ? null : { ...credentials, url: repository };
+  await git(['fetch', '--quiet', '--prune', '--no-auto-gc', 'origin'], mirrorPath, scoped, signal);
 }
 
 /** The commit a branch, tag or commit id names in the mirror, or null. */

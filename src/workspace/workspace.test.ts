@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
+import { startGitHttpServer } from '../../test/git-http-server.ts';
 import { createRepository, git, temporaryDirectory } from '../../test/temporary-repository.ts';
 import { branchName, slugify } from './branch-name.ts';
 import { credentialEnvironment, redactCredentials } from './git-credentials.ts';
@@ -115,6 +116,46 @@ describe('git workspace', () => {
     );
   });
 
+  it('fetches and pushes over HTTP with credentials passed per command, stored nowhere', async () => {
+    git(directory.path, 'clone', '--quiet', '--bare', origin, join(directory.path, 'served', 'docs.git'));
+    const server = await startGitHttpServer({
+      root: join(directory.path, 'served'),
+      username: 'x-access-token',
+      password: 'ghs_secretvalue',
+    });
+    try {
+      const repository = `${server.url}/docs.git`;
+      const workspace = createGitWorkspace({ dataDirectory: join(directory.path, 'data') });
+      await assert.rejects(
+        workspace.prepare({
+          repository,
+          baseRef: 'main',
+          branch: 'quire/a-b',
+          credentials: { username: 'x-access-token', password: 'wrong-token' },
+        }),
+        (error: Error) => /git fetch failed/.test(error.message) && !error.message.includes('wrong-token'),
+      );
+      const credentials = { username: 'x-access-token', password: 'ghs_secretvalue' };
+      const worktree = await workspace.prepare({
+        repository,
+        baseRef: 'main',
+        branch: 'quire/a-b',
+        credentials,
+      });
+      writeFileSync(join(worktree.path, 'new.md'), '# New\n');
+      await workspace.commit(worktree, { message: 'Add a page', author });
+      await workspace.push(worktree, { credentials });
+      assert.equal(git(join(directory.path, 'served', 'docs.git'), 'show', 'quire/a-b:new.md'), '# New\n');
+      await assert.rejects(workspace.push(worktree, {}), /git push failed/);
+      const secrets = ['ghs_secretvalue', Buffer.from('x-access-token:ghs_secretvalue').toString('base64')];
+      assert.deepEqual(filesContaining(join(directory.path, 'data'), secrets), []);
+      assert.ok(server.authorizations.includes(`Basic ${secrets[1]}`));
+      await workspace.remove(worktree);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('never writes credentials into the mirror configuration', async () => {
     const workspace = createGitWorkspace({ dataDirectory: join(directory.path, 'data') });
     const credentials = { username: 'x-access-token', password: 'ghs_secretvalue' };
@@ -141,6 +182,10 @@ describe('git credentials', () => {
     );
     assert.equal(redactCredentials('failed with s3cret', credentials), 'failed with [redacted]');
     assert.deepEqual(credentialEnvironment(null), {});
+    assert.equal(
+      credentialEnvironment({ ...credentials, url: 'https://github.com/acme/docs.git' }).GIT_CONFIG_KEY_0,
+      'http.https://github.com/.extraHeader',
+    );
   });
 });
 
@@ -163,4 +208,14 @@ function isRunning(pid: number): boolean {
   } catch (error: unknown) {
     return (error as { code?: unknown }).code === 'EPERM';
   }
+}
+
+function filesContaining(root: string, needles: string[]): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const content = readFileSync(join(entry.parentPath, entry.name));
+    if (needles.some((needle) => content.includes(needle))) found.push(join(entry.parentPath, entry.name));
+  }
+  return found;
 }
