@@ -25,6 +25,7 @@ export interface ParsedPage {
 interface Node {
   type: string;
   url?: string;
+  value?: string;
   attributes?: Array<{ type: string; name?: string; value?: unknown }>;
   children?: Node[];
   position?: { start: { line: number } };
@@ -32,7 +33,7 @@ interface Node {
 
 /**
  * Parses one Markdown (`.md`) or MDX (`.mdx`) page: syntax errors and front-matter YAML errors with
- * file and line, and the links it contains (Markdown links, definitions and JSX `href` attributes).
+ * file and line, and the links it contains (Markdown links, definitions, JSX `href` attributes and local MDX imports).
  */
 export function parsePage(file: string, text: string): ParsedPage {
   const problems: PageProblem[] = [];
@@ -76,6 +77,12 @@ export function parsePage(file: string, text: string): ParsedPage {
   const links: PageLink[] = [];
   const visit = (node: Node): void => {
     const line = node.position?.start.line ?? 1;
+    if (node.type === 'mdxjsEsm' && typeof node.value === 'string') {
+      // Local imports (Mintlify snippets, shared components) must point to files that exist.
+      for (const match of node.value.matchAll(/\bfrom\s*['"]([./][^'"]*)['"]/g)) {
+        if (match[1] !== undefined) links.push({ url: match[1], line });
+      }
+    }
     if ((node.type === 'link' || node.type === 'definition') && typeof node.url === 'string')
       links.push({ url: node.url, line });
     if (node.type === 'mdxJsxFlowElement' || node.type === 'mdxJsxTextElement') {

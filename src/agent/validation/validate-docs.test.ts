@@ -20,6 +20,14 @@ describe('parsePage', () => {
     assert.match(parsed.problems[0]?.message ?? '', /^Front matter/);
     assert.deepEqual(parsed.links, [{ url: './b.md', line: 5 }]);
   });
+  it('collects local MDX imports as links', () => {
+    const parsed = parsePage(
+      'a.mdx',
+      "import Setup from '/snippets/setup.mdx';\nimport { Tabs } from 'some-package';\n\n# A\n",
+    );
+    assert.deepEqual(parsed.links, [{ url: '/snippets/setup.mdx', line: 1 }]);
+  });
+
   it('collects Markdown links, definitions and JSX hrefs', () => {
     const parsed = parsePage('a.mdx', '[a](/one)\n\n<Card href="/two" />\n\n[ref]: ./three.md\n');
     assert.deepEqual(parsed.links.map((link) => link.url).sort(), ['./three.md', '/one', '/two']);
