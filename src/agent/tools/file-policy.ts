@@ -1,4 +1,4 @@
-import { lstat, readFile } from 'node:fs/promises';
+import { lstat, readFile, stat } from 'node:fs/promises';
 import type { ResolvedPath } from './path-safety.ts';
 import { ToolError } from './tool-error.ts';
 
@@ -20,7 +20,8 @@ export function isBinary(bytes: Uint8Array): boolean {
 
 /** Reads an existing regular text file within the size limit, or throws a `ToolError` saying why not. */
 export async function readTextFile(path: ResolvedPath, maximumBytes: number): Promise<string> {
-  const status = await lstat(path.absolute).catch(() => null);
+  // `stat`, not `lstat`: a link (already checked to stay inside) is measured by what it points to.
+  const status = await stat(path.absolute).catch(() => null);
   if (status === null)
     throw new ToolError(`${path.relative} does not exist. Use list_files to see what exists.`);
   if (status.isDirectory())

@@ -28,6 +28,7 @@ describe('repository tools', () => {
     symlinkSync('index.md', join(root, 'docs/alias.md'));
     writeFileSync(join(root, 'logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01]));
     writeFileSync(join(root, 'big.md'), 'x'.repeat(2048));
+    symlinkSync('big.md', join(root, 'big-alias.md'));
     context = {
       root,
       maximumFileBytes: 1024,
@@ -88,6 +89,7 @@ describe('repository tools', () => {
     it('refuses binary files and files over the size limit', async () => {
       await assert.rejects(run('read_file', { path: 'logo.png' }), /binary file/);
       await assert.rejects(run('read_file', { path: 'big.md' }), /over the 1024-byte limit/);
+      await assert.rejects(run('read_file', { path: 'big-alias.md' }), /over the 1024-byte limit/);
       await assert.rejects(
         run('write_file', { path: 'huge.md', content: 'y'.repeat(2000) }),
         /over the 1024-byte limit/,
