@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { lstat, readFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import type { DocsSite } from '../docs/docs-site.ts';
 import { isPagePath } from '../docs/docs-site.ts';
@@ -41,8 +41,9 @@ export async function validateDocs(input: ValidationInput): Promise<ValidationRe
   for await (const file of walkFiles(root, '', '', { includeLinks: true })) files.add(file);
   const exists = (path: string) => files.has(path);
 
+  // Only regular files are read: a symbolic link could point outside the repository.
   const readPage = async (path: string): Promise<string | null> => {
-    const status = await stat(join(root, path)).catch(() => null);
+    const status = await lstat(join(root, path)).catch(() => null);
     if (status === null || !status.isFile() || status.size > input.maximumFileBytes) return null;
     return readFile(join(root, path), 'utf8');
   };
