@@ -3,20 +3,22 @@
  * builds long-lived objects; everything below receives what it needs.
  */
 import type { FastifyServerOptions } from 'fastify';
+import { createAgentRunner } from './agent/create-agent-runner.ts';
 import type { AgentRunner } from './agent-jobs/agent-runner.ts';
 import { createJobService } from './agent-jobs/job-service.ts';
 import { type JobWorker, startJobWorker } from './agent-jobs/job-worker.ts';
+import { createApiKeyCache } from './auth/api-key-cache.ts';
 import type { Config } from './config.ts';
 import { migrate } from './db/migrator.ts';
 import { createNotifier } from './db/notifier.ts';
 import { openDatabase } from './db/open-database.ts';
-import { NonRetriableError } from './errors.ts';
 import { type App, buildApp, type RouteRegistrar } from './http/app.ts';
 import { registerAgentJobEventRoutes } from './http/routes/agent-job-events.ts';
 import { registerAgentJobRoutes } from './http/routes/agent-jobs.ts';
 import { registerAnalyticsRoutes } from './http/routes/analytics.ts';
 import { registerHealthRoutes } from './http/routes/health.ts';
 import { registerProjectRoutes } from './http/routes/projects.ts';
+import { registerReviewRoutes } from './http/routes/reviews.ts';
 import { createDefaultProjectIfEmpty, type FirstStart } from './projects/first-start.ts';
 import { startQueue } from './queue/queue.ts';
 
@@ -25,6 +27,7 @@ export const routeRegistrars: RouteRegistrar[] = [
   registerProjectRoutes,
   registerAgentJobRoutes,
   registerAgentJobEventRoutes,
+  registerReviewRoutes,
   registerAnalyticsRoutes,
 ];
 
@@ -43,12 +46,6 @@ export interface StartOptions {
   /** The agent that carries out runs; the real one unless a test supplies another. */
   runner?: AgentRunner;
 }
-
-const agentUnavailable: AgentRunner = {
-  async run() {
-    throw new NonRetriableError('No agent is available in this build');
-  },
-};
 
 export async function startService(
   config: Readonly<Config>,
@@ -80,7 +77,11 @@ export async function startService(
         pool: database.pool,
         boss,
         notifier,
-        runner: options.runner ?? agentUnavailable,
+        runner:
+          options.runner ??
+          createAgentRunner(config, database, {
+            limits: { maximumWallTimeMs: config.jobTimeoutSeconds * 1000 },
+          }),
         concurrency: config.workerConcurrency,
         timeoutSeconds: config.jobTimeoutSeconds,
         webhookAllowPrivate: config.webhookAllowPrivate,
@@ -91,7 +92,8 @@ export async function startService(
     let app: App | null = null;
     let url: string | null = null;
     if (config.role !== 'worker') {
-      app = await buildApp({ config, database, jobs, notifier }, routeRegistrars, {
+      const apiKeys = await createApiKeyCache(notifier);
+      app = await buildApp({ config, database, jobs, notifier, apiKeys }, routeRegistrars, {
         logger: options.logger ?? false,
       });
       const listening = app;

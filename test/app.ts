@@ -2,6 +2,7 @@ import { after } from 'node:test';
 import type { AgentRunner } from '../src/agent-jobs/agent-runner.ts';
 import { createJobService, type JobService } from '../src/agent-jobs/job-service.ts';
 import { type JobWorker, startJobWorker } from '../src/agent-jobs/job-worker.ts';
+import { createApiKeyCache } from '../src/auth/api-key-cache.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import type { Database } from '../src/db/database.ts';
 import { createNotifier, type Notifier } from '../src/db/notifier.ts';
@@ -42,8 +43,9 @@ export async function buildTestServices(
   });
   const notifier = createNotifier(database.connectionString);
   const jobs = createJobService({ pool: database.pool, boss, defaultModel: config.model });
+  const apiKeys = await createApiKeyCache(notifier);
   const app = await buildApp(
-    { config, database, jobs, notifier },
+    { config, database, jobs, notifier, apiKeys },
     [...routeRegistrars, ...(options.extraRoutes ?? [])],
     options,
   );

@@ -22,10 +22,11 @@ export async function insertJob(db: Queryable, job: NewAgentJob): Promise<AgentJ
 }
 
 export async function findJob(db: Queryable, projectId: string, id: string): Promise<AgentJob | null> {
-  const result = await db.query<AgentJobRow>('SELECT * FROM agent_jobs WHERE id = $1 AND project_id = $2', [
-    id,
-    projectId,
-  ]);
+  const result = await db.query<AgentJobRow>({
+    name: 'find-agent-job',
+    text: 'SELECT * FROM agent_jobs WHERE id = $1 AND project_id = $2',
+    values: [id, projectId],
+  });
   const row = result.rows[0];
   return row ? agentJobFromRow(row) : null;
 }

@@ -58,9 +58,11 @@ export async function insertApiKey(db: Queryable, key: NewApiKey): Promise<{ key
 }
 
 export async function findApiKeyBySecret(db: Queryable, secret: string): Promise<ApiKey | null> {
-  const result = await db.query<ApiKeyRow>(`SELECT ${columns} FROM api_keys WHERE secret_hash = $1`, [
-    hashApiKeySecret(secret),
-  ]);
+  const result = await db.query<ApiKeyRow>({
+    name: 'find-api-key-by-secret',
+    text: `SELECT ${columns} FROM api_keys WHERE secret_hash = $1`,
+    values: [hashApiKeySecret(secret)],
+  });
   const row = result.rows[0];
   return row ? apiKeyFromRow(row) : null;
 }
@@ -73,11 +75,17 @@ export async function listApiKeys(db: Queryable, projectId: string): Promise<Api
   return result.rows.map(apiKeyFromRow);
 }
 
-/** Revokes a key; returns null when there is no such key. Revoking twice keeps the first time. */
+export const apiKeyChangedChannel = 'quire_api_key_changed';
+
+/**
+ * Revokes a key; returns null when there is no such key. Revoking twice keeps the first time.
+ * Every API process hears of it on commit (see api-key-cache.ts).
+ */
 export async function revokeApiKey(db: Queryable, id: string): Promise<ApiKey | null> {
   const result = await db.query<ApiKeyRow>(
-    `UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 RETURNING ${columns}`,
-    [id],
+    `UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1
+     RETURNING ${columns}, pg_notify($2, id)`,
+    [id, apiKeyChangedChannel],
   );
   const row = result.rows[0];
   return row ? apiKeyFromRow(row) : null;

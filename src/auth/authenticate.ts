@@ -5,12 +5,14 @@
  */
 import type { Queryable } from '../db/database.ts';
 import { ForbiddenError, UnauthorizedError } from '../errors.ts';
-import { type ApiKey, grantsScope, isWellFormedApiKey, type Scope } from './api-key.ts';
+import { type ApiKey, grantsScope, hashApiKeySecret, isWellFormedApiKey, type Scope } from './api-key.ts';
+import type { ApiKeyCache } from './api-key-cache.ts';
 import { findApiKeyBySecret, touchApiKey } from './api-key-store.ts';
 
 export async function authenticate(
   db: Queryable,
   authorization: string | undefined,
+  cache: ApiKeyCache | null = null,
   now = new Date(),
 ): Promise<ApiKey> {
   if (authorization === undefined || authorization === '') {
@@ -20,12 +22,21 @@ export async function authenticate(
   if (!match || !isWellFormedApiKey(match[1]!)) {
     throw new UnauthorizedError('Malformed Authorization header; send "Authorization: Bearer quire_..."');
   }
-  const key = await findApiKeyBySecret(db, match[1]!);
-  if (key === null) throw new UnauthorizedError('Unknown API key');
+  const secret = match[1]!;
+  const hash = hashApiKeySecret(secret).toString('hex');
+  let key = cache?.get(hash) ?? null;
+  if (key === null) {
+    key = await findApiKeyBySecret(db, secret);
+    if (key === null) throw new UnauthorizedError('Unknown API key');
+    if (key.revokedAt === null) cache?.set(hash, key);
+  }
   if (key.revokedAt !== null) throw new UnauthorizedError('This API key has been revoked');
   if (key.expiresAt !== null && key.expiresAt <= now) throw new UnauthorizedError('This API key has expired');
-  // Fire and forget: a failed bookkeeping write must not fail the request.
-  touchApiKey(db, key.id).catch(() => {});
+  // At most once a minute per key, and fire and forget: bookkeeping must not slow or fail a request.
+  if (key.lastUsedAt === null || now.getTime() - key.lastUsedAt.getTime() > 60_000) {
+    key.lastUsedAt = now;
+    touchApiKey(db, key.id).catch(() => {});
+  }
   return key;
 }
 

@@ -13,6 +13,8 @@ export interface Notifier {
   subscribe(channel: string, listener: NotificationListener): Promise<() => void>;
   /** Called after every reconnection (notifications may have been missed meanwhile). */
   onReconnect(listener: () => void): () => void;
+  /** True while the listening connection is up: only then can a cache trust that it hears of changes. */
+  connected(): boolean;
   close(): Promise<void>;
 }
 
@@ -79,6 +81,9 @@ export function createNotifier(connectionString: string): Notifier {
       return () => {
         set.delete(listener);
       };
+    },
+    connected() {
+      return client !== null;
     },
     onReconnect(listener) {
       reconnectListeners.add(listener);

@@ -23,7 +23,11 @@ export function installAuthentication(app: App, dependencies: HttpDependencies):
   app.addHook('onRequest', async (request) => {
     const scope = request.routeOptions.config.scope;
     if (scope === undefined) return;
-    const key = await authenticate(dependencies.database.pool, request.headers.authorization);
+    const key = await authenticate(
+      dependencies.database.pool,
+      request.headers.authorization,
+      dependencies.apiKeys,
+    );
     const projectId = (request.params as { projectId?: string }).projectId ?? '';
     authorize(key, projectId, scope);
     request.apiKey = key;

@@ -1,4 +1,5 @@
 import type { JobService } from '../agent-jobs/job-service.ts';
+import type { ApiKeyCache } from '../auth/api-key-cache.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { Notifier } from '../db/notifier.ts';
@@ -9,4 +10,6 @@ export interface HttpDependencies {
   database: Database;
   jobs: JobService;
   notifier: Notifier;
+  /** Recently verified keys; null to look every key up. */
+  apiKeys: ApiKeyCache | null;
 }

@@ -1,0 +1,189 @@
+import type { LanguageModel, ModelMessage } from 'ai';
+import type {
+  AgentRunInput,
+  AgentRunner,
+  AgentRunOutcome,
+  AgentRunProject,
+} from '../agent-jobs/agent-runner.ts';
+import type { CodeHost } from '../code-hosts/code-host.ts';
+import { NonRetriableError } from '../errors.ts';
+import { branchName } from '../workspace/branch-name.ts';
+import type { CommitAuthor, Workspace } from '../workspace/workspace.ts';
+import type { AgentLimits } from './agent-limits.ts';
+import { detectDocsSite } from './docs/detect-docs-site.ts';
+import { classifyModelError } from './model/classify-model-error.ts';
+import { publishChanges } from './publish-changes.ts';
+import { pullRequestTitle } from './pull-request-text.ts';
+import { readRepositoryInstructions } from './repository-instructions.ts';
+import { runToolLoop } from './run-tool-loop.ts';
+import { buildSystemPrompt } from './system-prompt.ts';
+import { createRunChanges, type ToolContext } from './tools/tool-context.ts';
+import { createToolSet } from './tools/tool-set.ts';
+import type { PageProblem } from './validation/parse-page.ts';
+import { formatProblems, validateDocs } from './validation/validate-docs.ts';
+
+export interface DocsAgentDependencies {
+  workspace: Workspace;
+  /** The code host of a project; throws `NonRetriableError` when its settings are unusable. */
+  codeHostFor(project: AgentRunProject): CodeHost;
+  /** The AI SDK model for `<provider>:<model-id>`; throws `NonRetriableError` when it cannot be made. */
+  createModel(name: string): LanguageModel;
+  limits: AgentLimits;
+  author: CommitAuthor;
+}
+
+/**
+ * The agent: prepares a worktree, runs the tool loop (with validation rounds), commits, pushes and
+ * opens or updates the pull request. Implements the `AgentRunner` seam the job runner calls.
+ */
+export function createDocsAgentRunner(dependencies: DocsAgentDependencies): AgentRunner {
+  const { workspace, limits } = dependencies;
+  return {
+    async run(input: AgentRunInput): Promise<AgentRunOutcome> {
+      const { job, project } = input;
+      if (project.repository === null) {
+        throw new NonRetriableError(
+          `Project ${project.id} has no repository; set one to run agent jobs on it`,
+        );
+      }
+      // The job's first instruction names the branch and titles the pull request, on follow-ups too.
+      const firstPrompt = firstUserText(input.history) ?? input.messages[0]?.prompt ?? '';
+      const model = dependencies.createModel(job.model);
+      const codeHost = dependencies.codeHostFor(project);
+      const signal = AbortSignal.any([input.signal, AbortSignal.timeout(limits.maximumWallTimeMs)]);
+      const branch = job.branch ?? branchName(job.id, firstPrompt);
+      const startedAt = performance.now();
+      const credentials = await codeHost.gitCredentials(signal);
+      const worktree = await workspace.prepare({
+        repository: project.repository,
+        baseRef: project.ref,
+        branch,
+        credentials,
+        signal,
+      });
+      await input.emit({
+        type: 'workspace-ready',
+        data: {
+          branch,
+          baseCommit: worktree.baseCommit,
+          startCommit: worktree.startCommit,
+          durationMs: Math.round(performance.now() - startedAt),
+        },
+      });
+      try {
+        const site = await detectDocsSite(worktree.path);
+        const system = buildSystemPrompt(site, await readRepositoryInstructions(worktree.path));
+        const changes = createRunChanges();
+        const validate = async () => {
+          // Read again: the run may have changed the navigation.
+          const currentSite = await detectDocsSite(worktree.path);
+          const result = await validateDocs({
+            root: worktree.path,
+            site: currentSite,
+            changedPaths: changes.changed,
+            createdPaths: changes.created,
+            removedPaths: changes.removed,
+            originals: changes.originals,
+            maximumFileBytes: limits.maximumFileBytes,
+          });
+          await input.emit({ type: 'validation-end', data: { problems: result.problems } });
+          return result.problems;
+        };
+        const context: ToolContext = {
+          root: worktree.path,
+          maximumFileBytes: limits.maximumFileBytes,
+          readPaths: new Set(),
+          changes,
+          validate: async () => {
+            const problems = await validate();
+            return { ok: problems.length === 0, report: formatProblems(problems) };
+          },
+        };
+        const tools = createToolSet(context);
+        const messages: ModelMessage[] = [...(input.history as ModelMessage[])];
+        for (const message of input.messages) messages.push({ role: 'user', content: message.prompt });
+
+        const usage = { inputTokens: 0, outputTokens: 0 };
+        let steps = 0;
+        let summary = '';
+        let problems: PageProblem[] = [];
+        for (let round = 0; ; round += 1) {
+          const result = await runToolLoop({
+            model,
+            system,
+            messages,
+            tools,
+            remainingSteps: limits.maximumSteps - steps,
+            remainingTokens: limits.maximumTokens - usage.inputTokens - usage.outputTokens,
+            modelRetries: limits.modelRetries,
+            signal,
+            emit: input.emit,
+          }).catch((error: unknown) => {
+            if (input.signal.aborted) throw error;
+            if (signal.aborted)
+              throw new NonRetriableError(
+                `The run exceeded its time limit of ${Math.round(limits.maximumWallTimeMs / 1000)} s`,
+              );
+            throw classifyModelError(error);
+          });
+          messages.push(...result.responseMessages);
+          steps += result.steps;
+          usage.inputTokens += result.usage.inputTokens;
+          usage.outputTokens += result.usage.outputTokens;
+          if (!result.answered) {
+            const used = usage.inputTokens + usage.outputTokens;
+            throw new NonRetriableError(
+              used >= limits.maximumTokens
+                ? `The run used its token budget (${used} of ${limits.maximumTokens}) before the model finished`
+                : `The run used its step budget (${limits.maximumSteps} steps) before the model finished`,
+            );
+          }
+          summary = result.text;
+          if (changes.changed.size === 0 && changes.removed.size === 0) break;
+          problems = await validate();
+          if (
+            problems.length === 0 ||
+            round >= limits.maximumValidationRounds ||
+            steps >= limits.maximumSteps
+          )
+            break;
+          messages.push({
+            role: 'user',
+            content: `Validation found problems in your changes. Fix them, then answer with your summary again.\n\n${formatProblems(problems)}`,
+          });
+        }
+
+        const { commit, prLink } = await publishChanges({
+          workspace,
+          worktree,
+          codeHost,
+          input,
+          title: pullRequestTitle(firstPrompt),
+          summary,
+          problems,
+          author: dependencies.author,
+          credentials,
+          signal,
+        });
+        await input.emit({
+          type: 'loop-end',
+          data: { steps, usage, openProblems: problems.length },
+        });
+        const keepsBranch = commit !== null || worktree.branchExisted;
+        return { history: messages, branch: keepsBranch ? branch : job.branch, prLink, summary, usage };
+      } finally {
+        await workspace.remove(worktree).catch(() => undefined);
+      }
+    },
+  };
+}
+
+function firstUserText(history: unknown[]): string | null {
+  for (const message of history as ModelMessage[]) {
+    if (message.role !== 'user') continue;
+    if (typeof message.content === 'string') return message.content;
+    const text = message.content.find((part) => part.type === 'text');
+    if (text !== undefined && text.type === 'text') return text.text;
+  }
+  return null;
+}

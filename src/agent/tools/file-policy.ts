@@ -1,0 +1,60 @@
+import { lstat, readFile, stat } from 'node:fs/promises';
+import type { ResolvedPath } from './path-safety.ts';
+import { ToolError } from './tool-error.ts';
+
+/** Files larger than this are refused by every tool (1 MiB by default). */
+export const defaultMaximumFileBytes = 1024 * 1024;
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/** True for content a text editor should not touch: a NUL byte, or bytes that are not UTF-8. */
+export function isBinary(bytes: Uint8Array): boolean {
+  if (bytes.subarray(0, 8000).includes(0)) return true;
+  try {
+    decoder.decode(bytes);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** Reads an existing regular text file within the size limit, or throws a `ToolError` saying why not. */
+export async function readTextFile(path: ResolvedPath, maximumBytes: number): Promise<string> {
+  // `stat`, not `lstat`: a link (already checked to stay inside) is measured by what it points to.
+  const status = await stat(path.absolute).catch(() => null);
+  if (status === null)
+    throw new ToolError(`${path.relative} does not exist. Use list_files to see what exists.`);
+  if (status.isDirectory())
+    throw new ToolError(`${path.relative} is a directory; use list_files to see inside it.`);
+  if (status.size > maximumBytes) {
+    throw new ToolError(
+      `${path.relative} is ${status.size} bytes, over the ${maximumBytes}-byte limit for files.`,
+    );
+  }
+  const bytes = await readFile(path.absolute);
+  if (isBinary(bytes))
+    throw new ToolError(`${path.relative} is a binary file; only text files can be read or edited.`);
+  return decoder.decode(bytes);
+}
+
+/** Refuses to change a path that is a symbolic link or a directory. */
+export async function assertEditable(path: ResolvedPath): Promise<boolean> {
+  const status = await lstat(path.absolute).catch(() => null);
+  if (status === null) return false;
+  if (status.isSymbolicLink()) {
+    throw new ToolError(`${path.relative} is a symbolic link; change the file it points to instead.`);
+  }
+  if (!status.isFile()) throw new ToolError(`${path.relative} is not a regular file.`);
+  return true;
+}
+
+export function assertContentAllowed(relativePath: string, content: string, maximumBytes: number): void {
+  if (content.includes('\0'))
+    throw new ToolError(`The content for ${relativePath} contains a NUL character.`);
+  const bytes = Buffer.byteLength(content, 'utf8');
+  if (bytes > maximumBytes) {
+    throw new ToolError(
+      `The content for ${relativePath} is ${bytes} bytes, over the ${maximumBytes}-byte limit.`,
+    );
+  }
+}

@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { startGitLabDouble } from '../../../test/gitlab-double.ts';
+import { createGitLabCodeHost } from './gitlab-code-host.ts';
+
+const request = {
+  projectId: 'prj_1',
+  jobId: 'job_1',
+  branch: 'quire/abc-fix',
+  baseRef: 'main',
+  title: 'Fix typo',
+  body: 'Fixed.',
+};
+
+describe('gitlab code host (gitbeaker against a GitLab API double)', () => {
+  it('opens a merge request, then finds and updates it instead of opening a second one', async () => {
+    const gitlab = await startGitLabDouble({ projectPath: 'docs-team/product/docs', token: 'glpat-valid' });
+    try {
+      const host = createGitLabCodeHost({
+        repository: `${gitlab.url}/docs-team/product/docs.git`,
+        token: 'glpat-valid',
+      });
+      const first = await host.openOrUpdatePullRequest(request);
+      assert.deepEqual(first, {
+        url: `${gitlab.url}/docs-team/product/docs/-/merge_requests/1`,
+        created: true,
+      });
+      const second = await host.openOrUpdatePullRequest({
+        ...request,
+        title: 'Fix typo and more',
+        body: 'Updated.',
+      });
+      assert.deepEqual(second, { url: first.url, created: false });
+      assert.equal(gitlab.mergeRequests.length, 1);
+      assert.equal(gitlab.mergeRequests[0]?.description, 'Updated.');
+      assert.equal(gitlab.mergeRequests[0]?.target_branch, 'main');
+      assert.ok(
+        gitlab.requests.every((recorded) =>
+          recorded.path.startsWith('/api/v4/projects/docs-team%2Fproduct%2Fdocs/'),
+        ),
+      );
+      assert.deepEqual(await host.gitCredentials(), { username: 'oauth2', password: 'glpat-valid' });
+    } finally {
+      await gitlab.close();
+    }
+  });
+
+  it('updates the merge request another attempt opened first (409)', async () => {
+    const gitlab = await startGitLabDouble({ projectPath: 'acme/docs', token: 'glpat-valid' });
+    try {
+      const host = createGitLabCodeHost({ repository: `${gitlab.url}/acme/docs`, token: 'glpat-valid' });
+      gitlab.mergeRequests.push({
+        id: 1001,
+        iid: 1,
+        state: 'closed',
+        title: 'Old',
+        description: '',
+        source_branch: request.branch,
+        target_branch: 'main',
+      });
+      const created = await host.openOrUpdatePullRequest(request);
+      assert.equal(created.created, true, 'a closed merge request does not count');
+      assert.equal(gitlab.mergeRequests.length, 2);
+      gitlab.race.hideNextList = true;
+      const raced = await host.openOrUpdatePullRequest({ ...request, title: 'Retried' });
+      assert.deepEqual(raced, { url: created.url, created: false });
+      assert.equal(gitlab.mergeRequests.length, 2);
+      assert.equal(gitlab.mergeRequests[1]?.title, 'Retried');
+    } finally {
+      await gitlab.close();
+    }
+  });
+
+  it('surfaces rejected credentials', async () => {
+    const gitlab = await startGitLabDouble({ projectPath: 'acme/docs', token: 'glpat-valid' });
+    try {
+      const host = createGitLabCodeHost({ repository: `${gitlab.url}/acme/docs`, token: 'glpat-wrong' });
+      await assert.rejects(host.openOrUpdatePullRequest(request), /Unauthorized/);
+    } finally {
+      await gitlab.close();
+    }
+  });
+});

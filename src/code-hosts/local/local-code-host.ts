@@ -1,0 +1,34 @@
+import type { CodeHost } from '../code-host.ts';
+import type { ReviewStore } from './review.ts';
+
+/**
+ * The embedded default: the repository is a path on this machine, the branch is pushed to it, and
+ * the pull request is a review page served by Quire at `{publicUrl}/review/{id}`.
+ */
+export function createLocalCodeHost(options: {
+  repository: string;
+  publicUrl: string;
+  reviews: ReviewStore;
+}): CodeHost {
+  return {
+    async gitCredentials() {
+      return null;
+    },
+    async openOrUpdatePullRequest(request) {
+      const { review, created } = await options.reviews.upsert({
+        projectId: request.projectId,
+        jobId: request.jobId,
+        repository: options.repository,
+        branch: request.branch,
+        baseRef: request.baseRef,
+        title: request.title,
+        body: request.body,
+      });
+      return { url: reviewUrl(options.publicUrl, review.id), created };
+    },
+  };
+}
+
+export function reviewUrl(publicUrl: string, reviewId: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}/review/${encodeURIComponent(reviewId)}`;
+}

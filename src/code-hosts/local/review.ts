@@ -1,0 +1,42 @@
+/** A "pull request" of the local code host: a branch of a repository on this machine, reviewed in Quire. */
+export type ReviewStatus = 'open' | 'merged';
+
+export interface Review {
+  /** Random and unguessable: the review page's address is its only credential. */
+  id: string;
+  projectId: string;
+  jobId: string;
+  /** The local repository path the branch was pushed to. */
+  repository: string;
+  branch: string;
+  baseRef: string;
+  title: string;
+  body: string;
+  status: ReviewStatus;
+  mergeCommit: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  mergedAt: Date | null;
+}
+
+export interface ReviewUpsert {
+  projectId: string;
+  jobId: string;
+  repository: string;
+  branch: string;
+  baseRef: string;
+  title: string;
+  body: string;
+}
+
+/**
+ * Storage for reviews: the PostgreSQL implementation (review-store-postgres.ts) and an in-memory
+ * fake with the same behaviour (in-memory-review-store.ts).
+ */
+export interface ReviewStore {
+  /** Creates the review for `(projectId, branch)`, or updates the title and body of the open one. */
+  upsert(review: ReviewUpsert): Promise<{ review: Review; created: boolean }>;
+  get(id: string): Promise<Review | null>;
+  /** Marks an open review merged; null when it is not open (already merged, or missing). */
+  markMerged(id: string, mergeCommit: string): Promise<Review | null>;
+}
