@@ -12,13 +12,13 @@ export interface AgentsBreakdown {
 
 export async function queryAgents(
   db: Queryable,
-  query: { projectId: string; range: DateRange },
+  query: { projectId: string; range: DateRange; now?: number },
 ): Promise<AgentsBreakdown> {
   const parameters: unknown[] = [query.projectId];
   const pieces = rangePiecesSql(
-    planRange(query.range.from, query.range.to),
+    planRange(query.range.from, query.range.to, query.now),
     parameters,
-    { table: 'analytics_agent_rollups', columns: 'category, agent, views' },
+    { table: 'analytics_agent_rollups', keys: 'category, agent', counters: ['views'] },
     { columns: "category, coalesce(agent, '') AS agent, count(*) AS views", groupBy: 'category, agent' },
   );
   const result = await db.query<{ category: TrafficCategory; agent: string; views: number }>(

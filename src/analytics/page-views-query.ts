@@ -23,6 +23,8 @@ export interface PageViewsExport {
 export interface PageViewsQuery {
   projectId: string;
   range: DateRange;
+  /** Lets the plan treat buckets after now as empty; omit it to plan without that knowledge. */
+  now?: number;
   limit: number;
   offset: number;
 }
@@ -39,9 +41,13 @@ interface ExportRow {
 export async function queryPageViews(db: Queryable, query: PageViewsQuery): Promise<PageViewsExport> {
   const parameters: unknown[] = [query.projectId, query.limit, query.offset];
   const pieces = rangePiecesSql(
-    planRange(query.range.from, query.range.to),
+    planRange(query.range.from, query.range.to, query.now),
     parameters,
-    { table: 'analytics_path_rollups', columns: 'path, human, ai_assistant, ai_search, ai_training' },
+    {
+      table: 'analytics_path_rollups',
+      keys: 'path',
+      counters: ['human', 'ai_assistant', 'ai_search', 'ai_training'],
+    },
     {
       columns: `path,
         count(*) FILTER (WHERE category = 'human') AS human,

@@ -1,55 +1,45 @@
 /**
  * Builds the `UNION ALL` of rollup and raw-event pieces for a planned range (range-plan.ts), as
- * SQL text plus parameters. The rollup rows and the raw rows come out with the same columns, so a
- * query sums them without caring where each came from.
+ * SQL text plus parameters. Rollup rows and raw rows come out with the same columns, counters of
+ * subtracted pieces negated, so a query sums them without caring where each came from.
  */
-import type { Granularity, Interval, RangePlan } from './range-plan.ts';
-
-export interface PiecesSql {
-  text: string;
-  parameters: unknown[];
-}
+import type { Piece } from './range-plan.ts';
 
 /**
- * @param plan the range split into pieces
+ * @param pieces the range split into pieces
  * @param parameters the query's parameters so far (`$1` must be the project id); extended here
- * @param rollup the rollup table and the columns selected from it
- * @param raw the columns (aggregated over raw events) and the GROUP BY that matches them
+ * @param rollup the rollup table, its key columns and its counter columns
+ * @param raw the columns (aggregated over raw events, same names) and the GROUP BY that matches them
  */
 export function rangePiecesSql(
-  plan: RangePlan,
+  pieces: readonly Piece[],
   parameters: unknown[],
-  rollup: { table: string; columns: string },
+  rollup: { table: string; keys: string; counters: string[] },
   raw: { columns: string; groupBy: string },
 ): string {
-  const parts: string[] = [];
-  const bound = (column: string, interval: Interval): string => {
+  const bound = (column: string, piece: Piece): string => {
     const conditions: string[] = [];
-    if (interval.from !== null) {
-      parameters.push(new Date(interval.from));
+    if (piece.from !== null) {
+      parameters.push(new Date(piece.from));
       conditions.push(`${column} >= $${parameters.length}`);
     }
-    if (interval.to !== null) {
-      parameters.push(new Date(interval.to));
+    if (piece.to !== null) {
+      parameters.push(new Date(piece.to));
       conditions.push(`${column} < $${parameters.length}`);
     }
     return conditions.map((condition) => ` AND ${condition}`).join('');
   };
-  for (const granularity of ['month', 'day', 'hour'] as Granularity[]) {
-    for (const interval of plan[granularity]) {
-      parts.push(
-        `SELECT ${rollup.columns} FROM ${rollup.table} WHERE project_id = $1 AND granularity = '${granularity}'${bound('bucket', interval)}`,
-      );
-    }
-  }
-  for (const interval of plan.raw) {
-    parts.push(
-      `SELECT ${raw.columns} FROM analytics_page_views WHERE project_id = $1${bound('occurred_at', interval)} GROUP BY ${raw.groupBy}`,
-    );
-  }
+  const rollupColumns = (sign: 1 | -1) =>
+    [
+      rollup.keys,
+      ...rollup.counters.map((counter) => (sign === 1 ? counter : `-${counter} AS ${counter}`)),
+    ].join(', ');
+  const parts = pieces.map((piece) =>
+    piece.level === 'raw'
+      ? `SELECT ${raw.columns} FROM analytics_page_views WHERE project_id = $1${bound('occurred_at', piece)} GROUP BY ${raw.groupBy}`
+      : `SELECT ${rollupColumns(piece.sign)} FROM ${rollup.table} WHERE project_id = $1 AND granularity = '${piece.level}'${bound('bucket', piece)}`,
+  );
   // An empty range still needs a well-typed, empty relation.
-  if (parts.length === 0) {
-    parts.push(`SELECT ${rollup.columns} FROM ${rollup.table} WHERE false`);
-  }
+  if (parts.length === 0) parts.push(`SELECT ${rollupColumns(1)} FROM ${rollup.table} WHERE false`);
   return parts.join('\nUNION ALL\n');
 }

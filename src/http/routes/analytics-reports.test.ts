@@ -43,6 +43,15 @@ const events: Event[] = Array.from({ length: 3000 }, () => ({
   time: start + random(span / 1000) * 1000,
   category: categories[random(100) < 60 ? 0 : 1 + random(4)] as Category,
 }));
+// And some over the last 40 days, for ranges ending now (the plan treats later buckets as empty).
+const testStarted = Date.now();
+for (let index = 0; index < 1000; index += 1) {
+  events.push({
+    path: `/docs/page-${random(25)}`,
+    time: testStarted - 1000 - random(40 * 24 * 3600) * 1000,
+    category: categories[random(5)] as Category,
+  });
+}
 
 for (let index = 0; index < events.length; index += 1000) {
   const response = await app.inject({
@@ -116,6 +125,13 @@ describe('GET /v1/analytics/:projectId/views', () => {
       ['2026-03-20T23:59:59.500Z', undefined],
       ['2026-02-01', '2026-02-01'],
     ];
+    const recent = (milliseconds: number) => new Date(testStarted - milliseconds).toISOString();
+    ranges.push(
+      [recent(30 * 24 * 3600 * 1000), recent(0)],
+      [recent(30 * 24 * 3600 * 1000 + 17 * 60 * 1000), undefined],
+      [recent(3 * 3600 * 1000 + 17 * 60 * 1000), new Date(testStarted + 3600 * 1000).toISOString()],
+      [recent(8 * 24 * 3600 * 1000), recent(2 * 3600 * 1000)],
+    );
     for (let round = 0; round < 8; round += 1) {
       const from = start + random(span / 1000) * 1000;
       ranges.push([new Date(from).toISOString(), new Date(from + random(span / 1000) * 1000).toISOString()]);

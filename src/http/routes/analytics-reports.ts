@@ -66,6 +66,7 @@ export function registerAnalyticsReportRoutes(app: App, database: Database): voi
         range: rangeOf(request.query),
         limit,
         offset,
+        now: Date.now(),
       });
     },
   );
@@ -99,7 +100,11 @@ export function registerAnalyticsReportRoutes(app: App, database: Database): voi
       },
     },
     async (request) =>
-      queryAgents(database.pool, { projectId: request.params.projectId, range: rangeOf(request.query) }),
+      queryAgents(database.pool, {
+        projectId: request.params.projectId,
+        range: rangeOf(request.query),
+        now: Date.now(),
+      }),
   );
 
   app.get(
