@@ -21,7 +21,7 @@ const { values } = parseArgs({
   options: {
     events: { type: 'string', default: '10000000' },
     'ingest-seconds': { type: 'string', default: '20' },
-    concurrency: { type: 'string', default: '8' },
+    concurrency: { type: 'string', default: '4' },
     keep: { type: 'string' },
     'ingest-only': { type: 'boolean', default: false },
   },
