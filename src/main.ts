@@ -3,6 +3,7 @@
  * builds long-lived objects; everything below receives what it needs.
  */
 import type { FastifyServerOptions } from 'fastify';
+import { createFirstUserIfNone, type FirstUser } from './accounts/first-user.ts';
 import { createAgentRunner } from './agent/create-agent-runner.ts';
 import type { AgentRunner } from './agent-jobs/agent-runner.ts';
 import { createJobService } from './agent-jobs/job-service.ts';
@@ -34,6 +35,8 @@ export interface RunningService {
   url: string | null;
   app: App | null;
   firstStart: FirstStart | null;
+  /** The dashboard user made because there was none, with its password, to print once. */
+  firstUser: FirstUser | null;
   /** Stops taking work, finishes what is in flight, then leaves the database. Idempotent. */
   close(): Promise<void>;
 }
@@ -59,6 +62,7 @@ export async function startService(
     const { database } = opened;
     await migrate(database.pool);
     const firstStart = await createDefaultProjectIfEmpty(database.pool);
+    const firstUser = config.role === 'worker' ? null : await createFirstUserIfNone(database.pool);
     const boss = await startQueue({
       connectionString: database.connectionString,
       supervise: config.role !== 'api',
@@ -112,6 +116,7 @@ export async function startService(
       url,
       app,
       firstStart,
+      firstUser,
       close() {
         closing ??= closeAll();
         return closing;
