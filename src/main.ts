@@ -10,6 +10,7 @@ import { createJobService } from './agent-jobs/job-service.ts';
 import { type JobWorker, startJobWorker } from './agent-jobs/job-worker.ts';
 import { createApiKeyCache } from './auth/api-key-cache.ts';
 import type { Config } from './config.ts';
+import { registerDashboard } from './dashboard/register-dashboard.ts';
 import { migrate } from './db/migrator.ts';
 import { createNotifier } from './db/notifier.ts';
 import { openDatabase } from './db/open-database.ts';
@@ -28,6 +29,7 @@ export const routeRegistrars: RouteRegistrar[] = [
   registerAgentJobRoutes,
   registerAgentJobEventRoutes,
   registerReviewRoutes,
+  registerDashboard,
 ];
 
 export interface RunningService {
