@@ -79,5 +79,5 @@ async function dashboardPlugin(app: FastifyInstance, dependencies: HttpDependenc
     secureCookies: config.publicUrl.startsWith('https:'),
   });
   registerHomeRoutes(app, db);
-  registerKeyRoutes(app, db, config.publicUrl);
+  registerKeyRoutes(app, { db, publicUrl: config.publicUrl, apiKeys: dependencies.apiKeys });
 }

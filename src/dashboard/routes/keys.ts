@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { parseScopes } from '../../auth/api-key.ts';
+import type { ApiKeyCache } from '../../auth/api-key-cache.ts';
 import { insertApiKey, listApiKeys, revokeApiKey } from '../../auth/api-key-store.ts';
 import type { Queryable } from '../../db/database.ts';
 import { NotFoundError } from '../../errors.ts';
@@ -10,7 +11,11 @@ import { sendPage } from '../send-page.ts';
 
 type ProjectParameters = { Params: { projectId: string } };
 
-export function registerKeyRoutes(app: FastifyInstance, db: Queryable, publicUrl: string): void {
+export function registerKeyRoutes(
+  app: FastifyInstance,
+  options: { db: Queryable; publicUrl: string; apiKeys: ApiKeyCache | null },
+): void {
+  const { db, publicUrl, apiKeys } = options;
   app.get<ProjectParameters & { Querystring: { done?: string } }>(
     '/projects/:projectId/keys',
     async (request, reply) => {
@@ -51,6 +56,8 @@ export function registerKeyRoutes(app: FastifyInstance, db: Queryable, publicUrl
       const key = (await listApiKeys(db, projectId)).find((item) => item.id === keyId);
       if (key === undefined) throw new NotFoundError('There is no such key in this project');
       await revokeApiKey(db, key.id);
+      // Other processes hear of it by notification; this one need not wait for it.
+      apiKeys?.evict(key.id);
       return reply.redirect(projectPath(projectId, '/keys?done=revoked'), 303);
     },
   );
