@@ -9,10 +9,13 @@ import { isQuireError } from '../errors.ts';
 import type { App, RouteRegistrar } from '../http/app.ts';
 import type { HttpDependencies } from '../http/dependencies.ts';
 import { errorResponseOf } from '../http/error-handler.ts';
+import { createJobEventStreams } from '../http/job-event-stream.ts';
+import { consumeAgentRateLimit } from '../http/rate-limiting.ts';
 import { parseFormBody } from './form.ts';
 import { renderErrorPage } from './pages/error-page.ts';
 import { registerAssetRoutes } from './routes/assets.ts';
 import { registerHomeRoutes } from './routes/home.ts';
+import { registerJobRoutes } from './routes/jobs.ts';
 import { registerKeyRoutes } from './routes/keys.ts';
 import { registerSignInRoutes } from './routes/sign-in.ts';
 import { installSessionAccess } from './session-access.ts';
@@ -80,4 +83,10 @@ async function dashboardPlugin(app: FastifyInstance, dependencies: HttpDependenc
   });
   registerHomeRoutes(app, db);
   registerKeyRoutes(app, { db, publicUrl: config.publicUrl, apiKeys: dependencies.apiKeys });
+  registerJobRoutes(app, {
+    db,
+    jobs: dependencies.jobs,
+    streams: createJobEventStreams(app, { pool: db, notifier: dependencies.notifier }),
+    consumeAgentRateLimit: (projectId) => consumeAgentRateLimit(dependencies, projectId),
+  });
 }
