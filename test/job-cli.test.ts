@@ -93,6 +93,27 @@ test('project update sets the repository, model and rate limit', async () => {
   const missing = await runQuire(['project', 'update', 'prj_missing', '--name', 'x'], environment);
   assert.match(missing.stderr, /No project with id prj_missing/);
   await runQuire(['project', 'update', project.id, '--ref', 'main', '--model', ''], environment);
+  const token = await runQuire(
+    [
+      'project',
+      'update',
+      project.id,
+      '--github-token',
+      '-',
+      '--github-api-url',
+      'https://ghe.example.com/api/v3',
+    ],
+    environment,
+    'ghp_secret\n',
+  );
+  assert.equal(token.code, 0, token.stderr);
+  assert.equal(token.stdout.includes('ghp_secret'), false, 'a secret is never printed');
+  const withToken = (await database.pool.query('SELECT settings FROM projects WHERE id = $1', [project.id]))
+    .rows[0];
+  assert.deepEqual(withToken.settings.github, {
+    token: 'ghp_secret',
+    apiBaseUrl: 'https://ghe.example.com/api/v3',
+  });
 });
 
 test('webhook set prints its secret once; show never does', async () => {

@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { CodeHostKind } from '../agent-jobs/agent-runner.ts';
 import { parseModelId } from '../config.ts';
@@ -39,6 +40,43 @@ function parsePositiveInteger(text: string): number {
   if (!/^\d+$/.test(text) || Number(text) < 1)
     throw new InvalidArgumentError('must be a positive whole number');
   return Number(text);
+}
+
+interface CredentialOptions {
+  githubToken?: string;
+  githubAppId?: string;
+  githubPrivateKeyFile?: string;
+  githubInstallationId?: string;
+  githubApiUrl?: string;
+  gitlabToken?: string;
+  gitlabHost?: string;
+}
+
+async function readStandardInput(): Promise<string> {
+  let text = '';
+  for await (const chunk of process.stdin) text += chunk;
+  return text.trim();
+}
+
+/** Code-host credentials for `settings.github` / `settings.gitlab`; secrets may come from stdin. */
+async function readCredentials(options: CredentialOptions) {
+  const github: Record<string, unknown> = {};
+  const gitlab: Record<string, unknown> = {};
+  if (options.githubToken !== undefined) {
+    github.token = options.githubToken === '-' ? await readStandardInput() : options.githubToken;
+  }
+  if (options.githubAppId !== undefined) github.appId = options.githubAppId;
+  if (options.githubPrivateKeyFile !== undefined) {
+    github.privateKey = await fs.readFile(options.githubPrivateKeyFile, 'utf8');
+  }
+  if (options.githubInstallationId !== undefined)
+    github.installationId = Number(options.githubInstallationId);
+  if (options.githubApiUrl !== undefined) github.apiBaseUrl = options.githubApiUrl;
+  if (options.gitlabToken !== undefined) {
+    gitlab.token = options.gitlabToken === '-' ? await readStandardInput() : options.gitlabToken;
+  }
+  if (options.gitlabHost !== undefined) gitlab.host = options.gitlabHost;
+  return { github, gitlab };
 }
 
 export function registerProjectCommands(program: Command): void {
@@ -108,6 +146,22 @@ export function registerProjectCommands(program: Command): void {
       'agent job creates and follow-ups per hour',
       parsePositiveInteger,
     )
+    .option(
+      '--github-token <token>',
+      'GitHub token with contents and pull-request write access ("-": read it from standard input)',
+    )
+    .option('--github-app-id <id>', 'GitHub App id (instead of a token)')
+    .option('--github-private-key-file <path>', "the GitHub App's private key (PEM file)")
+    .option('--github-installation-id <id>', "the GitHub App's installation (default: looked up)")
+    .option(
+      '--github-api-url <url>',
+      'GitHub Enterprise API base URL, such as https://ghe.example.com/api/v3',
+    )
+    .option(
+      '--gitlab-token <token>',
+      'GitLab token with api and write_repository scopes ("-": read it from standard input)',
+    )
+    .option('--gitlab-host <url>', 'GitLab base URL (default: the repository URL origin)')
     .option('--json', 'print the project as one JSON object')
     .action(
       async (
@@ -120,8 +174,9 @@ export function registerProjectCommands(program: Command): void {
           model?: string;
           agentRateLimit?: number;
           json?: boolean;
-        },
+        } & CredentialOptions,
       ) => {
+        const credentials = await readCredentials(options);
         const updated = await withDatabase(async (database) => {
           const changed = await updateProject(database.pool, projectId, {
             ...(options.name === undefined ? {} : { name: options.name }),
@@ -133,6 +188,15 @@ export function registerProjectCommands(program: Command): void {
           const settings: Record<string, unknown> = {};
           if (options.model !== undefined) settings.model = options.model || null;
           if (options.agentRateLimit !== undefined) settings.agentRateLimitPerHour = options.agentRateLimit;
+          for (const host of ['github', 'gitlab'] as const) {
+            if (Object.keys(credentials[host]).length > 0) {
+              const existing = changed.settings[host];
+              settings[host] = {
+                ...(typeof existing === 'object' && existing !== null ? existing : {}),
+                ...credentials[host],
+              };
+            }
+          }
           if (Object.keys(settings).length === 0) return changed;
           return (await updateProjectSettings(database.pool, projectId, settings)) ?? changed;
         });
