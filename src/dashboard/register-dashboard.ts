@@ -17,6 +17,7 @@ import { registerAssetRoutes } from './routes/assets.ts';
 import { registerHomeRoutes } from './routes/home.ts';
 import { registerJobRoutes } from './routes/jobs.ts';
 import { registerKeyRoutes } from './routes/keys.ts';
+import { registerSettingsRoutes } from './routes/settings.ts';
 import { registerSignInRoutes } from './routes/sign-in.ts';
 import { installSessionAccess } from './session-access.ts';
 
@@ -88,5 +89,11 @@ async function dashboardPlugin(app: FastifyInstance, dependencies: HttpDependenc
     jobs: dependencies.jobs,
     streams: createJobEventStreams(app, { pool: db, notifier: dependencies.notifier }),
     consumeAgentRateLimit: (projectId) => consumeAgentRateLimit(dependencies, projectId),
+  });
+  registerSettingsRoutes(app, {
+    db,
+    publicUrl: config.publicUrl,
+    defaultModel: config.model,
+    defaultAgentRateLimit: config.agentRateLimitPerHour,
   });
 }
