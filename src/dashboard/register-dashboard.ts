@@ -11,8 +11,10 @@ import type { HttpDependencies } from '../http/dependencies.ts';
 import { errorResponseOf } from '../http/error-handler.ts';
 import { createJobEventStreams } from '../http/job-event-stream.ts';
 import { consumeAgentRateLimit } from '../http/rate-limiting.ts';
+import { createAnalyticsSource } from './analytics-source-postgres.ts';
 import { parseFormBody } from './form.ts';
 import { renderErrorPage } from './pages/error-page.ts';
+import { registerAnalyticsRoutes } from './routes/analytics.ts';
 import { registerAssetRoutes } from './routes/assets.ts';
 import { registerHomeRoutes } from './routes/home.ts';
 import { registerJobRoutes } from './routes/jobs.ts';
@@ -90,6 +92,7 @@ async function dashboardPlugin(app: FastifyInstance, dependencies: HttpDependenc
     streams: createJobEventStreams(app, { pool: db, notifier: dependencies.notifier }),
     consumeAgentRateLimit: (projectId) => consumeAgentRateLimit(dependencies, projectId),
   });
+  registerAnalyticsRoutes(app, { db, source: createAnalyticsSource(db) });
   registerSettingsRoutes(app, {
     db,
     publicUrl: config.publicUrl,
