@@ -225,3 +225,13 @@ export async function listMessages(db: Queryable, jobId: string): Promise<Messag
     createdAt: row.created_at,
   }));
 }
+
+/** Each job's first instruction (its title in lists), for a page of jobs. */
+export async function firstPrompts(db: Queryable, jobIds: string[]): Promise<Map<string, string>> {
+  const result = await db.query<{ job_id: string; prompt: string }>(
+    `SELECT DISTINCT ON (job_id) job_id, prompt FROM agent_job_messages
+     WHERE job_id = ANY($1) ORDER BY job_id, sequence`,
+    [jobIds],
+  );
+  return new Map(result.rows.map((row) => [row.job_id, row.prompt]));
+}
