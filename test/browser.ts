@@ -8,7 +8,18 @@ import { after } from 'node:test';
 import { type Browser, type BrowserContext, chromium } from 'playwright-core';
 
 export const chromiumPath = '/usr/bin/chromium';
-export const screenshotDirectory = path.join(import.meta.dirname, '..', 'docs', 'screenshots');
+/**
+ * Every run saves its screenshots under test-results/screenshots (not committed); with
+ * QUIRE_UPDATE_SCREENSHOTS=1 they replace the committed ones in docs/screenshots.
+ */
+export const screenshotDirectory = path.join(
+  import.meta.dirname,
+  '..',
+  ...(process.env.QUIRE_UPDATE_SCREENSHOTS === '1'
+    ? ['docs', 'screenshots']
+    : ['test-results', 'screenshots']),
+);
+fs.mkdirSync(screenshotDirectory, { recursive: true });
 
 /** Null when Chromium is missing: the caller skips with this message. */
 export function browserUnavailable(): string | null {
