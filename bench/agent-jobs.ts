@@ -1,7 +1,8 @@
 // Agent job API throughput and queue latency, on the embedded PostgreSQL (or DATABASE_URL).
 //   npm run bench:jobs            (QUIRE_BENCH_SECONDS=10 for longer runs)
-// Prints GET job and create requests/s, each beside a bare Fastify route measured in the same
-// run (the ratio survives a noisy machine), and create-to-run-start latency through the queue.
+// Prints create-to-run-start latency through the queue (an API process and a worker process), then
+// GET job and create requests/s of the API process alone, each beside a bare Fastify route measured
+// in the same run (the ratio survives a noisy machine).
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -42,7 +43,9 @@ const config = loadConfig({
   QUIRE_AGENT_RATE_LIMIT: '1000000',
   QUIRE_WORKER_CONCURRENCY: '4',
 });
-const service = await startService(config, { runner: probe });
+// The API on its own, as `quire serve --role api`; a worker process beside it for the latency phase.
+const service = await startService({ ...config, role: 'api' });
+const worker = await startService({ ...config, role: 'worker' }, { runner: probe });
 const database = createDatabase({
   connectionString: (await readConnectionString()) ?? '',
   applicationName: 'bench',
@@ -101,6 +104,8 @@ console.log(
 console.log(
   `create-to-run-start (50 jobs, one at a time): p50 ${percentile(50).toFixed(1)} ms, p95 ${percentile(95).toFixed(1)} ms`,
 );
+
+await worker.close();
 
 const bareGet = await runLoad({ url: `${bareUrl}/bare`, durationSeconds: seconds });
 const getJob = await runLoad({

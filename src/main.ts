@@ -3,12 +3,14 @@
  * builds long-lived objects; everything below receives what it needs.
  */
 import type { FastifyServerOptions } from 'fastify';
+import { createFirstUserIfNone, type FirstUser } from './accounts/first-user.ts';
 import { createAgentRunner } from './agent/create-agent-runner.ts';
 import type { AgentRunner } from './agent-jobs/agent-runner.ts';
 import { createJobService } from './agent-jobs/job-service.ts';
 import { type JobWorker, startJobWorker } from './agent-jobs/job-worker.ts';
 import { createApiKeyCache } from './auth/api-key-cache.ts';
 import type { Config } from './config.ts';
+import { registerDashboard } from './dashboard/register-dashboard.ts';
 import { migrate } from './db/migrator.ts';
 import { createNotifier } from './db/notifier.ts';
 import { openDatabase } from './db/open-database.ts';
@@ -29,6 +31,7 @@ export const routeRegistrars: RouteRegistrar[] = [
   registerAgentJobEventRoutes,
   registerReviewRoutes,
   registerAnalyticsRoutes,
+  registerDashboard,
 ];
 
 export interface RunningService {
@@ -36,6 +39,8 @@ export interface RunningService {
   url: string | null;
   app: App | null;
   firstStart: FirstStart | null;
+  /** The dashboard user made because there was none, with its password, to print once. */
+  firstUser: FirstUser | null;
   /** Stops taking work, finishes what is in flight, then leaves the database. Idempotent. */
   close(): Promise<void>;
 }
@@ -61,6 +66,7 @@ export async function startService(
     const { database } = opened;
     await migrate(database.pool);
     const firstStart = await createDefaultProjectIfEmpty(database.pool);
+    const firstUser = config.role === 'worker' ? null : await createFirstUserIfNone(database.pool);
     const boss = await startQueue({
       connectionString: database.connectionString,
       supervise: config.role !== 'api',
@@ -114,6 +120,7 @@ export async function startService(
       url,
       app,
       firstStart,
+      firstUser,
       close() {
         closing ??= closeAll();
         return closing;

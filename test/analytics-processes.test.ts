@@ -45,19 +45,35 @@ async function post(url: string, projectId: string, key: string, body: unknown):
   return response.status;
 }
 
-/** POSTs with node:http, resolving with the status even when the server answers before the body is sent. */
+/**
+ * POSTs a large body with node:http the way a client streams an upload: headers (with its length)
+ * and a first chunk, then the rest only if no answer came. The server is expected to answer early.
+ */
 function postEarlyAnswer(url: string, key: string, body: string): Promise<number> {
   return new Promise((resolve, reject) => {
+    const bytes = Buffer.from(body);
     const request = http.request(url, {
       method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        'content-length': String(bytes.length),
+      },
     });
+    let answered = false;
     request.on('response', (response) => {
+      answered = true;
       response.resume();
       resolve(response.statusCode ?? 0);
+      request.destroy();
     });
-    request.on('error', (error) => setTimeout(() => reject(error), 1000));
-    request.end(body);
+    request.on('error', (error) => {
+      if (!answered) reject(error);
+    });
+    request.write(bytes.subarray(0, 64 * 1024));
+    setTimeout(() => {
+      if (!answered) request.end(bytes.subarray(64 * 1024));
+    }, 5000);
   });
 }
 

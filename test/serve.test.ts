@@ -32,6 +32,7 @@ test('first start, CLI beside a running server, restart, SIGKILL', { timeout: 18
     adminKey = /\b(quire_[A-Za-z0-9_-]{43})\b/.exec(output)?.[1] ?? '';
     defaultProjectId = /with id (prj_[a-z0-9]+)/.exec(output)?.[1] ?? '';
     assert.ok(adminKey && defaultProjectId, output);
+    assert.match(output, /sign in at http:\/\/127\.0\.0\.1:\d+\/dashboard as admin@localhost/);
     const response = await getProject(server.url, defaultProjectId, adminKey);
     assert.equal(response.status, 200);
     assert.equal((await response.json()).name, 'Default project');
@@ -77,7 +78,7 @@ test('first start, CLI beside a running server, restart, SIGKILL', { timeout: 18
 
   await t.test('a restart keeps the data and creates nothing new', async () => {
     const server = await startQuireServer(environment);
-    assert.doesNotMatch(server.output(), /first start/);
+    assert.doesNotMatch(server.output(), /first start|sign in at/);
     assert.equal((await getProject(server.url, defaultProjectId, adminKey)).status, 200);
     assert.equal((await getProject(server.url, cliProjectId, cliKey)).status, 200);
     server.child.kill('SIGKILL');

@@ -7,8 +7,7 @@ import type pg from 'pg';
 import type { PgBoss } from 'pg-boss';
 import { transaction } from '../db/database.ts';
 import { NotFoundError } from '../errors.ts';
-import { findProject } from '../projects/project-store.ts';
-import { enqueueAgentRun } from '../queue/queue.ts';
+import { announceAgentRun, enqueueAgentRun } from '../queue/queue.ts';
 import { enqueueWebhook } from '../webhooks/webhook-delivery.ts';
 import { type AgentJob, type AgentJobResource, presentAgentJob } from './agent-job.ts';
 import { claimIdempotencyKey, type IdempotentRequest, storeIdempotentResponse } from './idempotency.ts';
@@ -17,7 +16,7 @@ import { type JobStatus, nextStatus } from './job-status.ts';
 import {
   cancelPendingMessages,
   findJob,
-  insertJob,
+  insertJobWithMessage,
   insertMessage,
   type JobPage,
   listJobs,
@@ -57,39 +56,34 @@ export function createJobService({ pool, boss, defaultModel }: JobServiceDepende
   }
 
   return {
-    create(
+    async create(
       projectId: string,
       prompt: string,
       idempotency: IdempotentRequest | null = null,
     ): Promise<JobResponse> {
-      return transaction(pool, (client) =>
+      const response = await transaction(pool, (client) =>
         idempotent(client, idempotency, async () => {
-          const project = await findProject(client, projectId);
-          if (project === null) throw new NotFoundError('Project not found');
-          const model =
-            typeof project.settings.model === 'string' ? project.settings.model : (defaultModel ?? '');
-          const job = await insertJob(client, {
+          const job = await insertJobWithMessage(client, {
             projectId,
-            repository: project.repository,
-            ref: project.ref,
-            model,
+            prompt,
+            defaultModel: defaultModel ?? '',
           });
-          const message = await insertMessage(client, job.id, prompt);
-          await appendJobEvent(client, job.id, 'job-create', { status: job.status, model });
-          await appendJobEvent(client, job.id, 'message-create', { messageId: message.id, prompt });
+          if (job === null) throw new NotFoundError('Project not found');
           await enqueueAgentRun(boss, client, job.id);
           return { status: 201, body: presentAgentJob(job) };
         }),
       );
+      await announceAgentRun(pool, response.body.id);
+      return response;
     },
 
-    message(
+    async message(
       projectId: string,
       id: string,
       prompt: string,
       idempotency: IdempotentRequest | null = null,
     ): Promise<JobResponse> {
-      return transaction(pool, (client) =>
+      const response = await transaction(pool, (client) =>
         idempotent(client, idempotency, async () => {
           let job = await lockJob(client, id);
           if (job === null || job.projectId !== projectId) throw new NotFoundError('Agent job not found');
@@ -104,6 +98,8 @@ export function createJobService({ pool, boss, defaultModel }: JobServiceDepende
           return { status: 200, body: presentAgentJob(job) };
         }),
       );
+      await announceAgentRun(pool, id);
+      return response;
     },
 
     /** Archives the job and stops its running work; archiving twice changes nothing. */

@@ -4,21 +4,39 @@ import { newId } from '../ids.ts';
 import { type AgentJob, type AgentJobRow, agentJobFromRow } from './agent-job.ts';
 import type { JobStatus } from './job-status.ts';
 
-export interface NewAgentJob {
-  projectId: string;
-  repository: string | null;
-  ref: string;
-  model: string;
-}
-
-export async function insertJob(db: Queryable, job: NewAgentJob): Promise<AgentJob> {
-  const result = await db.query<AgentJobRow>(
-    `INSERT INTO agent_jobs (id, project_id, status, repository, ref, model)
-     VALUES ($1, $2, 'active', $3, $4, $5)
-     RETURNING *`,
-    [newId('job'), job.projectId, job.repository, job.ref, job.model],
-  );
-  return agentJobFromRow(result.rows[0]!);
+/**
+ * Creates a job from its project (repository, ref, model) with its first message and the first two
+ * events, in one statement: the hot path of job creation. Null when there is no such project.
+ * The project's `model` setting wins over `defaultModel`.
+ */
+export async function insertJobWithMessage(
+  db: Queryable,
+  job: { projectId: string; prompt: string; defaultModel: string },
+): Promise<AgentJob | null> {
+  const result = await db.query<AgentJobRow>({
+    name: 'insert-job-with-message',
+    text: `WITH project AS (
+         SELECT id, repository, ref, coalesce(nullif(settings->>'model', ''), $4) AS model FROM projects WHERE id = $2
+       ), job AS (
+         INSERT INTO agent_jobs (id, project_id, status, repository, ref, model)
+         SELECT $1, id, 'active', repository, ref, model FROM project
+         RETURNING *
+       ), message AS (
+         INSERT INTO agent_job_messages (id, job_id, prompt) SELECT $3, id, $5 FROM job RETURNING id
+       ), events AS (
+         INSERT INTO agent_job_events (job_id, type, data)
+         SELECT job.id, event.type, event.data
+         FROM job, message, LATERAL (VALUES
+           (1, 'job-create', jsonb_build_object('status', 'active', 'model', job.model)),
+           (2, 'message-create', jsonb_build_object('messageId', message.id, 'prompt', $5::text))
+         ) AS event (position, type, data)
+         ORDER BY event.position
+       )
+       SELECT * FROM job`,
+    values: [newId('job'), job.projectId, newId('msg'), job.defaultModel, job.prompt],
+  });
+  const row = result.rows[0];
+  return row ? agentJobFromRow(row) : null;
 }
 
 export async function findJob(db: Queryable, projectId: string, id: string): Promise<AgentJob | null> {
@@ -206,4 +224,14 @@ export async function listMessages(db: Queryable, jobId: string): Promise<Messag
     status: row.status,
     createdAt: row.created_at,
   }));
+}
+
+/** Each job's first instruction (its title in lists), for a page of jobs. */
+export async function firstPrompts(db: Queryable, jobIds: string[]): Promise<Map<string, string>> {
+  const result = await db.query<{ job_id: string; prompt: string }>(
+    `SELECT DISTINCT ON (job_id) job_id, prompt FROM agent_job_messages
+     WHERE job_id = ANY($1) ORDER BY job_id, sequence`,
+    [jobIds],
+  );
+  return new Map(result.rows.map((row) => [row.job_id, row.prompt]));
 }

@@ -6,7 +6,12 @@
 import type pg from 'pg';
 import type { PgBoss } from 'pg-boss';
 import type { Notifier } from '../db/notifier.ts';
-import { type AgentRunRequest, agentRunQueue, webhookQueue } from '../queue/queue.ts';
+import {
+  type AgentRunRequest,
+  agentRunQueue,
+  agentRunRequestedChannel,
+  webhookQueue,
+} from '../queue/queue.ts';
 import { deleteOldRateLimitCounters } from '../rate-limits/rate-limit.ts';
 import { deliverWebhook, type WebhookDelivery } from '../webhooks/webhook-delivery.ts';
 import type { AgentRunner } from './agent-runner.ts';
@@ -43,36 +48,42 @@ export async function startJobWorker(options: JobWorkerOptions): Promise<JobWork
     maxRunFailures: 3,
   };
 
-  await options.boss.work<AgentRunRequest>(
-    agentRunQueue,
-    {
-      batchSize: 1,
-      localConcurrency: options.concurrency,
-      pollingIntervalSeconds: 2,
-      notifyPollingIntervalSeconds: 2,
-    },
-    async ([queued]) => {
-      if (!queued) return;
-      const { jobId } = queued.data;
-      const controller = new AbortController();
-      const onQueueAbort = () => controller.abort(new RunStoppedError('shutdown'));
-      queued.signal.addEventListener('abort', onQueueAbort, { once: true });
-      running.set(jobId, controller);
-      try {
-        await runAgentJob(dependencies, jobId, controller.signal);
-      } catch (error: unknown) {
-        options.log('agent run failed; the queue will retry it', { jobId, error: String(error) });
-        throw error;
-      } finally {
-        running.delete(jobId);
-        queued.signal.removeEventListener('abort', onQueueAbort);
-      }
-    },
-  );
+  // One pg-boss worker per concurrent run, so that a wake-up can reach every idle one.
+  const runWorkerIds: string[] = [];
+  const wakeRunWorkers = () => {
+    for (const id of runWorkerIds) options.boss.notifyWorker(id);
+  };
+  for (let index = 0; index < options.concurrency; index += 1) {
+    const id = await options.boss.work<AgentRunRequest>(
+      agentRunQueue,
+      { batchSize: 1, pollingIntervalSeconds: 2 },
+      async ([queued]) => {
+        if (!queued) return;
+        const { jobId } = queued.data;
+        const controller = new AbortController();
+        const onQueueAbort = () => controller.abort(new RunStoppedError('shutdown'));
+        queued.signal.addEventListener('abort', onQueueAbort, { once: true });
+        running.set(jobId, controller);
+        try {
+          await runAgentJob(dependencies, jobId, controller.signal);
+        } catch (error: unknown) {
+          options.log('agent run failed; the queue will retry it', { jobId, error: String(error) });
+          throw error;
+        } finally {
+          running.delete(jobId);
+          queued.signal.removeEventListener('abort', onQueueAbort);
+          // A follow-up queued during this run becomes fetchable once pg-boss settles this one.
+          setTimeout(wakeRunWorkers, 25).unref();
+        }
+      },
+    );
+    runWorkerIds.push(id);
+  }
+  const stopListening = await options.notifier.subscribe(agentRunRequestedChannel, wakeRunWorkers);
 
   await options.boss.work<WebhookDelivery>(
     webhookQueue,
-    { batchSize: 1, localConcurrency: 2, pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 2 },
+    { batchSize: 1, localConcurrency: 2, pollingIntervalSeconds: 2 },
     async ([queued]) => {
       if (queued)
         await deliverWebhook(options.pool, queued.data, { allowPrivateTargets: options.webhookAllowPrivate });
@@ -92,6 +103,7 @@ export async function startJobWorker(options: JobWorkerOptions): Promise<JobWork
     async stop() {
       clearInterval(housekeeping);
       unsubscribe();
+      stopListening();
       for (const controller of running.values()) controller.abort(new RunStoppedError('shutdown'));
       await options.boss.offWork(agentRunQueue, { wait: true });
       await options.boss.offWork(webhookQueue, { wait: true });

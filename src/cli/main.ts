@@ -11,6 +11,7 @@ import { registerKeyCommands } from './key.ts';
 import { registerMigrateCommand } from './migrate.ts';
 import { registerProjectCommands } from './project.ts';
 import { registerServeCommand } from './serve.ts';
+import { registerUserCommands } from './user.ts';
 import { registerWebhookCommands } from './webhook.ts';
 
 export function buildProgram(): Command {
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerMigrateCommand(program);
   registerProjectCommands(program);
   registerKeyCommands(program);
+  registerUserCommands(program);
   registerWebhookCommands(program);
   registerJobCommands(program);
   registerAnalyticsCommands(program);

@@ -41,6 +41,20 @@ export function registerServeCommand(program: Command): void {
           ].join('\n'),
         );
       }
+      if (service.firstUser) {
+        const { email, password } = service.firstUser;
+        console.log(
+          [
+            '',
+            `quire: dashboard: sign in at ${service.url ?? config.publicUrl}/dashboard as ${email} with this password, shown only this once:`,
+            '',
+            `  ${password}`,
+            '',
+            'quire: add people with: quire user create --email someone@example.com',
+            '',
+          ].join('\n'),
+        );
+      }
       await new Promise<void>((resolve) => {
         let stopping = false;
         const stop = (signal: string) => {

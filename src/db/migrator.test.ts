@@ -7,9 +7,13 @@ import { isMigrated, type Migration, migrate, readMigrations } from './migrator.
 test('migrations are numbered, ordered and unique', async () => {
   const migrations = await readMigrations();
   assert.ok(migrations.length > 0);
+  const ids = migrations.map((migration) => migration.id);
+  // Branches reserve numbers (analytics holds 0004 while the dashboard uses 0005), so a gap is
+  // allowed; the migrator applies whatever is missing, in order.
+  assert.equal(ids[0], 1);
   assert.deepEqual(
-    migrations.map((migration) => migration.id),
-    migrations.map((_, index) => index + 1),
+    ids,
+    [...new Set(ids)].sort((a, b) => a - b),
   );
 });
 

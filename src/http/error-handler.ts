@@ -29,7 +29,7 @@ const fastifyMessages: Record<string, string> = {
   FST_ERR_CTP_INVALID_TYPE: 'Content-Type header is invalid',
 };
 
-interface ErrorBody {
+export interface ErrorBody {
   error: string;
   details?: ErrorDetail[];
 }
@@ -42,7 +42,7 @@ export function installErrorHandlers(app: FastifyInstance): void {
   });
 
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    const { status, body } = toResponse(error);
+    const { status, body } = errorResponseOf(error);
     if (status >= 500) {
       request.log.error({ err: error }, 'request failed');
     }
@@ -53,7 +53,8 @@ export function installErrorHandlers(app: FastifyInstance): void {
   });
 }
 
-function toResponse(error: unknown): { status: number; body: ErrorBody } {
+/** The status and `{error, details?}` body for any thrown value (the dashboard renders it as a page). */
+export function errorResponseOf(error: unknown): { status: number; body: ErrorBody } {
   if (isQuireError(error)) {
     const status = statusByCode[error.code];
     if (status >= 500) return { status: 500, body: { error: 'Internal server error' } };

@@ -14,16 +14,24 @@ declare module 'fastify' {
   }
 }
 
+/** Counts one agent job create or follow-up for the project (the API's and the dashboard's alike). */
+export async function consumeAgentRateLimit(
+  { config, database }: Pick<HttpDependencies, 'config' | 'database'>,
+  projectId: string,
+): Promise<void> {
+  const project = await findProject(database.pool, projectId);
+  const setting = project?.settings.agentRateLimitPerHour;
+  const limit = typeof setting === 'number' ? setting : config.agentRateLimitPerHour;
+  await consumeRateLimit(database.pool, projectId, { bucket: 'agent', limit, windowSeconds: 3600 });
+}
+
 export function installRateLimiting(app: App, { config, database }: HttpDependencies): void {
   const reads = createMemoryRateLimiter({ limit: config.readRateLimitPerMinute, windowSeconds: 60 });
   app.addHook('onRequest', async (request) => {
     const key = request.apiKey;
     if (key === null) return;
     if (request.routeOptions.config.rateLimit === 'agent') {
-      const project = await findProject(database.pool, key.projectId);
-      const setting = project?.settings.agentRateLimitPerHour;
-      const limit = typeof setting === 'number' ? setting : config.agentRateLimitPerHour;
-      await consumeRateLimit(database.pool, key.projectId, { bucket: 'agent', limit, windowSeconds: 3600 });
+      await consumeAgentRateLimit({ config, database }, key.projectId);
     } else if (request.method === 'GET') {
       reads.consume(key.projectId);
     }

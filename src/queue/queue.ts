@@ -38,7 +38,6 @@ export async function startQueue(options: QueueOptions): Promise<PgBoss> {
     application_name: 'quire queue',
     schema: 'pgboss',
     max: 4,
-    useListenNotify: true,
     supervise: options.supervise,
     schedule: false,
     // A dead worker's run is noticed within a heartbeat plus one supervision pass.
@@ -52,7 +51,10 @@ export async function startQueue(options: QueueOptions): Promise<PgBoss> {
   await ensureQueue(boss, agentRunQueue, {
     // At most one run per job in flight and one waiting: a job's runs never overlap.
     policy: 'stately',
-    notify: true,
+    // Not pg-boss's NOTIFY: a NOTIFY inside a transaction takes a database-wide lock until the
+    // commit is flushed, which serialises every job creation. Workers are woken by
+    // `announceAgentRun` after the commit instead (polling remains the backstop).
+    notify: false,
     expireInSeconds: options.runExpirySeconds,
     heartbeatSeconds: 10,
     retryLimit: 20,
@@ -62,7 +64,7 @@ export async function startQueue(options: QueueOptions): Promise<PgBoss> {
   });
   await ensureQueue(boss, webhookQueue, {
     policy: 'standard',
-    notify: true,
+    notify: false,
     expireInSeconds: 60,
     retryLimit: 10,
     retryDelay: 2,
@@ -89,6 +91,13 @@ async function ensureQueue(
     // Another process created it at the same moment.
     if (!(await boss.getQueue(name))) throw error;
   }
+}
+
+export const agentRunRequestedChannel = 'quire_agent_run_requested';
+
+/** Wakes idle workers at once; call after the transaction that enqueued the run has committed. */
+export async function announceAgentRun(db: Queryable, jobId: string): Promise<void> {
+  await db.query('SELECT pg_notify($1, $2)', [agentRunRequestedChannel, jobId]);
 }
 
 export async function enqueueAgentRun(boss: PgBoss, db: Queryable, jobId: string): Promise<void> {

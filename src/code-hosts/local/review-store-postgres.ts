@@ -76,3 +76,12 @@ export function createPostgresReviewStore(db: Queryable): ReviewStore {
     },
   };
 }
+
+/** The newest review of an agent job (its pull request on the local code host), or null. */
+export async function findLatestReviewOfJob(db: Queryable, jobId: string): Promise<Review | null> {
+  const result = await db.query<ReviewRow>(
+    'SELECT * FROM reviews WHERE job_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1',
+    [jobId],
+  );
+  return result.rows[0] === undefined ? null : reviewFromRow(result.rows[0]);
+}

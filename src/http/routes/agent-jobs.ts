@@ -1,7 +1,7 @@
 import { Type } from '@fastify/type-provider-typebox';
 import { presentAgentJob } from '../../agent-jobs/agent-job.ts';
 import { fingerprintRequest } from '../../agent-jobs/idempotency.ts';
-import { InvalidInputError } from '../../errors.ts';
+import { decodeJobCursor, encodeJobCursor } from '../../agent-jobs/job-cursor.ts';
 import type { RouteRegistrar } from '../app.ts';
 import { bearerSecurity, errorResponses, ProjectIdParameter } from '../schemas.ts';
 import {
@@ -13,23 +13,6 @@ import {
 } from './agent-job-schemas.ts';
 
 const tags = ['agent jobs'];
-
-function encodeCursor(position: { createdAt: Date; id: string }): string {
-  return Buffer.from(JSON.stringify([position.createdAt.toISOString(), position.id])).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  try {
-    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
-    const date = new Date(createdAt);
-    if (typeof id !== 'string' || Number.isNaN(date.getTime())) throw new Error('bad cursor');
-    return { createdAt: date, id };
-  } catch {
-    throw new InvalidInputError('Invalid cursor', [
-      { message: 'querystring.cursor is not a cursor this API returned' },
-    ]);
-  }
-}
 
 export const registerAgentJobRoutes: RouteRegistrar = (app, { jobs }) => {
   app.post(
@@ -151,9 +134,12 @@ export const registerAgentJobRoutes: RouteRegistrar = (app, { jobs }) => {
       const page = await jobs.list(request.params.projectId, {
         status: status ?? null,
         limit,
-        after: cursor ? decodeCursor(cursor) : null,
+        after: cursor ? decodeJobCursor(cursor) : null,
       });
-      return { jobs: page.jobs.map(presentAgentJob), nextCursor: page.next ? encodeCursor(page.next) : null };
+      return {
+        jobs: page.jobs.map(presentAgentJob),
+        nextCursor: page.next ? encodeJobCursor(page.next) : null,
+      };
     },
   );
 };

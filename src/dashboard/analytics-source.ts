@@ -1,0 +1,43 @@
+/**
+ * Where the analytics page reads from: the same queries as the public export
+ * (`GET /v1/analytics/{projectId}/views`, `/agents`, `/timeseries`; DESIGN.md §1 and §4), called in
+ * process rather than over HTTP. Null when this build has no analytics module.
+ */
+export interface DateRange {
+  /** Inclusive. */
+  from: Date | null;
+  /** Exclusive. */
+  to: Date | null;
+}
+
+export interface ViewCounts {
+  human: number;
+  ai: number;
+  total: number;
+}
+
+export interface PageViewsResult {
+  totals: ViewCounts;
+  views: (ViewCounts & { path: string })[];
+  hasMore: boolean;
+}
+
+export interface AgentsResult {
+  categories: Record<'human' | 'ai_assistant' | 'ai_search' | 'ai_training' | 'bot', number>;
+  agents: { agent: string; category: string; views: number }[];
+}
+
+export interface TimeSeriesResult {
+  interval: 'hour' | 'day';
+  points: { start: string; human: number; ai: number }[];
+}
+
+export interface AnalyticsSource {
+  views(
+    projectId: string,
+    range: DateRange,
+    page: { limit: number; offset: number },
+  ): Promise<PageViewsResult>;
+  agents(projectId: string, range: DateRange): Promise<AgentsResult>;
+  timeSeries(projectId: string, range: DateRange, interval: 'hour' | 'day'): Promise<TimeSeriesResult>;
+}

@@ -1,0 +1,87 @@
+import type { FastifyInstance } from 'fastify';
+import { deleteSession, generateToken, sessionLifetimeSeconds } from '../../accounts/session-store.ts';
+import type { SignIn } from '../../accounts/sign-in.ts';
+import type { Queryable } from '../../db/database.ts';
+import { errorResponseOf } from '../../http/error-handler.ts';
+import { readCookie, serializeCookie, sessionCookieName, signInCsrfCookieName } from '../cookies.ts';
+import { formField } from '../form.ts';
+import { renderSignInPage } from '../pages/sign-in-page.ts';
+import { sameToken } from '../session-access.ts';
+
+/** Only paths inside the dashboard: `next` must not send anyone to another site. */
+export function safeNextPath(next: string | undefined): string {
+  if (next && /^\/dashboard(?:[/?][^\s\\]*)?$/.test(next) && !next.startsWith('//')) return next;
+  return '/dashboard';
+}
+
+/**
+ * Sign-in and sign-out. Before a session exists, the sign-in form's CSRF protection is a
+ * double-submit token: a random value in an HttpOnly cookie that the form must repeat.
+ */
+export function registerSignInRoutes(
+  app: FastifyInstance,
+  options: { db: Queryable; signIn: SignIn; secureCookies: boolean },
+): void {
+  const { db, signIn, secureCookies } = options;
+  const public_ = { config: { dashboardAccess: 'public' as const } };
+
+  app.get<{ Querystring: { next?: string; signedOut?: string } }>(
+    '/sign-in',
+    public_,
+    async (request, reply) => {
+      const next = safeNextPath(request.query.next);
+      if (request.dashboardSession) return reply.redirect(next, 303);
+      const csrfToken = readCookie(request.headers.cookie, signInCsrfCookieName) ?? generateToken();
+      return reply
+        .header('set-cookie', serializeCookie(signInCsrfCookieName, csrfToken, { secure: secureCookies }))
+        .type('text/html; charset=utf-8')
+        .send(renderSignInPage({ csrfToken, next, signedOut: request.query.signedOut === '1' }).value);
+    },
+  );
+
+  app.post('/sign-in', public_, async (request, reply) => {
+    const email = formField(request.body, 'email');
+    const next = safeNextPath(formField(request.body, 'next'));
+    const cookieToken = readCookie(request.headers.cookie, signInCsrfCookieName);
+    const answer = (status: number, error: string) => {
+      const csrfToken = cookieToken ?? generateToken();
+      return reply
+        .code(status)
+        .header('set-cookie', serializeCookie(signInCsrfCookieName, csrfToken, { secure: secureCookies }))
+        .type('text/html; charset=utf-8')
+        .send(renderSignInPage({ csrfToken, next, email, error }).value);
+    };
+    if (cookieToken === null || !sameToken(formField(request.body, '_csrf'), cookieToken)) {
+      return answer(403, 'This form has expired; please sign in again.');
+    }
+    try {
+      const { sessionToken } = await signIn(email, formField(request.body, 'password'));
+      return reply
+        .header('set-cookie', [
+          serializeCookie(sessionCookieName, sessionToken, {
+            secure: secureCookies,
+            maxAgeSeconds: sessionLifetimeSeconds,
+          }),
+          serializeCookie(signInCsrfCookieName, '', { secure: secureCookies, maxAgeSeconds: 0 }),
+        ])
+        .redirect(next, 303);
+    } catch (error: unknown) {
+      const { status, body } = errorResponseOf(error);
+      if (status >= 500) throw error;
+      if (status === 429 && 'retryAfterSeconds' in (error as object)) {
+        reply.header('retry-after', String((error as { retryAfterSeconds: number }).retryAfterSeconds));
+      }
+      return answer(status, body.error);
+    }
+  });
+
+  app.post('/sign-out', async (request, reply) => {
+    if (request.dashboardSession) await deleteSession(db, request.dashboardSession.token);
+    return reply
+      .header(
+        'set-cookie',
+        serializeCookie(sessionCookieName, '', { secure: secureCookies, maxAgeSeconds: 0 }),
+      )
+      .redirect('/dashboard/sign-in?signedOut=1', 303);
+  });
+}

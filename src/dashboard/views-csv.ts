@@ -1,0 +1,19 @@
+/** The top pages table as CSV (RFC 4180), safe to open in a spreadsheet. */
+import type { PageViewsResult } from './analytics-source.ts';
+
+/** Quotes every cell; a cell a spreadsheet would run as a formula gets a leading apostrophe. */
+export function csvCell(value: string | number): string {
+  let text = String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return `"${text.replaceAll('"', '""')}"`;
+}
+
+export function viewsCsvHeader(): string {
+  return `${['path', 'human', 'ai', 'total'].map(csvCell).join(',')}\r\n`;
+}
+
+export function viewsCsvRows(views: PageViewsResult['views']): string {
+  return views
+    .map((row) => `${[row.path, row.human, row.ai, row.total].map(csvCell).join(',')}\r\n`)
+    .join('');
+}

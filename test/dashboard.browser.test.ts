@@ -1,0 +1,202 @@
+// The dashboard in a real browser against a real `quire serve` and database: sign in, copy the
+// project id, create and revoke a key (and prove with the API that it stopped working), start a
+// job and watch it finish with a scripted model, at desktop and phone widths. Screenshots of each
+// page go to docs/screenshots/ (docs/dashboard.md shows them).
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { browserUnavailable, isolatedContext, launchBrowser, screenshotDirectory } from './browser.ts';
+import { createTestDatabase } from './database.ts';
+import { buildProject } from './factories.ts';
+import { type ChatRequest, type ChatTurn, startOpenAICompatibleServer } from './openai-compatible-server.ts';
+import { startQuireServer } from './processes.ts';
+import { createRepository, temporaryDirectory } from './temporary-repository.ts';
+
+const unavailable = browserUnavailable();
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** The scripted model: fixes the typo in the quickstart, then says so. */
+function scriptedTurn(request: ChatRequest): ChatTurn {
+  const lastUser = request.messages.map((message) => message.role).lastIndexOf('user');
+  const toolResults = request.messages
+    .slice(lastUser + 1)
+    .filter((message) => message.role === 'tool').length;
+  const plan: ChatTurn[] = [
+    { toolCalls: [{ name: 'read_file', arguments: { path: 'docs/quickstart.md' } }] },
+    {
+      toolCalls: [
+        {
+          name: 'edit_file',
+          arguments: { path: 'docs/quickstart.md', old_string: 'Instal the', new_string: 'Install the' },
+        },
+      ],
+    },
+    { text: 'Fixed the typo "Instal" in the quickstart.' },
+  ];
+  return plan[toolResults] ?? { text: 'Done.' };
+}
+
+describe('the dashboard in a browser', { skip: unavailable ?? false, timeout: 180_000 }, async () => {
+  if (unavailable) return;
+  const directory = temporaryDirectory('quire-browser-');
+  after(() => directory.cleanup());
+  const model = await startOpenAICompatibleServer({ apiKey: 'sk-browser', script: [scriptedTurn] });
+  after(() => model.close());
+  const database = await createTestDatabase();
+  const repository = createRepository(path.join(directory.path, 'docs-repo'), {
+    'mkdocs.yml': 'site_name: Acme\nnav:\n  - Home: index.md\n  - Quickstart: quickstart.md\n',
+    'docs/index.md': '# Acme\n\nSee the [quickstart](quickstart.md).\n',
+    'docs/quickstart.md': '# Quickstart\n\nInstal the CLI.\n',
+  });
+  const project = await buildProject(database.pool, { name: 'Acme docs', repository, codeHost: 'local' });
+  const port = await freePort();
+  const server = await startQuireServer(
+    {
+      DATABASE_URL: database.connectionString,
+      QUIRE_DATA_DIR: path.join(directory.path, 'data'),
+      QUIRE_PUBLIC_URL: `http://127.0.0.1:${port}`,
+      QUIRE_MODEL: 'openai-compatible:scripted-llm',
+      OPENAI_COMPATIBLE_BASE_URL: model.baseUrl,
+      OPENAI_COMPATIBLE_API_KEY: 'sk-browser',
+    },
+    ['--port', String(port)],
+  );
+  const base = server.url;
+  const password = await waitForPassword(server.output);
+  const browser = await launchBrowser();
+  const { context, externalRequests } = await isolatedContext(browser, base);
+  const page = await context.newPage();
+  page.on('dialog', (dialog) => void dialog.accept());
+  const shot = (name: string) =>
+    page.screenshot({ path: path.join(screenshotDirectory, `${name}.png`), fullPage: true });
+
+  it('signs in with the password the first start printed', async () => {
+    await page.goto(`${base}/`);
+    assert.match(page.url(), /\/dashboard\/sign-in\?next=/);
+    await page.getByLabel('Email').fill('admin@localhost');
+    await page.getByLabel('Password').fill('wrong password!');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('Incorrect email or password').waitFor();
+    await shot('sign-in');
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    assert.equal(new URL(page.url()).pathname, `/dashboard/projects/${project.id}/keys`);
+  });
+
+  it('copies the project id', async () => {
+    await page.getByRole('button', { name: 'Copy project id' }).click();
+    await page.getByRole('button', { name: 'Copied' }).waitFor();
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), project.id);
+  });
+
+  it('creates a key, shown once, that works; revoking it stops it', async () => {
+    await page.getByLabel('Name').fill('Docs CI');
+    await page.getByLabel('ingest').check();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secret = await page.locator('#new-key').inputValue();
+    assert.match(secret, /^quire_[\w-]{43}$/);
+    await page.getByRole('button', { name: 'Copy key' }).click();
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), secret);
+    const call = () =>
+      fetch(`${base}/v1/projects/${project.id}`, { headers: { authorization: `Bearer ${secret}` } });
+    assert.equal((await call()).status, 200);
+
+    await page.goto(`${base}/dashboard/projects/${project.id}/keys`);
+    assert.equal((await page.content()).includes(secret), false, 'not shown again');
+    const row = page.getByRole('row', { name: /Docs CI/ });
+    await row.getByText(`quire_…${secret.slice(-4)}`).waitFor();
+    await row.getByText('read, write, ingest').waitFor();
+    await shot('api-keys');
+    await row.getByRole('button', { name: /Revoke/ }).click();
+    await page.getByText('The key is revoked').waitFor();
+    assert.equal((await call()).status, 401);
+  });
+
+  it('starts a job and watches it finish: conversation, step log, diff, pull request', async () => {
+    await page.getByRole('link', { name: 'Agent jobs' }).click();
+    await page.getByText('No jobs yet').waitFor();
+    await shot('agent-jobs-empty');
+    await page.getByLabel('Instruction for the agent').fill('Fix the typo in the quickstart');
+    await page.getByRole('button', { name: 'Start job' }).click();
+    await page.getByRole('heading', { name: 'Fix the typo in the quickstart' }).waitFor();
+    // The page reloads by itself when the live log reports the end of the job.
+    await page.locator('#job-status', { hasText: 'completed' }).waitFor({ timeout: 60_000 });
+    const log = page.locator('#step-log');
+    await log.getByText('read_file').first().waitFor();
+    await log.getByText('Commit').waitFor();
+    await log.getByText('Pull request opened').waitFor();
+    await page
+      .locator('.conversation .agent', { hasText: 'Fixed the typo "Instal" in the quickstart.' })
+      .waitFor();
+    await page.locator('.diff .added', { hasText: '+Install the CLI.' }).waitFor();
+    const link = await page.locator('#pull-request a').getAttribute('href');
+    assert.match(link ?? '', new RegExp(`^http://127\\.0\\.0\\.1:${port}/review/rev_\\w+$`));
+    await shot('agent-job');
+
+    await page.getByRole('link', { name: '← Agent jobs' }).click();
+    await page.getByRole('link', { name: 'completed' }).click();
+    const row = page.getByRole('row', { name: /Fix the typo in the quickstart/ });
+    await row.getByRole('link', { name: /review/ }).waitFor();
+    await shot('agent-jobs');
+  });
+
+  it('shows the settings with the tracker snippet, never a stored secret', async () => {
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByLabel('Allowed origins, one per line').fill('https://docs.example.com/');
+    await page.getByRole('button', { name: 'Save origins' }).click();
+    await page.getByText('Allowed origins saved.').waitFor();
+    assert.equal(
+      await page.getByLabel('Allowed origins, one per line').inputValue(),
+      'https://docs.example.com',
+    );
+    await page.getByLabel('Token', { exact: false }).first().fill('ghp_browserTestToken');
+    await page.getByRole('button', { name: 'Save credentials' }).click();
+    await page.getByText('Code host credentials saved.').waitFor();
+    assert.equal((await page.content()).includes('ghp_browserTestToken'), false);
+    await shot('settings');
+  });
+
+  it('is usable at phone width and from the keyboard', async () => {
+    const phone = await isolatedContext(browser, base, { viewport: { width: 390, height: 844 } });
+    await phone.context.addCookies(await context.cookies());
+    const small = await phone.context.newPage();
+    await small.goto(`${base}/dashboard/projects/${project.id}/keys`);
+    const overflow = await small.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    const wide = await small.evaluate(() =>
+      [...document.querySelectorAll('main *')]
+        .filter((element) => element.scrollWidth > element.clientWidth && element.clientWidth > 0)
+        .filter((element) => getComputedStyle(element).overflowX === 'visible')
+        .map((element) => `${element.tagName}.${element.className}`),
+    );
+    assert.ok(overflow <= 0, `no sideways scrolling (${overflow}px too wide: ${wide.join(', ')})`);
+    await small.screenshot({ path: path.join(screenshotDirectory, 'api-keys-phone.png'), fullPage: true });
+    await small.keyboard.press('Tab');
+    assert.equal(await small.evaluate(() => document.activeElement?.textContent), 'Skip to content');
+    // Keyboard only: reach the name field, type, tab to the button, press Enter.
+    await small.getByLabel('Name').focus();
+    await small.keyboard.type('Keyboard key');
+    await small.getByRole('button', { name: 'Create key' }).focus();
+    await small.keyboard.press('Enter');
+    await small.locator('#new-key').waitFor();
+    await phone.context.close();
+    assert.deepEqual([...externalRequests, ...phone.externalRequests], [], 'no request left the server');
+  });
+});
+
+async function waitForPassword(output: () => string): Promise<string> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const match = /shown only this once:\n\n {2}(\S+)\n/.exec(output());
+    if (match) return match[1]!;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`no password printed:\n${output()}`);
+}
