@@ -164,14 +164,15 @@ describe('tracker', () => {
 
   it('rate-limits each client', async () => {
     let limited = 0;
-    for (let index = 0; index < 130; index += 1) {
+    // 300 beacons span at most two fixed windows of 120, so at least 60 are refused.
+    for (let index = 0; index < 300; index += 1) {
       const response = await beacon({ url: `https://docs.example.com/p/${index}` }, {}, '192.0.2.77');
       if (response.statusCode === 429) {
         limited += 1;
         assert.ok(Number(response.headers['retry-after']) >= 1);
       }
     }
-    assert.ok(limited >= 10, `${limited} limited`);
+    assert.ok(limited >= 60, `${limited} limited`);
     const other = await beacon({ url: 'https://docs.example.com/other' }, {}, '192.0.2.78');
     assert.equal(other.statusCode, 202);
   });
