@@ -6,7 +6,7 @@ import type { FastifyServerOptions } from 'fastify';
 import { createFirstUserIfNone, type FirstUser } from './accounts/first-user.ts';
 import { createAgentRunner } from './agent/create-agent-runner.ts';
 import type { AgentRunner } from './agent-jobs/agent-runner.ts';
-import { createJobService } from './agent-jobs/job-service.ts';
+import { createJobCache, createJobService } from './agent-jobs/job-service.ts';
 import { type JobWorker, startJobWorker } from './agent-jobs/job-worker.ts';
 import { createApiKeyCache } from './auth/api-key-cache.ts';
 import type { Config } from './config.ts';
@@ -75,7 +75,13 @@ export async function startService(
     closers.push(() => boss.stop({ graceful: true, close: true, timeout: 10_000 }));
     const notifier = createNotifier(database.connectionString);
     closers.push(() => notifier.close());
-    const jobs = createJobService({ pool: database.pool, boss, defaultModel: config.model });
+    const jobs = createJobService({
+      pool: database.pool,
+      boss,
+      defaultModel: config.model,
+      // Polling clients read jobs over and over: API processes keep recent reads in memory.
+      cache: config.role === 'worker' ? null : await createJobCache(notifier),
+    });
 
     let worker: JobWorker | null = null;
     if (config.role !== 'api') {

@@ -1,6 +1,6 @@
 import { after } from 'node:test';
 import type { AgentRunner } from '../src/agent-jobs/agent-runner.ts';
-import { createJobService, type JobService } from '../src/agent-jobs/job-service.ts';
+import { createJobCache, createJobService, type JobService } from '../src/agent-jobs/job-service.ts';
 import { type JobWorker, startJobWorker } from '../src/agent-jobs/job-worker.ts';
 import { createApiKeyCache } from '../src/auth/api-key-cache.ts';
 import { type Config, loadConfig } from '../src/config.ts';
@@ -42,7 +42,12 @@ export async function buildTestServices(
     runExpirySeconds: 600,
   });
   const notifier = createNotifier(database.connectionString);
-  const jobs = createJobService({ pool: database.pool, boss, defaultModel: config.model });
+  const jobs = createJobService({
+    pool: database.pool,
+    boss,
+    defaultModel: config.model,
+    cache: await createJobCache(notifier),
+  });
   const apiKeys = await createApiKeyCache(notifier);
   const app = await buildApp(
     { config, database, jobs, notifier, apiKeys },

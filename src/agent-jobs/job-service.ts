@@ -6,6 +6,8 @@
 import type pg from 'pg';
 import type { PgBoss } from 'pg-boss';
 import { transaction } from '../db/database.ts';
+import { createNotifiedCache, type NotifiedCache } from '../db/notified-cache.ts';
+import type { Notifier } from '../db/notifier.ts';
 import { NotFoundError } from '../errors.ts';
 import { announceAgentRun, enqueueAgentRun } from '../queue/queue.ts';
 import { enqueueWebhook } from '../webhooks/webhook-delivery.ts';
@@ -25,12 +27,26 @@ import {
 } from './job-store.ts';
 
 export const jobArchivedChannel = 'quire_agent_job_archived';
+/** Notified on commit by a trigger whenever a job row changes (migration 0006). */
+export const jobChangedChannel = 'quire_agent_job_changed';
 
 export interface JobServiceDependencies {
   pool: pg.Pool;
   boss: PgBoss;
   /** `QUIRE_MODEL`; a project's `model` setting overrides it. */
   defaultModel: string | null;
+  /**
+   * Recently read jobs, for polling clients; evicted here on this process's own changes and by
+   * `jobChangedChannel` on everyone's. Null to read every job from the database.
+   */
+  cache?: NotifiedCache<AgentJob> | null;
+}
+
+/** A job cache for `createJobService`, evicted by the database's change notifications. */
+export async function createJobCache(notifier: Notifier): Promise<NotifiedCache<AgentJob>> {
+  const cache = createNotifiedCache<AgentJob>(notifier, { ttlMilliseconds: 60_000, maxEntries: 50_000 });
+  await notifier.subscribe(jobChangedChannel, (jobId) => cache.evict(jobId));
+  return cache;
 }
 
 export interface JobResponse {
@@ -40,7 +56,7 @@ export interface JobResponse {
 
 export type JobService = ReturnType<typeof createJobService>;
 
-export function createJobService({ pool, boss, defaultModel }: JobServiceDependencies) {
+export function createJobService({ pool, boss, defaultModel, cache = null }: JobServiceDependencies) {
   async function idempotent(
     client: pg.PoolClient,
     request: IdempotentRequest | null,
@@ -98,13 +114,14 @@ export function createJobService({ pool, boss, defaultModel }: JobServiceDepende
           return { status: 200, body: presentAgentJob(job) };
         }),
       );
+      cache?.evict(id);
       await announceAgentRun(pool, id);
       return response;
     },
 
     /** Archives the job and stops its running work; archiving twice changes nothing. */
-    archive(projectId: string, id: string): Promise<AgentJob> {
-      return transaction(pool, async (client) => {
+    async archive(projectId: string, id: string): Promise<AgentJob> {
+      const archived = await transaction(pool, async (client) => {
         const job = await lockJob(client, id);
         if (job === null || job.projectId !== projectId) throw new NotFoundError('Agent job not found');
         if (job.status === 'archived') return job;
@@ -116,11 +133,17 @@ export function createJobService({ pool, boss, defaultModel }: JobServiceDepende
         await client.query('SELECT pg_notify($1, $2)', [jobArchivedChannel, job.id]);
         return archived;
       });
+      cache?.evict(id);
+      return archived;
     },
 
     async get(projectId: string, id: string): Promise<AgentJob> {
+      const cached = cache?.get(id);
+      if (cached && cached.projectId === projectId) return cached;
+      const generation = cache?.generation() ?? 0;
       const job = await findJob(pool, projectId, id);
       if (job === null) throw new NotFoundError('Agent job not found');
+      cache?.set(id, job, generation);
       return job;
     },
 

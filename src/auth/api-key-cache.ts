@@ -1,47 +1,27 @@
 /**
- * Keys verified recently, kept in memory so that a request costs no key lookup. Correctness rests
- * on hearing of every change: a revocation notifies every process on commit and evicts the key
- * here, and while the notification connection is down nothing is served from the cache (it is
- * emptied on reconnection, as changes may have been missed). Entries also expire after a minute.
+ * Keys verified recently, kept in memory so that a request costs no key lookup. A revocation
+ * notifies every process on commit (api-key-store.ts) and evicts the key here; the dashboard also
+ * evicts at once in its own process.
  */
+import { createNotifiedCache, type NotifiedCache } from '../db/notified-cache.ts';
 import type { Notifier } from '../db/notifier.ts';
 import type { ApiKey } from './api-key.ts';
 import { apiKeyChangedChannel } from './api-key-store.ts';
 
 export interface ApiKeyCache {
   get(secretHash: string): ApiKey | undefined;
-  set(secretHash: string, key: ApiKey): void;
+  /** Take before reading the database; pass to `set` (see NotifiedCache). */
+  generation(): number;
+  set(secretHash: string, key: ApiKey, readGeneration: number): void;
   evict(keyId: string): void;
 }
 
-export async function createApiKeyCache(
-  notifier: Notifier,
-  options: { ttlMilliseconds?: number; maxEntries?: number } = {},
-): Promise<ApiKeyCache> {
-  const ttl = options.ttlMilliseconds ?? 60_000;
-  const maxEntries = options.maxEntries ?? 10_000;
-  const entries = new Map<string, { key: ApiKey; expiresAt: number }>();
-  const evict = (keyId: string) => {
-    for (const [hash, entry] of entries) if (entry.key.id === keyId) entries.delete(hash);
-  };
+export async function createApiKeyCache(notifier: Notifier): Promise<ApiKeyCache> {
+  const cache: NotifiedCache<ApiKey> = createNotifiedCache(notifier, {
+    ttlMilliseconds: 60_000,
+    maxEntries: 10_000,
+  });
+  const evict = (keyId: string) => cache.evictWhere((key) => key.id === keyId);
   await notifier.subscribe(apiKeyChangedChannel, evict);
-  notifier.onReconnect(() => entries.clear());
-  return {
-    get(secretHash) {
-      if (!notifier.connected()) return undefined;
-      const entry = entries.get(secretHash);
-      if (!entry) return undefined;
-      if (entry.expiresAt < Date.now()) {
-        entries.delete(secretHash);
-        return undefined;
-      }
-      return entry.key;
-    },
-    set(secretHash, key) {
-      if (!notifier.connected()) return;
-      if (entries.size >= maxEntries) entries.clear();
-      entries.set(secretHash, { key, expiresAt: Date.now() + ttl });
-    },
-    evict,
-  };
+  return { get: cache.get, generation: cache.generation, set: cache.set, evict };
 }

@@ -26,9 +26,10 @@ export async function authenticate(
   const hash = hashApiKeySecret(secret).toString('hex');
   let key = cache?.get(hash) ?? null;
   if (key === null) {
+    const generation = cache?.generation() ?? 0;
     key = await findApiKeyBySecret(db, secret);
     if (key === null) throw new UnauthorizedError('Unknown API key');
-    if (key.revokedAt === null) cache?.set(hash, key);
+    if (key.revokedAt === null) cache?.set(hash, key, generation);
   }
   if (key.revokedAt !== null) throw new UnauthorizedError('This API key has been revoked');
   if (key.expiresAt !== null && key.expiresAt <= now) throw new UnauthorizedError('This API key has expired');
