@@ -85,14 +85,11 @@ export async function importLog(options: LogImport): Promise<ImportSummary> {
       skip('not a GET request');
       continue;
     }
-    const prepared = preparePageView(
-      { ...parsed.request, target: parsed.request.target },
-      {
-        classifier: options.classifier,
-        now: options.now,
-        ...(options.keepFrom === undefined ? {} : { keepFrom: options.keepFrom }),
-      },
-    );
+    const prepared = preparePageView(parsed.request, {
+      classifier: options.classifier,
+      now: options.now,
+      ...(options.keepFrom === undefined ? {} : { keepFrom: options.keepFrom }),
+    });
     if (!prepared.ok) {
       skip(prepared.kind === 'skipped' ? prepared.reason : `invalid: ${prepared.reason}`);
       continue;
