@@ -264,6 +264,12 @@ describe('analytics processes', { timeout: 240_000 }, () => {
     assert.match(refused.stderr, /400.*dateFrom/);
     server.child.kill('SIGTERM');
     await server.exited;
+    const unreachable = await runQuire(['analytics', 'views', '--project', project.id, '--url', server.url], {
+      ...environment,
+      QUIRE_API_KEY: key,
+    });
+    assert.equal(unreachable.code, 1);
+    assert.match(unreachable.stderr, /could not reach the server/);
     await database.close();
   });
 });

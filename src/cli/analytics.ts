@@ -198,6 +198,13 @@ async function fetchViews(client: QuireClient, options: ViewsOptions): Promise<P
         `the server answered ${error.status}: ${error.message}${details}`,
       );
     }
+    if (error instanceof TypeError && error.cause instanceof Error) {
+      // fetch's own failure: nothing listening, refused, DNS, ...
+      throw new QuireError(
+        'invalid_input',
+        `could not reach the server (--url or QUIRE_URL): ${error.cause.message}`,
+      );
+    }
     throw error;
   }
 }
