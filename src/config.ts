@@ -43,6 +43,8 @@ export interface Config {
   /** For client commands (`quire job ...`): the server to talk to, and the key to use. */
   clientUrl: string;
   clientApiKey: string | null;
+  /** Months of raw page views kept (rollups are kept for ever). */
+  analyticsRetentionMonths: number;
 }
 
 export class ConfigError extends Error {
@@ -173,5 +175,6 @@ export function loadConfig(
     webhookAllowPrivate: parseBoolean(environment, 'QUIRE_WEBHOOK_ALLOW_PRIVATE'),
     clientUrl: (parseUrl(environment, 'QUIRE_URL', ['http:', 'https:']) ?? publicUrl).replace(/\/+$/, ''),
     clientApiKey: optional(environment, 'QUIRE_API_KEY'),
+    analyticsRetentionMonths: parseInteger(environment, 'QUIRE_ANALYTICS_RETENTION_MONTHS', 13, 1, 1200),
   });
 }

@@ -17,6 +17,7 @@ import { openDatabase } from './db/open-database.ts';
 import { type App, buildApp, type RouteRegistrar } from './http/app.ts';
 import { registerAgentJobEventRoutes } from './http/routes/agent-job-events.ts';
 import { registerAgentJobRoutes } from './http/routes/agent-jobs.ts';
+import { registerAnalyticsRoutes } from './http/routes/analytics.ts';
 import { registerHealthRoutes } from './http/routes/health.ts';
 import { registerProjectRoutes } from './http/routes/projects.ts';
 import { registerReviewRoutes } from './http/routes/reviews.ts';
@@ -29,6 +30,7 @@ export const routeRegistrars: RouteRegistrar[] = [
   registerAgentJobRoutes,
   registerAgentJobEventRoutes,
   registerReviewRoutes,
+  registerAnalyticsRoutes,
   registerDashboard,
 ];
 

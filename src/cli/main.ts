@@ -5,6 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.ts';
 import { errorMessage, isQuireError } from '../errors.ts';
+import { registerAnalyticsCommands } from './analytics.ts';
 import { registerJobCommands } from './job.ts';
 import { registerKeyCommands } from './key.ts';
 import { registerMigrateCommand } from './migrate.ts';
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
   registerUserCommands(program);
   registerWebhookCommands(program);
   registerJobCommands(program);
+  registerAnalyticsCommands(program);
   return program;
 }
 

@@ -9,8 +9,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentJobResource } from '../agent-jobs/agent-job.ts';
 import type { JobStatus } from '../agent-jobs/job-status.ts';
+import type { IncomingEvent, IngestResult } from '../analytics/ingest-events.ts';
+import type { PageViewsExport } from '../analytics/page-views-query.ts';
 
-export type { AgentJobResource };
+export type { AgentJobResource, IncomingEvent, IngestResult, PageViewsExport };
+
+export interface PageViewsQuery {
+  dateFrom?: string;
+  dateTo?: string;
+  limit?: number;
+  offset?: number;
+}
 
 export interface JobEventResource {
   id: number;
@@ -136,6 +145,21 @@ export function createQuireClient(options: QuireClientOptions) {
         'GET',
         `${job(projectId, id)}/events?${search}`,
       );
+    },
+    /** The page-view export: totals and one page of per-page counts (DESIGN.md §1). */
+    pageViews(projectId: string, query: PageViewsQuery = {}) {
+      const search = new URLSearchParams();
+      for (const [name, value] of Object.entries(query)) {
+        if (value !== undefined) search.set(name, String(value));
+      }
+      const suffix = search.size > 0 ? `?${search}` : '';
+      return request<PageViewsExport>('GET', `/v1/analytics/${encodeURIComponent(projectId)}/views${suffix}`);
+    },
+    /** Sends up to 1,000 page views; resolves once they are committed. */
+    ingestEvents(projectId: string, events: IncomingEvent[]) {
+      return request<IngestResult>('POST', `/v1/analytics/${encodeURIComponent(projectId)}/events`, {
+        events,
+      });
     },
     /** Polls until the job is completed, archived or failed (the spec's client rule). */
     async waitForJob(projectId: string, id: string, wait: WaitOptions = {}): Promise<AgentJobResource> {

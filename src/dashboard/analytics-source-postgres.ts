@@ -1,10 +1,21 @@
+import { queryAgents } from '../analytics/agents-query.ts';
+import type { DateRange as AnalyticsRange } from '../analytics/date-range.ts';
+import { queryPageViews } from '../analytics/page-views-query.ts';
+import { queryTimeSeries } from '../analytics/time-series-query.ts';
 import type { Queryable } from '../db/database.ts';
-import type { AnalyticsSource } from './analytics-source.ts';
+import type { AnalyticsSource, DateRange } from './analytics-source.ts';
 
-/**
- * The analytics page's source on this database. Null until the analytics module (ingestion, the
- * export queries) is part of this build; the page then says so instead of showing numbers.
- */
-export function createAnalyticsSource(_db: Queryable): AnalyticsSource | null {
-  return null;
+/** The analytics page's source on this database: the public export's queries, called in process. */
+export function createAnalyticsSource(db: Queryable): AnalyticsSource | null {
+  const rangeOf = (range: DateRange): AnalyticsRange => ({
+    from: range.from?.getTime(),
+    to: range.to?.getTime(),
+  });
+  return {
+    views: (projectId, range, page) =>
+      queryPageViews(db, { projectId, range: rangeOf(range), ...page, now: Date.now() }),
+    agents: (projectId, range) => queryAgents(db, { projectId, range: rangeOf(range), now: Date.now() }),
+    timeSeries: (projectId, range, interval) =>
+      queryTimeSeries(db, { projectId, range: rangeOf(range), interval, now: Date.now() }),
+  };
 }

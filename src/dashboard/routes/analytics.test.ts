@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { buildTestServices } from '../../../test/app.ts';
 import { buildDashboardUser, signInSession } from '../../../test/dashboard.ts';
 import { createTestDatabase } from '../../../test/database.ts';
-import { buildProject } from '../../../test/factories.ts';
+import { buildProject, buildProjectWithKey } from '../../../test/factories.ts';
 import { renderAnalyticsPage } from '../pages/analytics-page.ts';
 import { csvCell, viewsCsvRows } from '../views-csv.ts';
 import { readRange } from './analytics.ts';
@@ -121,4 +121,43 @@ test('the page on the real app: signed in, with date errors as an error state', 
   });
   assert.equal(bad.statusCode, 400);
   assert.match(bad.body, /must be a date such as 2026-01-31/);
+});
+
+test('the page and the CSV show the views the analytics module stored', async () => {
+  const database = await createTestDatabase();
+  const { app } = await buildTestServices(database);
+  const session = await signInSession(app, await buildDashboardUser(database.pool));
+  const { project, key } = await buildProjectWithKey(database.pool);
+  const keyProject = project.id;
+  const yesterday = new Date(Date.now() - 24 * 3600 * 1000).toISOString();
+  const chrome =
+    'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36';
+  const ingested = await app.inject({
+    method: 'POST',
+    url: `/v1/analytics/${keyProject}/events`,
+    headers: { authorization: `Bearer ${key}` },
+    payload: {
+      events: [
+        { path: '/docs/dashboard-page', timestamp: yesterday, userAgent: chrome },
+        { path: '/docs/dashboard-page', timestamp: yesterday, userAgent: chrome },
+        { path: '/docs/dashboard-page.md', timestamp: yesterday, userAgent: 'ChatGPT-User/1.0' },
+      ],
+    },
+  });
+  assert.equal(ingested.statusCode, 202, ingested.body);
+  const page = await app.inject({
+    method: 'GET',
+    url: `/dashboard/projects/${keyProject}/analytics`,
+    headers: session.headers,
+  });
+  assert.equal(page.statusCode, 200);
+  assert.match(page.body, /\/docs\/dashboard-page/);
+  assert.match(page.body, /ChatGPT-User/);
+  const csv = await app.inject({
+    method: 'GET',
+    url: `/dashboard/projects/${keyProject}/analytics/views.csv`,
+    headers: session.headers,
+  });
+  assert.equal(csv.statusCode, 200);
+  assert.match(csv.body, /"\/docs\/dashboard-page",.*2.*1.*3/);
 });

@@ -1,0 +1,269 @@
+// Analytics benchmark on the embedded PostgreSQL (figures in docs/benchmarks.md):
+//   node bench/analytics.ts [--events 10000000] [--ingest-seconds 20] [--keep DIR]
+// 1. Ingestion through the HTTP batch endpoint of a `quire serve` child process: batches of 1,000
+//    events (Zipf paths over 5,000 pages, a year of timestamps, 10% AI), acknowledged after commit.
+// 2. Bulk load of the export data set with SQL (the same tables and rollups the writer fills;
+//    HTTP at the measured rate would take too long for 10 million events).
+// 3. The export for 30 and 365 days (edges not aligned to hours) over HTTP, p50/p95, and the same
+//    export computed the way Umami does it (GROUP BY over raw events), and the ratio.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { insertApiKey } from '../src/auth/api-key-store.ts';
+import { acquireEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
+import { migrate } from '../src/db/migrator.ts';
+import { insertProject } from '../src/projects/project-store.ts';
+
+const { values } = parseArgs({
+  options: {
+    events: { type: 'string', default: '10000000' },
+    'ingest-seconds': { type: 'string', default: '20' },
+    concurrency: { type: 'string', default: '4' },
+    keep: { type: 'string' },
+    'ingest-only': { type: 'boolean', default: false },
+  },
+});
+const totalEvents = Number(values.events);
+const ingestSeconds = Number(values['ingest-seconds']);
+const concurrency = Number(values.concurrency);
+const pages = 5000;
+const day = 86_400_000;
+
+const dataDir = values.keep ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bench-')));
+await fs.chmod(dataDir, 0o755);
+const embedded = await acquireEmbeddedPostgres({ dataDir: path.join(dataDir, 'data'), role: 'bench' });
+const pool = new pg.Pool({ connectionString: embedded.connectionString, max: 4 });
+pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+await migrate(pool);
+console.log(
+  `PostgreSQL: ${(await pool.query('SHOW server_version')).rows[0].server_version}, ${os.cpus().length} CPUs`,
+);
+
+const ingestProject = await insertProject(pool, {
+  name: 'bench ingest',
+  repository: null,
+  ref: 'main',
+  codeHost: 'local',
+});
+const exportProject = await insertProject(pool, {
+  name: 'bench export',
+  repository: null,
+  ref: 'main',
+  codeHost: 'local',
+});
+const { secret: ingestKey } = await insertApiKey(pool, {
+  projectId: ingestProject.id,
+  name: 'bench',
+  scopes: ['ingest'],
+});
+const { secret: readKey } = await insertApiKey(pool, {
+  projectId: exportProject.id,
+  name: 'bench',
+  scopes: ['read'],
+});
+
+// Zipf(1) over 5,000 pages: a log-uniform draw, floored, gives P(k) ≈ 1 / (k ln N).
+const zipfPage = () => Math.min(pages, Math.floor(Math.exp(Math.random() * Math.log(pages + 1))));
+const browsers = [
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36',
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15',
+  'Mozilla/5.0 (X11; Linux x86_64; rv:131.0) Gecko/20100101 Firefox/131.0',
+];
+const aiAgents = [
+  'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot',
+  'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Claude-User/1.0; +Claude-User@anthropic.com)',
+  'Mozilla/5.0 (compatible; OAI-SearchBot/1.0; +https://openai.com/searchbot)',
+  'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)',
+];
+const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)] as T;
+
+const server = spawn(process.execPath, ['bin/quire.js', 'serve', '--port', '0'], {
+  env: {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '/tmp',
+    QUIRE_DATA_DIR: path.join(dataDir, 'data'),
+  },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const url = await new Promise<string>((resolve, reject) => {
+  let output = '';
+  server.stdout.on('data', (chunk) => {
+    output += chunk;
+    const match = /serving at (http:\/\/\S+)/.exec(output);
+    if (match) resolve(match[1] as string);
+  });
+  server.on('exit', () => reject(new Error(`server exited:\n${output}`)));
+});
+
+try {
+  // 1. Ingestion over HTTP.
+  // The year is replayed in order, as live traffic and logs arrive: at 10 million views a year,
+  // one batch of 1,000 covers about 53 minutes.
+  const now = Date.now();
+  const eventGap = (365 * day) / totalEvents;
+  const bodies = Array.from({ length: 64 }, (_, batchIndex) =>
+    JSON.stringify({
+      events: Array.from({ length: 1000 }, (_, index) => ({
+        path: `/docs/page-${zipfPage()}`,
+        timestamp: new Date(now - 365 * day + (batchIndex * 1000 + index) * eventGap).toISOString(),
+        userAgent: Math.random() < 0.1 ? pick(aiAgents) : pick(browsers),
+      })),
+    }),
+  );
+  let acknowledged = 0;
+  let failures = 0;
+  const latencies: number[] = [];
+  const deadline = Date.now() + ingestSeconds * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async (_, worker) => {
+      for (let round = worker; Date.now() < deadline; round += concurrency) {
+        const sentAt = performance.now();
+        const response = await fetch(`${url}/v1/analytics/${ingestProject.id}/events`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${ingestKey}`, 'content-type': 'application/json' },
+          body: bodies[round % bodies.length],
+        });
+        const result = (await response.json()) as { accepted?: number };
+        latencies.push(performance.now() - sentAt);
+        if (response.status === 202) acknowledged += result.accepted ?? 0;
+        else failures += 1;
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  console.log(
+    `ingest: ${acknowledged} events acknowledged in ${seconds.toFixed(1)} s = ${Math.round(acknowledged / seconds)} events/s ` +
+      `(${concurrency} connections, 1,000 events per request, batch p50 ${percentile(latencies, 50).toFixed(0)} ms, ` +
+      `p95 ${percentile(latencies, 95).toFixed(0)} ms, ${failures} failed)`,
+  );
+
+  if (!values['ingest-only']) await exportBenchmark(now);
+} finally {
+  server.kill('SIGTERM');
+  await new Promise((resolve) => server.on('exit', resolve));
+  await pool.end();
+  await embedded.release();
+  if (values.keep === undefined) await fs.rm(dataDir, { recursive: true, force: true });
+}
+
+function percentile(samples: number[], rank: number): number {
+  const sorted = [...samples].sort((left, right) => left - right);
+  return sorted[Math.min(sorted.length - 1, Math.floor((rank / 100) * sorted.length))] ?? Number.NaN;
+}
+
+/** Raw events with SQL, then the rollups from them: hours from raw, days from hours, months from days. */
+async function bulkLoad(projectId: string, count: number, now: number): Promise<void> {
+  for (let month = 0; month <= 13; month += 1) {
+    await pool.query('SELECT analytics_ensure_month_partition($1)', [new Date(now - month * 30 * day)]);
+  }
+  const chunk = 1_000_000;
+  for (let done = 0; done < count; done += chunk) {
+    await pool.query(
+      `INSERT INTO analytics_page_views (project_id, occurred_at, path, category, agent, classifier_version, markdown)
+       SELECT $1, $2::timestamptz - random() * interval '365 days',
+         '/docs/page-' || least(${pages}, floor(exp(random() * ln(${pages + 1})))::int),
+         kind.category, kind.agent, 'bench', false
+       FROM generate_series(1, $3) AS serial
+       CROSS JOIN LATERAL (SELECT random() AS draw, serial) AS roll
+       CROSS JOIN LATERAL (
+         SELECT CASE WHEN draw < 0.9 THEN 'human' WHEN draw < 0.94 THEN 'ai_assistant'
+                     WHEN draw < 0.97 THEN 'ai_search' ELSE 'ai_training' END AS category,
+                CASE WHEN draw < 0.9 THEN NULL WHEN draw < 0.94 THEN 'ChatGPT-User'
+                     WHEN draw < 0.97 THEN 'OAI-SearchBot' ELSE 'GPTBot' END AS agent
+       ) AS kind`,
+      [projectId, new Date(now), Math.min(chunk, count - done)],
+    );
+  }
+  await pool.query(
+    `INSERT INTO analytics_path_rollups (project_id, granularity, bucket, path, human, ai_assistant, ai_search, ai_training, bot)
+     SELECT project_id, 'hour', date_trunc('hour', occurred_at, 'UTC'), path,
+       count(*) FILTER (WHERE category = 'human'), count(*) FILTER (WHERE category = 'ai_assistant'),
+       count(*) FILTER (WHERE category = 'ai_search'), count(*) FILTER (WHERE category = 'ai_training'),
+       count(*) FILTER (WHERE category = 'bot')
+     FROM analytics_page_views WHERE project_id = $1 GROUP BY 1, 2, 3, 4
+     ORDER BY 3, 4 -- the order live ingestion writes them in: hour by hour`,
+    [projectId],
+  );
+  for (const [granularity, from] of [
+    ['day', 'hour'],
+    ['month', 'day'],
+  ]) {
+    await pool.query(
+      `INSERT INTO analytics_path_rollups (project_id, granularity, bucket, path, human, ai_assistant, ai_search, ai_training, bot)
+       SELECT project_id, $2, date_trunc($2, bucket, 'UTC'), path, sum(human), sum(ai_assistant), sum(ai_search),
+         sum(ai_training), sum(bot)
+       FROM analytics_path_rollups WHERE project_id = $1 AND granularity = $3 GROUP BY 1, 2, 3, 4 ORDER BY 3, 4`,
+      [projectId, granularity, from],
+    );
+  }
+  await pool.query(
+    `INSERT INTO analytics_agent_rollups (project_id, granularity, bucket, category, agent, views)
+     SELECT project_id, levels.granularity, date_trunc(levels.granularity, occurred_at, 'UTC'), category, coalesce(agent, ''), count(*)
+     FROM analytics_page_views CROSS JOIN (VALUES ('hour'), ('day'), ('month')) AS levels (granularity)
+     WHERE project_id = $1 GROUP BY 1, 2, 3, 4, 5`,
+    [projectId],
+  );
+  await pool.query('VACUUM ANALYZE analytics_page_views, analytics_path_rollups, analytics_agent_rollups');
+}
+
+/** The export as Umami computes its pages report: GROUP BY over the raw events of the range. */
+async function umamiExport(projectId: string, from: Date, to: Date): Promise<number> {
+  const result = await pool.query<{ total_human: number; total_ai: number }>(
+    `WITH counted AS (
+       SELECT path, count(*) FILTER (WHERE category = 'human') AS human,
+         count(*) FILTER (WHERE category = 'ai_assistant') AS ai
+       FROM analytics_page_views WHERE project_id = $1 AND occurred_at >= $2 AND occurred_at < $3
+       GROUP BY path
+     )
+     SELECT path, human, ai, (sum(human) OVER ())::bigint AS total_human, (sum(ai) OVER ())::bigint AS total_ai
+     FROM counted WHERE human + ai > 0 ORDER BY human + ai DESC, path LIMIT 50`,
+    [projectId, from, to],
+  );
+  return (result.rows[0]?.total_human ?? 0) + (result.rows[0]?.total_ai ?? 0);
+}
+
+/** 2. Bulk load of the export data set; 3. the export, ours and Umami's way, on the same data. */
+async function exportBenchmark(now: number): Promise<void> {
+  // 2. Bulk load of the export data set.
+  const loadStarted = performance.now();
+  await bulkLoad(exportProject.id, totalEvents, now);
+  console.log(
+    `bulk load: ${totalEvents} events and their rollups in ${((performance.now() - loadStarted) / 1000).toFixed(0)} s`,
+  );
+
+  // 3. The export, ours and Umami's way, on the same data.
+  const end = now - 17 * 60_000 - 23_000; // not aligned to an hour: raw edges are read
+  for (const days of [30, 365]) {
+    const dateFrom = new Date(end - days * day).toISOString();
+    const dateTo = new Date(end).toISOString();
+    const query = `dateFrom=${encodeURIComponent(dateFrom)}&dateTo=${encodeURIComponent(dateTo)}&limit=50`;
+    const timings: number[] = [];
+    let body: { totals: { total: number } } | null = null;
+    for (let run = 0; run < 60; run += 1) {
+      const sentAt = performance.now();
+      const response = await fetch(`${url}/v1/analytics/${exportProject.id}/views?${query}`, {
+        headers: { authorization: `Bearer ${readKey}` },
+      });
+      body = (await response.json()) as { totals: { total: number } };
+      if (run >= 10) timings.push(performance.now() - sentAt); // the first runs warm caches
+    }
+    const umami: number[] = [];
+    let umamiTotal = 0;
+    for (let run = 0; run < 4; run += 1) {
+      const sentAt = performance.now();
+      umamiTotal = await umamiExport(exportProject.id, new Date(dateFrom), new Date(dateTo));
+      if (run >= 1) umami.push(performance.now() - sentAt);
+    }
+    const ours = percentile(timings, 50);
+    const theirs = percentile(umami, 50);
+    console.log(
+      `export ${days} days: p50 ${ours.toFixed(1)} ms, p95 ${percentile(timings, 95).toFixed(1)} ms over HTTP ` +
+        `(total ${body?.totals.total}); GROUP BY over raw events: p50 ${theirs.toFixed(0)} ms (total ${umamiTotal}); ` +
+        `${(theirs / ours).toFixed(0)}x faster`,
+    );
+  }
+}

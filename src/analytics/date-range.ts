@@ -1,0 +1,92 @@
+/**
+ * Parses the export's `dateFrom`/`dateTo` (DESIGN.md §1): `YYYY-MM-DD` is midnight UTC, an ISO 8601
+ * date-time must carry `Z` or an offset (a time without one would depend on the server's zone).
+ * Strict: real calendar dates only, no other ISO forms, nothing `Date.parse` would guess at.
+ */
+
+const datePattern = /^(\d{4})-(\d{2})-(\d{2})$/;
+const dateTimePattern =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:([Zz])|([+-])(\d{2}):?(\d{2}))$/;
+
+export type ParsedInstant = { ok: true; epochMilliseconds: number } | { ok: false; reason: string };
+
+export function parseInstant(value: string): ParsedInstant {
+  const date = datePattern.exec(value);
+  if (date !== null) {
+    const [year, month, day] = [Number(date[1]), Number(date[2]), Number(date[3])];
+    if (!isCalendarDate(year, month, day)) return { ok: false, reason: 'is not a calendar date' };
+    return { ok: true, epochMilliseconds: utc(year, month, day, 0, 0, 0, 0) };
+  }
+  const dateTime = dateTimePattern.exec(value);
+  if (dateTime === null) {
+    return { ok: false, reason: 'must be YYYY-MM-DD or an ISO 8601 date-time with Z or an offset' };
+  }
+  const [year, month, day, hour, minute] = [1, 2, 3, 4, 5].map((index) => Number(dateTime[index])) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const second = Number(dateTime[6] ?? 0);
+  const millisecond = Math.floor(Number(`0.${dateTime[7] ?? '0'}`) * 1000);
+  if (!isCalendarDate(year, month, day)) return { ok: false, reason: 'is not a calendar date' };
+  if (hour > 23 || minute > 59 || second > 59) return { ok: false, reason: 'has a time of day out of range' };
+  let offsetMinutes = 0;
+  if (dateTime[8] === undefined) {
+    const [offsetHour, offsetMinute] = [Number(dateTime[10]), Number(dateTime[11])];
+    if (offsetHour > 23 || offsetMinute > 59) return { ok: false, reason: 'has an offset out of range' };
+    offsetMinutes = (dateTime[9] === '-' ? -1 : 1) * (offsetHour * 60 + offsetMinute);
+  }
+  const epochMilliseconds = utc(year, month, day, hour, minute, second, millisecond) - offsetMinutes * 60_000;
+  return { ok: true, epochMilliseconds };
+}
+
+function isCalendarDate(year: number, month: number, day: number): boolean {
+  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
+  const date = new Date(utc(year, month, day, 0, 0, 0, 0));
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** Like Date.UTC with a 1-based month, but years 0-99 stay as written instead of meaning 1900-1999. */
+function utc(
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+  millisecond: number,
+): number {
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(hour, minute, second, millisecond);
+  return date.getTime();
+}
+
+export interface DateRange {
+  /** Inclusive lower bound, epoch milliseconds; `undefined` for an open start. */
+  from: number | undefined;
+  /** Exclusive upper bound, epoch milliseconds; `undefined` for an open end. */
+  to: number | undefined;
+}
+
+/** Problems are returned (one message each) so the caller can report all of them at once. */
+export function parseDateRange(input: { dateFrom?: string; dateTo?: string }): {
+  range: DateRange;
+  problems: string[];
+} {
+  const problems: string[] = [];
+  const bound = (name: 'dateFrom' | 'dateTo'): number | undefined => {
+    const value = input[name];
+    if (value === undefined) return undefined;
+    const parsed = parseInstant(value);
+    if (parsed.ok) return parsed.epochMilliseconds;
+    problems.push(`${name} ${parsed.reason}`);
+    return undefined;
+  };
+  const from = bound('dateFrom');
+  const to = bound('dateTo');
+  if (from !== undefined && to !== undefined && from > to) problems.push('dateFrom must not be after dateTo');
+  return { range: { from, to }, problems };
+}

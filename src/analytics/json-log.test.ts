@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseJsonLogLine } from './json-log.ts';
+
+describe('parseJsonLogLine', () => {
+  it('reads Cloudflare Logpush HTTP request lines', () => {
+    const line = JSON.stringify({
+      ClientIP: '198.51.100.7',
+      ClientRequestHost: 'docs.example.com',
+      ClientRequestMethod: 'GET',
+      ClientRequestURI: '/docs/intro?ref=x',
+      ClientRequestPath: '/docs/intro',
+      ClientRequestUserAgent: 'Mozilla/5.0 (compatible; GPTBot/1.2)',
+      ClientRequestReferer: 'https://chatgpt.com/',
+      EdgeResponseStatus: 200,
+      EdgeStartTimestamp: '2026-05-01T12:00:00Z',
+      RequestHeaders: { accept: 'text/markdown' },
+    });
+    assert.deepEqual(parseJsonLogLine(line), {
+      ok: true,
+      request: {
+        method: 'GET',
+        target: '/docs/intro?ref=x',
+        status: 200,
+        occurredAt: Date.parse('2026-05-01T12:00:00Z'),
+        userAgent: 'Mozilla/5.0 (compatible; GPTBot/1.2)',
+        referrer: 'https://chatgpt.com/',
+        accept: 'text/markdown',
+      },
+    });
+  });
+
+  it('reads Cloudflare Unix timestamps in seconds, milliseconds and nanoseconds', () => {
+    const at = Date.parse('2026-05-01T12:00:00Z');
+    for (const timestamp of [at / 1000, at, at * 1e6, String(at * 1e6)]) {
+      const result = parseJsonLogLine(
+        JSON.stringify({ ClientRequestPath: '/a', EdgeStartTimestamp: timestamp }),
+      );
+      assert.ok(result.ok);
+      assert.equal(result.request.occurredAt, at, String(timestamp));
+    }
+  });
+
+  it('reads Vercel log drain lines', () => {
+    const line = JSON.stringify({
+      id: '1',
+      source: 'edge',
+      timestamp: Date.parse('2026-05-01T12:00:00Z'),
+      proxy: {
+        timestamp: Date.parse('2026-05-01T12:00:01Z'),
+        method: 'GET',
+        host: 'docs.example.com',
+        path: '/docs/intro.md',
+        userAgent: ['Claude-User/1.0'],
+        referer: 'https://claude.ai/',
+        statusCode: 304,
+        clientIp: '203.0.113.1',
+      },
+    });
+    const result = parseJsonLogLine(line);
+    assert.ok(result.ok);
+    assert.equal(result.request.target, '/docs/intro.md');
+    assert.equal(result.request.status, 304);
+    assert.equal(result.request.userAgent, 'Claude-User/1.0');
+    assert.equal(result.request.occurredAt, Date.parse('2026-05-01T12:00:01Z'));
+  });
+
+  it('reads the batch endpoint field names', () => {
+    const result = parseJsonLogLine(
+      '{"path":"https://x.dev/a","timestamp":"2026-05-01T12:00:00+02:00","userAgent":"curl/8"}',
+    );
+    assert.ok(result.ok);
+    assert.equal(result.request.method, 'GET');
+    assert.equal(result.request.status, undefined);
+    assert.equal(result.request.occurredAt, Date.parse('2026-05-01T10:00:00Z'));
+  });
+
+  it('gives a reason for garbage instead of throwing', () => {
+    const cases: Array<[string, RegExp]> = [
+      ['', /JSON/],
+      ['{"path":', /JSON/],
+      ['[1,2]', /object/],
+      ['"text"', /object/],
+      ['null', /object/],
+      ['{"message":"build started"}', /path/],
+      ['{"path":42,"timestamp":1}', /path/],
+      ['{"path":"/a"}', /timestamp/],
+      ['{"path":"/a","timestamp":"yesterday"}', /timestamp/],
+      ['{"path":"/a","timestamp":-5}', /timestamp/],
+      ['{"path":"/a","timestamp":1760000000,"status":"ok"}', /status/],
+      ['{"path":"/a","timestamp":{"$date":1}}', /timestamp/],
+    ];
+    for (const [line, reason] of cases) {
+      const result = parseJsonLogLine(line);
+      assert.equal(result.ok, false, line);
+      if (!result.ok) assert.match(result.reason, reason, line);
+    }
+  });
+});

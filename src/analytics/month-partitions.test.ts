@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createTestDatabase } from '../../test/database.ts';
+import { buildProject } from '../../test/factories.ts';
+import { createClassifier } from './classify.ts';
+import { ensureMonthPartitions, listMonthPartitions } from './month-partitions.ts';
+import { createPageViewWriter } from './page-view-writer.ts';
+import { queryPageViews } from './page-views-query.ts';
+import { retentionCutoff, startRetention } from './retention.ts';
+
+const database = await createTestDatabase();
+
+describe('month partitions and retention', () => {
+  it('creates partitions once, even when asked concurrently', async () => {
+    const march = Date.parse('2026-03-15T12:00:00Z');
+    await Promise.all(
+      Array.from({ length: 8 }, () => ensureMonthPartitions(database.pool, [march, march + 1])),
+    );
+    const names = (await listMonthPartitions(database.pool)).map((partition) => partition.name);
+    assert.deepEqual(names, ['analytics_page_views_2026_03']);
+  });
+
+  it('computes the retention cutoff in whole UTC months', () => {
+    assert.equal(
+      new Date(retentionCutoff(Date.parse('2026-05-20T10:00:00Z'), 13)).toISOString(),
+      '2025-04-01T00:00:00.000Z',
+    );
+    assert.equal(
+      new Date(retentionCutoff(Date.parse('2026-01-01T00:00:00Z'), 1)).toISOString(),
+      '2025-12-01T00:00:00.000Z',
+    );
+  });
+
+  it('drops raw months past retention, keeps the rollups, and lets the writer recreate a month', async () => {
+    const project = await buildProject(database.pool);
+    const classifier = createClassifier();
+    const writer = createPageViewWriter({ pool: database.pool });
+    const view = (iso: string) => ({
+      path: '/docs/a',
+      occurredAt: Date.parse(iso),
+      category: 'human' as const,
+      agent: null,
+      classifierVersion: classifier.version,
+      referrerHost: null,
+      markdown: false,
+      userAgent: undefined,
+    });
+    const now = Date.now();
+    const old = new Date(retentionCutoff(now, 14)).toISOString();
+    await writer.write(project.id, [view(old), view(new Date(now - 1000).toISOString())]);
+    const logged: string[] = [];
+    const retention = startRetention({
+      pool: database.pool,
+      months: 13,
+      log: (message) => logged.push(message),
+    });
+    retention.stop();
+    for (let wait = 0; wait < 50 && logged.length === 0; wait += 1)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.match(logged[0] ?? '', /dropped analytics_page_views_\d{4}_\d{2}/);
+    const raw = await database.pool.query<{ count: number }>(
+      'SELECT count(*) AS count FROM analytics_page_views WHERE project_id = $1',
+      [project.id],
+    );
+    assert.equal(raw.rows[0]?.count, 1);
+    const exported = await queryPageViews(database.pool, {
+      projectId: project.id,
+      range: { from: undefined, to: undefined },
+      limit: 10,
+      offset: 0,
+    });
+    assert.equal(exported.totals.human, 2, 'the rollups still count the dropped month');
+    // The writer knew that month; it must recreate the partition rather than fail.
+    await writer.write(project.id, [view(old)]);
+    await writer.close();
+  });
+});

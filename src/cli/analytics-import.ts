@@ -1,0 +1,108 @@
+/** `quire analytics import`: streams log files into a project, with a progress bar and a summary. */
+import fs from 'node:fs';
+import { type Command, Option } from 'commander';
+import { createClassifier } from '../analytics/classify.ts';
+import { type ImportSummary, importLog, type LogFormat, logFormats } from '../analytics/log-import.ts';
+import { createPageViewWriter } from '../analytics/page-view-writer.ts';
+import { retentionCutoff } from '../analytics/retention.ts';
+import { NotFoundError } from '../errors.ts';
+import { findProject } from '../projects/project-store.ts';
+import { withDatabase } from './database-command.ts';
+import { printJson, printTable } from './output.ts';
+
+export function registerAnalyticsImportCommand(analytics: Command): void {
+  analytics
+    .command('import')
+    .description('Import page views from server or CDN logs (safe to re-run: nothing is counted twice)')
+    .requiredOption('--project <id>', 'the project the views belong to')
+    .addOption(
+      new Option('--format <format>', 'combined: nginx/Apache; jsonl: JSON lines (Vercel, Cloudflare)')
+        .choices(logFormats)
+        .makeOptionMandatory(),
+    )
+    .option('--json', 'print the summary as one JSON object')
+    .argument('<files...>', 'log files; - reads standard input')
+    .action(async (files: string[], options: { project: string; format: LogFormat; json?: boolean }) => {
+      for (const file of files) {
+        if (file !== '-' && !fs.statSync(file, { throwIfNoEntry: false })?.isFile()) {
+          throw new NotFoundError(`${file} is not a readable file`);
+        }
+      }
+      const totals = await withDatabase(async (database, config) => {
+        if ((await findProject(database.pool, options.project)) === null) {
+          throw new NotFoundError(`No project with id ${options.project}`);
+        }
+        const writer = createPageViewWriter({ pool: database.pool });
+        const classifier = createClassifier();
+        const summaries: Array<{ file: string; summary: ImportSummary }> = [];
+        try {
+          for (const file of files) {
+            const source = file === '-' ? process.stdin : fs.createReadStream(file);
+            const size = file === '-' ? 0 : fs.statSync(file).size;
+            const progress = createProgressBar(file, size, () =>
+              'bytesRead' in source ? source.bytesRead : 0,
+            );
+            const summary = await importLog({
+              projectId: options.project,
+              format: options.format,
+              source,
+              classifier,
+              writer,
+              now: Date.now(),
+              keepFrom: retentionCutoff(Date.now(), config.analyticsRetentionMonths),
+              onProgress: progress.update,
+            });
+            progress.done(summary);
+            summaries.push({ file, summary });
+          }
+        } finally {
+          await writer.close();
+        }
+        return summaries;
+      });
+      if (options.json) return printJson({ files: totals });
+      for (const { file, summary } of totals) printSummary(file, summary);
+    });
+}
+
+function printSummary(file: string, summary: ImportSummary): void {
+  const skipped = Object.values(summary.skipped).reduce((sum, count) => sum + count, 0);
+  console.log(
+    `${file}: ${summary.linesRead} lines read, ${summary.imported} imported, ${summary.alreadyImported} already imported, ${skipped} skipped`,
+  );
+  const reasons = Object.entries(summary.skipped).sort((left, right) => right[1] - left[1]);
+  if (reasons.length > 0) {
+    printTable(
+      ['SKIPPED', 'REASON'],
+      reasons.map(([reason, count]) => [String(count), reason]),
+    );
+  }
+}
+
+/** A one-line progress bar on a terminal's stderr; silent when stderr is not a terminal. */
+function createProgressBar(file: string, size: number, bytesRead: () => number) {
+  const enabled = process.stderr.isTTY === true;
+  let last = 0;
+  const draw = (summary: Readonly<ImportSummary>) => {
+    const fraction = size > 0 ? Math.min(1, bytesRead() / size) : 0;
+    const width = 30;
+    const filled = Math.round(fraction * width);
+    const bar =
+      size > 0
+        ? `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(fraction * 100).toFixed(0).padStart(3)}% `
+        : '';
+    process.stderr.write(`\r${bar}${file}: ${summary.linesRead} lines, ${summary.imported} imported\u001b[K`);
+  };
+  return {
+    update(summary: Readonly<ImportSummary>) {
+      if (!enabled || Date.now() - last < 200) return;
+      last = Date.now();
+      draw(summary);
+    },
+    done(summary: Readonly<ImportSummary>) {
+      if (!enabled) return;
+      draw(summary);
+      process.stderr.write('\n');
+    },
+  };
+}

@@ -1,0 +1,210 @@
+/** `quire analytics ...`: import logs, print the export, verify and reclassify, retention, settings. */
+import { type Command, InvalidArgumentError } from 'commander';
+import { analyticsSettingsOf, parseOrigin, settingsPatch } from '../analytics/analytics-settings.ts';
+import { createClassifier } from '../analytics/classify.ts';
+import { dropMonthPartitionsBefore } from '../analytics/month-partitions.ts';
+import { reclassifyPageViews } from '../analytics/reclassify.ts';
+import { retentionCutoff } from '../analytics/retention.ts';
+import { verifyRollups } from '../analytics/rollup-verification.ts';
+import { type PageViewsExport, QuireApiError, type QuireClient } from '../client/quire-client.ts';
+import { NotFoundError, QuireError } from '../errors.ts';
+import { findProject, updateProjectSettings } from '../projects/project-store.ts';
+import { registerAnalyticsImportCommand } from './analytics-import.ts';
+import { type ClientOptions, clientFrom, withClientOptions } from './client-command.ts';
+import { withDatabase } from './database-command.ts';
+import { printJson, printTable } from './output.ts';
+
+function parseCount(minimum: number) {
+  return (text: string): number => {
+    if (!/^\d+$/.test(text) || Number(text) < minimum) {
+      throw new InvalidArgumentError(`must be a whole number of at least ${minimum}`);
+    }
+    return Number(text);
+  };
+}
+
+function parseSwitch(text: string): boolean {
+  if (text === 'on' || text === 'true') return true;
+  if (text === 'off' || text === 'false') return false;
+  throw new InvalidArgumentError('must be on or off');
+}
+
+export function registerAnalyticsCommands(program: Command): void {
+  const analytics = program.command('analytics').description('Page-view analytics');
+  registerAnalyticsImportCommand(analytics);
+
+  withClientOptions(
+    analytics
+      .command('views')
+      .description('Print the page-view export of a running server as a table')
+      .requiredOption('--project <id>', 'the project')
+      .option('--from <date>', 'dateFrom: YYYY-MM-DD or ISO 8601 date-time (inclusive)')
+      .option('--to <date>', 'dateTo: YYYY-MM-DD or ISO 8601 date-time (exclusive)')
+      .option('--limit <n>', 'rows per page, 1 to 250', parseCount(1), 50)
+      .option('--offset <n>', 'rows to skip', parseCount(0), 0)
+      .option('--all', 'follow hasMore and print every page')
+      .option('--json', 'print the result as one JSON object'),
+  ).action(async (options: ViewsOptions) => {
+    const result = await fetchViews(clientFrom(options), options);
+    if (options.json) return printJson(result);
+    printTable(
+      ['PATH', 'HUMAN', 'AI', 'TOTAL'],
+      result.views.map((row) => [row.path, String(row.human), String(row.ai), String(row.total)]),
+    );
+    const { totals } = result;
+    console.log(
+      `\ntotal ${totals.total} views (human ${totals.human}, ai ${totals.ai})${result.hasMore ? '; more pages: --offset or --all' : ''}`,
+    );
+  });
+
+  analytics
+    .command('verify')
+    .description('Prove that the rollups equal the raw page views (exit 1 when they do not)')
+    .option('--project <id>', 'only this project')
+    .option('--json', 'print the report as one JSON object')
+    .action(async (options: { project?: string; json?: boolean }) => {
+      const report = await withDatabase((database) => verifyRollups(database.pool, options.project ?? null));
+      if (options.json) printJson(report);
+      else {
+        console.log(
+          `${report.rawEvents} raw page views, ${report.rollupRowsChecked} rollup rows checked` +
+            (report.checkedFrom ? ` (from ${report.checkedFrom.toISOString().slice(0, 10)})` : ''),
+        );
+        for (const mismatch of report.mismatches.slice(0, 20)) {
+          console.log(
+            `MISMATCH ${mismatch.table} ${mismatch.projectId} ${mismatch.granularity} ${mismatch.bucket.toISOString()} ${mismatch.key}: raw ${mismatch.raw}, rollup ${mismatch.rollup}`,
+          );
+        }
+        console.log(
+          report.mismatches.length === 0
+            ? 'OK: rollups equal raw counts'
+            : `${report.mismatches.length} mismatches`,
+        );
+      }
+      if (report.mismatches.length > 0) process.exitCode = 1;
+    });
+
+  analytics
+    .command('reclassify')
+    .description('Classify stored page views again with the current classifier, and rebuild the rollups')
+    .option('--project <id>', 'only this project')
+    .option('--json', 'print the report as one JSON object')
+    .action(async (options: { project?: string; json?: boolean }) => {
+      const classifier = createClassifier();
+      const report = await withDatabase((database) =>
+        reclassifyPageViews(database.pool, classifier, options.project ?? null),
+      );
+      if (options.json) return printJson(report);
+      console.log(
+        `Classifier ${report.classifierVersion}: ${report.viewsUpdated} views from ${report.userAgents} user agents reclassified, ${report.viewsChanged} changed category`,
+      );
+    });
+
+  analytics
+    .command('prune')
+    .description('Drop raw page views older than the retention period (rollups are kept)')
+    .option('--months <n>', 'months to keep (default: QUIRE_ANALYTICS_RETENTION_MONTHS or 13)', parseCount(1))
+    .action(async (options: { months?: number }) => {
+      const dropped = await withDatabase((database, config) =>
+        dropMonthPartitionsBefore(
+          database.pool,
+          retentionCutoff(Date.now(), options.months ?? config.analyticsRetentionMonths),
+        ),
+      );
+      console.log(dropped.length === 0 ? 'Nothing to drop' : `Dropped ${dropped.join(', ')}`);
+    });
+
+  analytics
+    .command('settings')
+    .description("Show or change a project's analytics settings")
+    .requiredOption('--project <id>', 'the project')
+    .option(
+      '--allowed-origins <origins>',
+      'comma-separated origins the browser tracker may send from ("" for none)',
+    )
+    .option(
+      '--count-ai-crawlers <on|off>',
+      'count AI search and training crawlers as ai in the export',
+      parseSwitch,
+    )
+    .option('--json', 'print the settings as one JSON object')
+    .action(
+      async (options: {
+        project: string;
+        allowedOrigins?: string;
+        countAiCrawlers?: boolean;
+        json?: boolean;
+      }) => {
+        const allowedOrigins =
+          options.allowedOrigins === undefined
+            ? undefined
+            : options.allowedOrigins
+                .split(',')
+                .filter((origin) => origin.trim() !== '')
+                .map(parseOrigin);
+        const settings = await withDatabase(async (database) => {
+          const patch = settingsPatch({
+            ...(allowedOrigins === undefined ? {} : { allowedOrigins }),
+            ...(options.countAiCrawlers === undefined
+              ? {}
+              : { countAiCrawlersAsAi: options.countAiCrawlers }),
+          });
+          const project =
+            Object.keys(patch).length > 0
+              ? await updateProjectSettings(database.pool, options.project, patch)
+              : await findProject(database.pool, options.project);
+          if (project === null) throw new NotFoundError(`No project with id ${options.project}`);
+          return analyticsSettingsOf(project.settings);
+        });
+        if (options.json) return printJson(settings);
+        console.log(`allowed origins: ${settings.allowedOrigins.join(', ') || '(none: the tracker is off)'}`);
+        console.log(`count AI crawlers as ai: ${settings.countAiCrawlersAsAi ? 'on' : 'off'}`);
+      },
+    );
+}
+
+interface ViewsOptions extends ClientOptions {
+  project: string;
+  from?: string;
+  to?: string;
+  limit: number;
+  offset: number;
+  all?: boolean;
+  json?: boolean;
+}
+
+async function fetchViews(client: QuireClient, options: ViewsOptions): Promise<PageViewsExport> {
+  try {
+    const parameters = {
+      ...(options.from === undefined ? {} : { dateFrom: options.from }),
+      ...(options.to === undefined ? {} : { dateTo: options.to }),
+      limit: options.all ? 250 : options.limit,
+    };
+    let offset = options.offset;
+    const first = await client.pageViews(options.project, { ...parameters, offset });
+    const result = { ...first, views: [...first.views] };
+    while (options.all && result.hasMore) {
+      offset += parameters.limit;
+      const next = await client.pageViews(options.project, { ...parameters, offset });
+      result.views.push(...next.views);
+      result.hasMore = next.hasMore;
+    }
+    return result;
+  } catch (error: unknown) {
+    if (error instanceof QuireApiError) {
+      const details = error.details.map((detail) => `; ${detail.message}`).join('');
+      throw new QuireError(
+        'invalid_input',
+        `the server answered ${error.status}: ${error.message}${details}`,
+      );
+    }
+    if (error instanceof TypeError && error.cause instanceof Error) {
+      // fetch's own failure: nothing listening, refused, DNS, ...
+      throw new QuireError(
+        'invalid_input',
+        `could not reach the server (--url or QUIRE_URL): ${error.cause.message}`,
+      );
+    }
+    throw error;
+  }
+}

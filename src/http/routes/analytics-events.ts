@@ -1,0 +1,80 @@
+import { Type } from '@fastify/type-provider-typebox';
+import type { AnalyticsServices } from '../../analytics/analytics-services.ts';
+import { ingestEvents } from '../../analytics/ingest-events.ts';
+import { maximumRawPathLength } from '../../analytics/normalize-path.ts';
+import { maximumHeaderLength, maximumUserAgentLength } from '../../analytics/page-view.ts';
+import { retentionCutoff } from '../../analytics/retention.ts';
+import type { App } from '../app.ts';
+import { bearerSecurity, errorResponses, ProjectIdParameter } from '../schemas.ts';
+
+export const maximumEventsPerBatch = 1000;
+
+const IncomingEventSchema = Type.Object(
+  {
+    path: Type.String({
+      minLength: 1,
+      maxLength: maximumRawPathLength,
+      description: 'The page: a path (`/docs/intro?x=1`) or a full URL; normalised before it is stored',
+    }),
+    timestamp: Type.Optional(
+      Type.Union([Type.String({ maxLength: 64 }), Type.Integer({ minimum: 0 })], {
+        description: 'ISO 8601 date-time with Z or an offset, or epoch milliseconds; default: now',
+      }),
+    ),
+    userAgent: Type.Optional(Type.String({ maxLength: maximumUserAgentLength })),
+    ip: Type.Optional(Type.String({ maxLength: 64, description: 'Validated, never stored' })),
+    referrer: Type.Optional(Type.String({ maxLength: maximumHeaderLength })),
+    accept: Type.Optional(Type.String({ maxLength: maximumHeaderLength, description: 'The Accept header' })),
+    status: Type.Optional(
+      Type.Integer({ minimum: 100, maximum: 599, description: 'Only 2xx and 304 count as views' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export function registerAnalyticsEventRoutes(app: App, services: AnalyticsServices): void {
+  app.post(
+    '/v1/analytics/:projectId/events',
+    {
+      config: { scope: 'ingest' },
+      // 1,000 events with long URLs and user agents fit; a 10 MB body does not.
+      bodyLimit: 4 * 1024 * 1024,
+      schema: {
+        tags: ['analytics'],
+        summary: 'Ingest a batch of page views',
+        description:
+          'All events valid or 400 with one detail per bad event, and nothing stored. 202 once the batch is committed.',
+        security: bearerSecurity,
+        params: Type.Object({ projectId: ProjectIdParameter }),
+        body: Type.Object(
+          { events: Type.Array(IncomingEventSchema, { minItems: 1, maxItems: maximumEventsPerBatch }) },
+          { additionalProperties: false },
+        ),
+        response: {
+          202: Type.Object({
+            accepted: Type.Integer({ description: 'Page views stored' }),
+            skipped: Type.Integer({
+              description:
+                'Valid events that are no page view (assets, errors, older than the retention period)',
+            }),
+          }),
+          ...errorResponses(400, 401, 403, 413, 415),
+        },
+      },
+    },
+    async (request, reply) => {
+      const now = Date.now();
+      const result = await ingestEvents(
+        {
+          classifier: services.classifier,
+          writer: services.writer,
+          now,
+          keepFrom: retentionCutoff(now, services.retentionMonths),
+        },
+        request.params.projectId,
+        request.body.events,
+      );
+      return reply.code(202).send(result);
+    },
+  );
+}

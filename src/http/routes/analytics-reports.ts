@@ -1,0 +1,155 @@
+import { Type } from '@fastify/type-provider-typebox';
+import { queryAgents } from '../../analytics/agents-query.ts';
+import { parseDateRange } from '../../analytics/date-range.ts';
+import { queryPageViews } from '../../analytics/page-views-query.ts';
+import { queryTimeSeries, timeSeriesIntervals } from '../../analytics/time-series-query.ts';
+import type { Database } from '../../db/database.ts';
+import { InvalidInputError } from '../../errors.ts';
+import type { App } from '../app.ts';
+import { bearerSecurity, errorResponses, ProjectIdParameter } from '../schemas.ts';
+
+const dateForms = 'ISO 8601 date-time with Z or an offset, or YYYY-MM-DD (midnight UTC)';
+
+const RangeQuery = {
+  dateFrom: Type.Optional(Type.String({ maxLength: 64, description: `Inclusive. ${dateForms}` })),
+  dateTo: Type.Optional(Type.String({ maxLength: 64, description: `Exclusive. ${dateForms}` })),
+};
+
+const Counts = {
+  human: Type.Integer({ description: 'Views from human traffic' }),
+  ai: Type.Integer({ description: 'Views from AI traffic' }),
+  total: Type.Integer({ description: 'human + ai' }),
+};
+
+export const PageViewsResponse = Type.Object({
+  totals: Type.Object(Counts, { description: 'Site-wide totals over the whole range, all pages' }),
+  views: Type.Array(Type.Object({ path: Type.String(), ...Counts }), {
+    description: 'Ordered by total descending, then path ascending',
+  }),
+  hasMore: Type.Boolean({ description: 'True when rows exist past offset + limit' }),
+});
+
+/** Validates dateFrom/dateTo beyond the schema; every problem becomes one detail. */
+function rangeOf(query: { dateFrom?: string; dateTo?: string }) {
+  const { range, problems } = parseDateRange(query);
+  if (problems.length > 0) {
+    throw new InvalidInputError(
+      'Invalid querystring',
+      problems.map((message) => ({ message })),
+    );
+  }
+  return range;
+}
+
+export function registerAnalyticsReportRoutes(app: App, database: Database): void {
+  app.get(
+    '/v1/analytics/:projectId/views',
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags: ['analytics'],
+        summary: 'Get page views: totals and per-page counts, human and AI',
+        security: bearerSecurity,
+        params: Type.Object({ projectId: ProjectIdParameter }),
+        querystring: Type.Object({
+          ...RangeQuery,
+          limit: Type.Integer({ minimum: 1, maximum: 250, default: 50 }),
+          offset: Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 }),
+        }),
+        response: { 200: PageViewsResponse, ...errorResponses(400, 401, 403, 429) },
+      },
+    },
+    async (request) => {
+      const { limit, offset } = request.query;
+      return queryPageViews(database.pool, {
+        projectId: request.params.projectId,
+        range: rangeOf(request.query),
+        limit,
+        offset,
+        now: Date.now(),
+      });
+    },
+  );
+
+  app.get(
+    '/v1/analytics/:projectId/agents',
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags: ['analytics'],
+        summary: 'Views per traffic category and per agent (AI agents and other bots)',
+        security: bearerSecurity,
+        params: Type.Object({ projectId: ProjectIdParameter }),
+        querystring: Type.Object(RangeQuery),
+        response: {
+          200: Type.Object({
+            categories: Type.Object({
+              human: Type.Integer(),
+              ai_assistant: Type.Integer(),
+              ai_search: Type.Integer(),
+              ai_training: Type.Integer(),
+              bot: Type.Integer(),
+            }),
+            agents: Type.Array(
+              Type.Object({ agent: Type.String(), category: Type.String(), views: Type.Integer() }),
+              { description: 'Ordered by views descending, then agent' },
+            ),
+          }),
+          ...errorResponses(400, 401, 403, 429),
+        },
+      },
+    },
+    async (request) =>
+      queryAgents(database.pool, {
+        projectId: request.params.projectId,
+        range: rangeOf(request.query),
+        now: Date.now(),
+      }),
+  );
+
+  app.get(
+    '/v1/analytics/:projectId/timeseries',
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags: ['analytics'],
+        summary: 'Views per hour or day, per category, for charts',
+        description:
+          'Buckets are whole UTC hours or days; a range edge inside a bucket includes that whole bucket. Default range: the last 30 days (day) or 48 hours (hour).',
+        security: bearerSecurity,
+        params: Type.Object({ projectId: ProjectIdParameter }),
+        querystring: Type.Object({
+          ...RangeQuery,
+          interval: Type.Union(
+            timeSeriesIntervals.map((interval) => Type.Literal(interval)),
+            { default: 'day' },
+          ),
+        }),
+        response: {
+          200: Type.Object({
+            interval: Type.String(),
+            points: Type.Array(
+              Type.Object({
+                start: Type.String({ format: 'date-time' }),
+                human: Type.Integer(),
+                ai: Type.Integer(),
+                ai_assistant: Type.Integer(),
+                ai_search: Type.Integer(),
+                ai_training: Type.Integer(),
+                bot: Type.Integer(),
+              }),
+            ),
+          }),
+          ...errorResponses(400, 401, 403, 429),
+        },
+      },
+    },
+    async (request) =>
+      queryTimeSeries(database.pool, {
+        projectId: request.params.projectId,
+        range: rangeOf(request.query),
+        interval: request.query.interval,
+        now: Date.now(),
+      }),
+  );
+}

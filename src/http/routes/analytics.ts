@@ -1,0 +1,29 @@
+/** Every analytics route, sharing one set of analytics services per app (closed with the app). */
+import { createAnalyticsServices } from '../../analytics/analytics-services.ts';
+import { startRetention } from '../../analytics/retention.ts';
+import type { RouteRegistrar } from '../app.ts';
+import { registerAnalyticsEventRoutes } from './analytics-events.ts';
+import { registerAnalyticsReportRoutes } from './analytics-reports.ts';
+import { registerAnalyticsTrackerRoutes } from './analytics-tracker.ts';
+
+export const registerAnalyticsRoutes: RouteRegistrar = (app, { config, database }) => {
+  const services = createAnalyticsServices(database.pool, {
+    retentionMonths: config.analyticsRetentionMonths,
+  });
+  let retention: { stop(): void } | null = null;
+  app.addHook('onListen', async () => {
+    retention ??= startRetention({
+      pool: database.pool,
+      months: config.analyticsRetentionMonths,
+      log: (message, error) =>
+        error === undefined ? app.log.info(message) : app.log.error({ err: error }, message),
+    });
+  });
+  app.addHook('onClose', async () => {
+    retention?.stop();
+    await services.close();
+  });
+  registerAnalyticsEventRoutes(app, services);
+  registerAnalyticsReportRoutes(app, database);
+  registerAnalyticsTrackerRoutes(app, database, services);
+};
