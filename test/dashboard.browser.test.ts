@@ -1,11 +1,12 @@
 // The dashboard in a real browser against a real `quire serve` and database: sign in, copy the
 // project id, create and revoke a key (and prove with the API that it stopped working), start a
-// job and watch it finish with a scripted model, at desktop and phone widths. Screenshots of each
-// page go to docs/screenshots/ (docs/dashboard.md shows them).
+// job and watch it finish with a scripted model, read analytics after ingesting page views, at
+// desktop and phone widths. Screenshots of each page: see test/browser.ts.
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import { insertApiKey } from '../src/auth/api-key-store.ts';
 import { browserUnavailable, isolatedContext, launchBrowser, screenshotDirectory } from './browser.ts';
 import { createTestDatabase } from './database.ts';
 import { buildProject } from './factories.ts';
@@ -14,6 +15,8 @@ import { startQuireServer } from './processes.ts';
 import { createRepository, temporaryDirectory } from './temporary-repository.ts';
 
 const unavailable = browserUnavailable();
+const browserAgent =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
 async function freePort(): Promise<number> {
   const server = net.createServer();
@@ -147,6 +150,43 @@ describe('the dashboard in a browser', { skip: unavailable ?? false, timeout: 18
     const row = page.getByRole('row', { name: /Fix the typo in the quickstart/ });
     await row.getByRole('link', { name: /review/ }).waitFor();
     await shot('agent-jobs');
+  });
+
+  it('reads analytics after ingesting page views', async () => {
+    const { secret } = await insertApiKey(database.pool, {
+      projectId: project.id,
+      name: 'site',
+      scopes: ['ingest'],
+    });
+    const now = new Date().toISOString();
+    const events = [
+      ...Array.from({ length: 3 }, () => ({ path: '/guide/intro', timestamp: now, userAgent: browserAgent })),
+      {
+        path: 'https://docs.acme.test/guide/intro?ref=x',
+        timestamp: now,
+        userAgent: 'Mozilla/5.0 (compatible; ChatGPT-User/1.0)',
+      },
+      { path: '/reference/cli.md', timestamp: now, userAgent: 'Claude-User/1.0' },
+      { path: '/guide/intro', timestamp: now, userAgent: 'Mozilla/5.0 (compatible; GPTBot/1.2)' },
+    ];
+    const ingest = await fetch(`${base}/v1/analytics/${project.id}/events`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ events }),
+    });
+    assert.equal(ingest.status, 202);
+    await page.getByRole('link', { name: 'Analytics' }).click();
+    await page.getByRole('heading', { name: 'Top pages' }).waitFor();
+    const totals = page.getByLabel('Totals');
+    await totals.getByText('Human views').waitFor();
+    const intro = page.getByRole('row', { name: /\/guide\/intro/ });
+    assert.deepEqual(
+      (await intro.getByRole('cell').allInnerTexts()).map((text) => text.trim()),
+      ['/guide/intro', '3', '1', '4'],
+    );
+    await page.getByRole('row', { name: /\/reference\/cli/ }).waitFor();
+    await page.getByRole('heading', { name: 'AI agents' }).waitFor();
+    await shot('analytics');
   });
 
   it('shows the settings with the tracker snippet, never a stored secret', async () => {
