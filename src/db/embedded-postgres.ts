@@ -270,31 +270,14 @@ async function start(
   log: (message: string) => void,
 ): Promise<void> {
   log('starting the embedded PostgreSQL');
+  const startArguments = ['start', '-D', pgData, '-w', '-t', '60', '-l', path.join(pgData, 'startup.log')];
   try {
-    await pgCtl(binaries, runAs, [
-      'start',
-      '-D',
-      pgData,
-      '-w',
-      '-t',
-      '60',
-      '-l',
-      path.join(pgData, 'startup.log'),
-    ]);
+    await pgCtl(binaries, runAs, startArguments);
   } catch (error: unknown) {
     if (await isRunning(binaries, pgData, runAs)) return; // another process won the race
     // A postmaster.pid left by a killed server whose pid now belongs to an unrelated process.
     if (await removeStalePidFile(pgData)) {
-      await pgCtl(binaries, runAs, [
-        'start',
-        '-D',
-        pgData,
-        '-w',
-        '-t',
-        '60',
-        '-l',
-        path.join(pgData, 'startup.log'),
-      ]);
+      await pgCtl(binaries, runAs, startArguments);
       return;
     }
     const startupLog = await fs.readFile(path.join(pgData, 'startup.log'), 'utf8').catch(() => '');

@@ -59,15 +59,3 @@ export function checkHttpUrl(text: string, what: string): string {
   if (url.username || url.password) throw new InvalidInputError(`${what} must not contain credentials`);
   return url.toString();
 }
-
-/** `https://docs.example.com/` → `https://docs.example.com`; a path, query or credentials are refused. */
-export function checkOrigin(text: string): string {
-  const url = URL.parse(text.trim());
-  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin === 'null') {
-    throw new InvalidInputError(`"${text}" is not an http(s) origin such as https://docs.example.com`);
-  }
-  if (url.pathname !== '/' || url.search !== '' || url.hash !== '' || url.username !== '') {
-    throw new InvalidInputError(`"${text}" must be an origin only (scheme, host and port), without a path`);
-  }
-  return url.origin;
-}

@@ -6,7 +6,8 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
-function diffLineClass(line: string): string {
+/** The CSS class of a line of a unified diff (shared with the dashboard's job page). */
+export function diffLineClass(line: string): string {
   if (line.startsWith('+++') || line.startsWith('---') || line.startsWith('diff --git')) return 'file';
   if (line.startsWith('@@')) return 'hunk';
   if (line.startsWith('+')) return 'added';

@@ -1,5 +1,6 @@
 import type { AgentJob } from '../../agent-jobs/agent-job.ts';
 import type { JobEvent } from '../../agent-jobs/job-events.ts';
+import { diffLineClass } from '../../code-hosts/local/review-page.ts';
 import { formatTime, html, type SafeHtml } from '../html.ts';
 import { projectPath } from '../project-context.ts';
 import { linkOrText, renderJobEventItem } from './job-event-item.ts';
@@ -9,14 +10,6 @@ import { csrfField, notice, type PageContext, renderPage } from './layout.ts';
 export type JobDiff = { kind: 'diff'; text: string } | { kind: 'none'; reason: string };
 
 const maximumDiffCharacters = 500_000;
-
-function diffLineClass(line: string): string {
-  if (line.startsWith('+++') || line.startsWith('---') || line.startsWith('diff --git')) return 'file';
-  if (line.startsWith('@@')) return 'hunk';
-  if (line.startsWith('+')) return 'added';
-  if (line.startsWith('-')) return 'removed';
-  return '';
-}
 
 function renderDiff(diff: JobDiff): SafeHtml {
   if (diff.kind === 'none') return html`<p class="empty">${diff.reason}</p>`;

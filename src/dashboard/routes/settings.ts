@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { parseOrigin } from '../../analytics/analytics-settings.ts';
 import type { Queryable } from '../../db/database.ts';
 import { InvalidInputError, isQuireError } from '../../errors.ts';
 import type { Project } from '../../projects/project.ts';
@@ -6,7 +7,6 @@ import {
   checkCodeHost,
   checkHttpUrl,
   checkModel,
-  checkOrigin,
   checkProjectName,
   checkRef,
   checkRepository,
@@ -168,7 +168,7 @@ export function registerSettingsRoutes(app: FastifyInstance, options: SettingsRo
       .split(/\r?\n/)
       .map((line) => line.trim())
       .filter((line) => line !== '');
-    const origins = [...new Set(lines.map(checkOrigin))];
+    const origins = [...new Set(lines.map(parseOrigin))];
     if (origins.length > 50) throw new InvalidInputError('At most 50 allowed origins');
     await updateProjectSettings(db, project.id, { analyticsAllowedOrigins: origins });
     return 'origins';

@@ -1,6 +1,6 @@
 import { Type } from '@fastify/type-provider-typebox';
 import { presentAgentJob } from '../../agent-jobs/agent-job.ts';
-import { fingerprintRequest } from '../../agent-jobs/idempotency.ts';
+import { fingerprintRequest, type IdempotentRequest } from '../../agent-jobs/idempotency.ts';
 import { decodeJobCursor, encodeJobCursor } from '../../agent-jobs/job-cursor.ts';
 import type { RouteRegistrar } from '../app.ts';
 import { bearerSecurity, errorResponses, ProjectIdParameter } from '../schemas.ts';
@@ -13,6 +13,16 @@ import {
 } from './agent-job-schemas.ts';
 
 const tags = ['agent jobs'];
+
+/** The request's `Idempotency-Key`, scoped to the project and tied to what was asked. */
+function idempotencyOf(
+  request: { headers: Record<string, unknown>; url: string; body: unknown },
+  projectId: string,
+): IdempotentRequest | null {
+  const key = request.headers['idempotency-key'];
+  if (typeof key !== 'string') return null;
+  return { projectId, key, fingerprint: fingerprintRequest('POST', request.url, request.body) };
+}
 
 export const registerAgentJobRoutes: RouteRegistrar = (app, { jobs }) => {
   app.post(
@@ -33,11 +43,7 @@ export const registerAgentJobRoutes: RouteRegistrar = (app, { jobs }) => {
     },
     async (request, reply) => {
       const { projectId } = request.params;
-      const key = request.headers['idempotency-key'];
-      const idempotency = key
-        ? { projectId, key, fingerprint: fingerprintRequest('POST', request.url, request.body) }
-        : null;
-      const response = await jobs.create(projectId, request.body.prompt, idempotency);
+      const response = await jobs.create(projectId, request.body.prompt, idempotencyOf(request, projectId));
       return reply.code(201).send(response.body);
     },
   );
@@ -76,11 +82,12 @@ export const registerAgentJobRoutes: RouteRegistrar = (app, { jobs }) => {
     },
     async (request, reply) => {
       const { projectId, id } = request.params;
-      const key = request.headers['idempotency-key'];
-      const idempotency = key
-        ? { projectId, key, fingerprint: fingerprintRequest('POST', request.url, request.body) }
-        : null;
-      const response = await jobs.message(projectId, id, request.body.prompt, idempotency);
+      const response = await jobs.message(
+        projectId,
+        id,
+        request.body.prompt,
+        idempotencyOf(request, projectId),
+      );
       return reply.code(200).send(response.body);
     },
   );
