@@ -9,7 +9,7 @@ import { transaction } from '../db/database.ts';
 import { createNotifiedCache, type NotifiedCache } from '../db/notified-cache.ts';
 import type { Notifier } from '../db/notifier.ts';
 import { NotFoundError } from '../errors.ts';
-import { announceAgentRun, enqueueAgentRun } from '../queue/queue.ts';
+import { createRunAnnouncer, enqueueAgentRun } from '../queue/queue.ts';
 import { enqueueWebhook } from '../webhooks/webhook-delivery.ts';
 import { type AgentJob, type AgentJobResource, presentAgentJob } from './agent-job.ts';
 import { claimIdempotencyKey, type IdempotentRequest, storeIdempotentResponse } from './idempotency.ts';
@@ -57,6 +57,7 @@ export interface JobResponse {
 export type JobService = ReturnType<typeof createJobService>;
 
 export function createJobService({ pool, boss, defaultModel, cache = null }: JobServiceDependencies) {
+  const announceRun = createRunAnnouncer(pool);
   async function idempotent(
     client: pg.PoolClient,
     request: IdempotentRequest | null,
@@ -89,7 +90,7 @@ export function createJobService({ pool, boss, defaultModel, cache = null }: Job
           return { status: 201, body: presentAgentJob(job) };
         }),
       );
-      await announceAgentRun(pool, response.body.id);
+      announceRun();
       return response;
     },
 
@@ -115,7 +116,7 @@ export function createJobService({ pool, boss, defaultModel, cache = null }: Job
         }),
       );
       cache?.evict(id);
-      await announceAgentRun(pool, id);
+      announceRun();
       return response;
     },
 

@@ -3,7 +3,6 @@
  * model tokens) are counted in the database across processes; every other authenticated read is
  * counted in memory. A project's `agentRateLimitPerHour` setting overrides the default.
  */
-import { findProject } from '../projects/project-store.ts';
 import { consumeRateLimit, createMemoryRateLimiter } from '../rate-limits/rate-limit.ts';
 import type { App } from './app.ts';
 import type { HttpDependencies } from './dependencies.ts';
@@ -19,10 +18,12 @@ export async function consumeAgentRateLimit(
   { config, database }: Pick<HttpDependencies, 'config' | 'database'>,
   projectId: string,
 ): Promise<void> {
-  const project = await findProject(database.pool, projectId);
-  const setting = project?.settings.agentRateLimitPerHour;
-  const limit = typeof setting === 'number' ? setting : config.agentRateLimitPerHour;
-  await consumeRateLimit(database.pool, projectId, { bucket: 'agent', limit, windowSeconds: 3600 });
+  await consumeRateLimit(database.pool, projectId, {
+    bucket: 'agent',
+    limit: config.agentRateLimitPerHour,
+    windowSeconds: 3600,
+    projectSetting: 'agentRateLimitPerHour',
+  });
 }
 
 export function installRateLimiting(app: App, { config, database }: HttpDependencies): void {

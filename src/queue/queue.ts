@@ -95,9 +95,25 @@ async function ensureQueue(
 
 export const agentRunRequestedChannel = 'quire_agent_run_requested';
 
-/** Wakes idle workers at once; call after the transaction that enqueued the run has committed. */
-export async function announceAgentRun(db: Queryable, jobId: string): Promise<void> {
-  await db.query('SELECT pg_notify($1, $2)', [agentRunRequestedChannel, jobId]);
+export type RunAnnouncer = () => void;
+
+/**
+ * Wakes idle workers at once; call after the transaction that enqueued a run has committed. Calls
+ * made in the same tick share one notification (workers fetch whatever is queued), so a burst of
+ * creations costs one round trip, not one each.
+ */
+export function createRunAnnouncer(db: Queryable): RunAnnouncer {
+  let pending = false;
+  return () => {
+    if (pending) return;
+    pending = true;
+    setImmediate(() => {
+      pending = false;
+      db.query('SELECT pg_notify($1, $2)', [agentRunRequestedChannel, '']).catch(() => {
+        // Workers still poll; a lost wake-up only delays a run by one polling interval.
+      });
+    });
+  };
 }
 
 export async function enqueueAgentRun(boss: PgBoss, db: Queryable, jobId: string): Promise<void> {
