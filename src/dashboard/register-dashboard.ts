@@ -45,6 +45,10 @@ export const registerDashboard: RouteRegistrar = async (app: App, dependencies: 
 async function dashboardPlugin(app: FastifyInstance, dependencies: HttpDependencies): Promise<void> {
   const { config, database } = dependencies;
   const db = database.pool;
+  // Pages, not API: kept out of the OpenAPI document.
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, hide: true };
+  });
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: 256 * 1024 },

@@ -325,4 +325,8 @@ test('the OpenAPI document lists every job route with its schemas', async () => 
     assert.ok(operation.responses['401'], `${method} ${path} documents 401`);
   }
   assert.ok(document.paths['/v2/agent/{projectId}/job'].post.responses['201']);
+  const pages = Object.keys(document.paths).filter(
+    (path) => path.startsWith('/dashboard') || path.startsWith('/review'),
+  );
+  assert.deepEqual(pages, [], 'web pages are not part of the API document');
 });
