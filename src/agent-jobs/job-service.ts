@@ -5,7 +5,7 @@
  */
 import type pg from 'pg';
 import type { PgBoss } from 'pg-boss';
-import { transaction } from '../db/database.ts';
+import { type Queryable, transaction } from '../db/database.ts';
 import { createNotifiedCache, type NotifiedCache } from '../db/notified-cache.ts';
 import type { Notifier } from '../db/notifier.ts';
 import { NotFoundError } from '../errors.ts';
@@ -18,8 +18,8 @@ import { type JobStatus, nextStatus } from './job-status.ts';
 import {
   cancelPendingMessages,
   findJob,
-  insertJobWithMessage,
   insertMessage,
+  insertQueuedJob,
   type JobPage,
   listJobs,
   lockJob,
@@ -78,18 +78,15 @@ export function createJobService({ pool, boss, defaultModel, cache = null }: Job
       prompt: string,
       idempotency: IdempotentRequest | null = null,
     ): Promise<JobResponse> {
-      const response = await transaction(pool, (client) =>
-        idempotent(client, idempotency, async () => {
-          const job = await insertJobWithMessage(client, {
-            projectId,
-            prompt,
-            defaultModel: defaultModel ?? '',
-          });
-          if (job === null) throw new NotFoundError('Project not found');
-          await enqueueAgentRun(boss, client, job.id);
-          return { status: 201, body: presentAgentJob(job) };
-        }),
-      );
+      const work = async (db: Queryable): Promise<JobResponse> => {
+        const job = await insertQueuedJob(db, { projectId, prompt, defaultModel: defaultModel ?? '' });
+        if (job === null) throw new NotFoundError('Project not found');
+        return { status: 201, body: presentAgentJob(job) };
+      };
+      // One statement is atomic by itself; an Idempotency-Key needs a transaction around it.
+      const response = idempotency
+        ? await transaction(pool, (client) => idempotent(client, idempotency, () => work(client)))
+        : await work(pool);
       announceRun();
       return response;
     },

@@ -1,20 +1,22 @@
 /** Agent jobs and their messages: one SQL statement per function. */
 import type { Queryable } from '../db/database.ts';
 import { newId } from '../ids.ts';
+import { agentRunInsertSql } from '../queue/queue.ts';
 import { type AgentJob, type AgentJobRow, agentJobFromRow } from './agent-job.ts';
 import type { JobStatus } from './job-status.ts';
 
 /**
- * Creates a job from its project (repository, ref, model) with its first message and the first two
- * events, in one statement: the hot path of job creation. Null when there is no such project.
- * The project's `model` setting wins over `defaultModel`.
+ * Creates a job from its project (repository, ref, model) with its first message, the first two
+ * events and its queued run, in one statement (atomic without a transaction: the hot path of job
+ * creation saves BEGIN and COMMIT). Null when there is no such project. The project's `model`
+ * setting wins over `defaultModel`.
  */
-export async function insertJobWithMessage(
+export async function insertQueuedJob(
   db: Queryable,
   job: { projectId: string; prompt: string; defaultModel: string },
 ): Promise<AgentJob | null> {
   const result = await db.query<AgentJobRow>({
-    name: 'insert-job-with-message',
+    name: 'insert-queued-job',
     text: `WITH project AS (
          SELECT id, repository, ref, coalesce(nullif(settings->>'model', ''), $4) AS model FROM projects WHERE id = $2
        ), job AS (
@@ -31,6 +33,8 @@ export async function insertJobWithMessage(
            (2, 'message-create', jsonb_build_object('messageId', message.id, 'prompt', $5::text))
          ) AS event (position, type, data)
          ORDER BY event.position
+       ), run AS (
+         ${agentRunInsertSql('job', 'job.id')}
        )
        SELECT * FROM job`,
     values: [newId('job'), job.projectId, newId('msg'), job.defaultModel, job.prompt],
