@@ -30,8 +30,10 @@ export interface JobRouteDependencies {
 
 function promptOf(body: unknown): string {
   const prompt = formField(body, 'prompt').replace(/\r\n/g, '\n');
-  if (prompt.trim() === '' || prompt.length > 20_000) {
-    throw new InvalidInputError('An instruction is 1 to 20,000 characters, not only white space');
+  if (prompt.trim() === '' || prompt.length > 20_000 || prompt.includes('\u0000')) {
+    throw new InvalidInputError(
+      'An instruction is 1 to 20,000 characters, not only white space, no NUL character',
+    );
   }
   return prompt;
 }

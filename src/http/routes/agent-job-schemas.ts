@@ -33,8 +33,10 @@ export const PromptBody = Type.Object(
     prompt: Type.String({
       minLength: 1,
       maxLength: 20_000,
-      pattern: '\\S',
-      description: 'The instruction for the agent: 1 to 20,000 characters, not only white space',
+      // Not only white space, and no NUL character (PostgreSQL text cannot hold one).
+      pattern: '^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$',
+      description:
+        'The instruction for the agent: 1 to 20,000 characters, not only white space, no NUL character',
     }),
   },
   { additionalProperties: false },

@@ -47,6 +47,7 @@ describe('POST /v2/agent/{projectId}/job', () => {
     ['an empty prompt', ''],
     ['a blank prompt', '   \n\t'],
     ['a prompt over 20,000 characters', 'x'.repeat(20_001)],
+    ['a prompt with a NUL character (PostgreSQL text cannot hold it)', 'Fix\u0000 the typo'],
     ['a number', 42],
     ['null', null],
   ];
