@@ -15,6 +15,7 @@ import { migrate } from './db/migrator.ts';
 import { createNotifier } from './db/notifier.ts';
 import { openDatabase } from './db/open-database.ts';
 import { type App, buildApp, type RouteRegistrar } from './http/app.ts';
+import { createAgentRateLimiter } from './http/rate-limiting.ts';
 import { registerAgentJobEventRoutes } from './http/routes/agent-job-events.ts';
 import { registerAgentJobRoutes } from './http/routes/agent-jobs.ts';
 import { registerAnalyticsRoutes } from './http/routes/analytics.ts';
@@ -105,7 +106,8 @@ export async function startService(
     let url: string | null = null;
     if (config.role !== 'worker') {
       const apiKeys = await createApiKeyCache(notifier);
-      app = await buildApp({ config, database, jobs, notifier, apiKeys }, routeRegistrars, {
+      const agentRateLimiter = createAgentRateLimiter(config, database);
+      app = await buildApp({ config, database, jobs, notifier, apiKeys, agentRateLimiter }, routeRegistrars, {
         logger: options.logger ?? false,
       });
       const listening = app;

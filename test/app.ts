@@ -7,6 +7,7 @@ import { type Config, loadConfig } from '../src/config.ts';
 import type { Database } from '../src/db/database.ts';
 import { createNotifier, type Notifier } from '../src/db/notifier.ts';
 import { type App, type AppOptions, buildApp, type RouteRegistrar } from '../src/http/app.ts';
+import { createAgentRateLimiter } from '../src/http/rate-limiting.ts';
 import { routeRegistrars } from '../src/main.ts';
 import { startQueue } from '../src/queue/queue.ts';
 
@@ -50,7 +51,7 @@ export async function buildTestServices(
   });
   const apiKeys = await createApiKeyCache(notifier);
   const app = await buildApp(
-    { config, database, jobs, notifier, apiKeys },
+    { config, database, jobs, notifier, apiKeys, agentRateLimiter: createAgentRateLimiter(config, database) },
     [...routeRegistrars, ...(options.extraRoutes ?? [])],
     options,
   );

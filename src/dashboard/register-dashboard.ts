@@ -10,7 +10,6 @@ import type { App, RouteRegistrar } from '../http/app.ts';
 import type { HttpDependencies } from '../http/dependencies.ts';
 import { errorResponseOf } from '../http/error-handler.ts';
 import { createJobEventStreams } from '../http/job-event-stream.ts';
-import { consumeAgentRateLimit } from '../http/rate-limiting.ts';
 import { createAnalyticsSource } from './analytics-source-postgres.ts';
 import { parseFormBody } from './form.ts';
 import { renderErrorPage } from './pages/error-page.ts';
@@ -94,7 +93,7 @@ async function dashboardPlugin(app: FastifyInstance, dependencies: HttpDependenc
     db,
     jobs: dependencies.jobs,
     streams: createJobEventStreams(app, { pool: db, notifier: dependencies.notifier }),
-    consumeAgentRateLimit: (projectId) => consumeAgentRateLimit(dependencies, projectId),
+    consumeAgentRateLimit: (projectId) => dependencies.agentRateLimiter.consume(projectId),
   });
   registerAnalyticsRoutes(app, { db, source: createAnalyticsSource(db) });
   registerSettingsRoutes(app, {

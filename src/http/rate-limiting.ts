@@ -3,7 +3,9 @@
  * model tokens) are counted in the database across processes; every other authenticated read is
  * counted in memory. A project's `agentRateLimitPerHour` setting overrides the default.
  */
-import { consumeRateLimit, createMemoryRateLimiter } from '../rate-limits/rate-limit.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import { createMemoryRateLimiter, createRateLimiter, type RateLimiter } from '../rate-limits/rate-limit.ts';
 import type { App } from './app.ts';
 import type { HttpDependencies } from './dependencies.ts';
 
@@ -13,12 +15,9 @@ declare module 'fastify' {
   }
 }
 
-/** Counts one agent job create or follow-up for the project (the API's and the dashboard's alike). */
-export async function consumeAgentRateLimit(
-  { config, database }: Pick<HttpDependencies, 'config' | 'database'>,
-  projectId: string,
-): Promise<void> {
-  await consumeRateLimit(database.pool, projectId, {
+/** The limit on agent job creates and follow-ups (the API's and the dashboard's alike). */
+export function createAgentRateLimiter(config: Readonly<Config>, database: Database): RateLimiter {
+  return createRateLimiter(database.pool, {
     bucket: 'agent',
     limit: config.agentRateLimitPerHour,
     windowSeconds: 3600,
@@ -26,13 +25,13 @@ export async function consumeAgentRateLimit(
   });
 }
 
-export function installRateLimiting(app: App, { config, database }: HttpDependencies): void {
+export function installRateLimiting(app: App, { config, agentRateLimiter }: HttpDependencies): void {
   const reads = createMemoryRateLimiter({ limit: config.readRateLimitPerMinute, windowSeconds: 60 });
   app.addHook('onRequest', async (request) => {
     const key = request.apiKey;
     if (key === null) return;
     if (request.routeOptions.config.rateLimit === 'agent') {
-      await consumeAgentRateLimit({ config, database }, key.projectId);
+      await agentRateLimiter.consume(key.projectId);
     } else if (request.method === 'GET') {
       reads.consume(key.projectId);
     }

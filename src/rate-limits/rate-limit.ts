@@ -14,43 +14,104 @@ export interface RateLimit {
   projectSetting?: string;
 }
 
-/** Counts one request against the limit; throws `RateLimitedError` when it is over. */
-export async function consumeRateLimit(
-  db: Queryable,
-  projectId: string,
-  rateLimit: RateLimit,
-): Promise<void> {
-  const result = await db.query<{ count: number; retry_after: number; limit: number }>({
-    name: 'consume-rate-limit',
-    // Every request of a project updates this one row, so its lock must be held as briefly as
-    // possible: the counter's commit does not wait for the WAL flush (a crash may forget a few
-    // counts, never anything else). The project's own limit is read in the same statement.
-    text: `WITH relaxed AS (SELECT set_config('synchronous_commit', 'off', true)),
-     project_limit AS (
-       SELECT CASE WHEN settings->>$4 ~ '^[0-9]{1,9}$' THEN (settings->>$4)::int END AS value
-       FROM projects WHERE id = $1
-     )
-     INSERT INTO rate_limit_counters (project_id, bucket, window_start, count)
-     SELECT $1, $2, to_timestamp(floor(extract(epoch FROM now()) / $3) * $3), 1 FROM relaxed
-     ON CONFLICT (project_id, bucket, window_start) DO UPDATE SET count = rate_limit_counters.count + 1
-     RETURNING count,
-       ceil(extract(epoch FROM window_start + make_interval(secs => $3) - now()))::int AS retry_after,
-       coalesce((SELECT value FROM project_limit), $5) AS limit`,
-    values: [
-      projectId,
-      rateLimit.bucket,
-      rateLimit.windowSeconds,
-      rateLimit.projectSetting ?? '',
-      rateLimit.limit,
-    ],
-  });
-  const row = result.rows[0]!;
-  if (row.count > row.limit) {
-    throw new RateLimitedError(
-      `Rate limit exceeded: at most ${row.limit} ${rateLimit.bucket} requests per ${rateLimit.windowSeconds} seconds for this project`,
-      Math.max(1, row.retry_after),
-    );
+export interface RateLimiter {
+  /** Counts one request of the project; throws `RateLimitedError` when it is over the limit. */
+  consume(projectId: string): Promise<void>;
+}
+
+interface Lease {
+  tokens: number;
+  /** `Date.now()` at which the lease's window ends. */
+  expiresAt: number;
+  /** The project's limit as the last lease reported it: sizes the next lease. */
+  limit: number;
+  pending: Promise<void> | null;
+}
+
+/** A lease takes at most this share of the limit, so processes sharing a project share it fairly. */
+const leaseShare = 50;
+const maxLeaseSize = 100;
+
+/**
+ * A per-project limit counted in the database, so it holds across processes, without a round
+ * trip per request: each process reserves requests from the database's counter in leases (a
+ * fiftieth of the limit, at most 100; one at a time when the limit is small) and spends them
+ * locally. The counter never grants past the limit, so all processes together never admit more
+ * than it; a process that stops leaves at most one lease unspent until the window ends.
+ */
+export function createRateLimiter(db: Queryable, rateLimit: RateLimit): RateLimiter {
+  const leases = new Map<string, Lease>();
+
+  async function takeLease(projectId: string, lease: Lease): Promise<void> {
+    const wanted = Math.max(1, Math.min(maxLeaseSize, Math.floor(lease.limit / leaseShare)));
+    const result = await db.query<{ granted: number; limit: number; expires_in: number }>({
+      name: 'take-rate-limit-lease',
+      // Every request of a project in this process and every other one meets on this row, so its
+      // lock must be held as briefly as possible: the lease's commit does not wait for the WAL
+      // flush (a crash may forget a lease, never anything else).
+      text: `WITH relaxed AS (SELECT set_config('synchronous_commit', 'off', true)),
+       limits AS (
+         SELECT coalesce(
+           (SELECT CASE WHEN settings->>$4 ~ '^[0-9]{1,9}$' THEN (settings->>$4)::int END FROM projects WHERE id = $1),
+           $5) AS value
+       )
+       INSERT INTO rate_limit_counters AS counter (project_id, bucket, window_start, count, last_grant)
+       SELECT $1, $2, to_timestamp(floor(extract(epoch FROM now()) / $3) * $3), least($6, value), least($6, value)
+       FROM limits, relaxed
+       ON CONFLICT (project_id, bucket, window_start) DO UPDATE
+         SET count = counter.count + least($6, greatest(0, (SELECT value FROM limits) - counter.count)),
+           last_grant = least($6, greatest(0, (SELECT value FROM limits) - counter.count))
+       RETURNING last_grant AS granted, (SELECT value FROM limits) AS limit,
+         ceil(extract(epoch FROM window_start + make_interval(secs => $3) - now()) * 1000)::int AS expires_in`,
+      values: [
+        projectId,
+        rateLimit.bucket,
+        rateLimit.windowSeconds,
+        rateLimit.projectSetting ?? '',
+        rateLimit.limit,
+        wanted,
+      ],
+    });
+    const row = result.rows[0]!;
+    lease.tokens = row.granted;
+    lease.limit = row.limit;
+    lease.expiresAt = Date.now() + row.expires_in;
+    if (row.granted === 0) {
+      throw new RateLimitedError(
+        `Rate limit exceeded: at most ${row.limit} ${rateLimit.bucket} requests per ${rateLimit.windowSeconds} seconds for this project`,
+        Math.max(1, Math.ceil(row.expires_in / 1000)),
+      );
+    }
   }
+
+  return {
+    async consume(projectId) {
+      let lease = leases.get(projectId);
+      if (!lease) {
+        if (leases.size > 10_000) leases.clear();
+        lease = { tokens: 0, expiresAt: 0, limit: 0, pending: null };
+        leases.set(projectId, lease);
+      }
+      for (;;) {
+        if (lease.tokens > 0 && lease.expiresAt > Date.now()) {
+          lease.tokens -= 1;
+          return;
+        }
+        // One lease request per project at a time; the requests that wait for it then spend it.
+        if (lease.pending) {
+          await lease.pending.catch(() => {});
+          continue;
+        }
+        const pending = takeLease(projectId, lease);
+        lease.pending = pending;
+        try {
+          await pending;
+        } finally {
+          lease.pending = null;
+        }
+      }
+    },
+  };
 }
 
 export async function deleteOldRateLimitCounters(db: Queryable): Promise<void> {
