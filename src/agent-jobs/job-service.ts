@@ -5,7 +5,8 @@
  */
 import type pg from 'pg';
 import type { PgBoss } from 'pg-boss';
-import { type Queryable, transaction } from '../db/database.ts';
+import { transaction } from '../db/database.ts';
+import { createGroupCommit } from '../db/group-commit.ts';
 import { createNotifiedCache, type NotifiedCache } from '../db/notified-cache.ts';
 import type { Notifier } from '../db/notifier.ts';
 import { NotFoundError } from '../errors.ts';
@@ -19,10 +20,11 @@ import {
   cancelPendingMessages,
   findJob,
   insertMessage,
-  insertQueuedJob,
+  insertQueuedJobs,
   type JobPage,
   listJobs,
   lockJob,
+  type NewJob,
   setJobStatus,
 } from './job-store.ts';
 
@@ -58,6 +60,17 @@ export type JobService = ReturnType<typeof createJobService>;
 
 export function createJobService({ pool, boss, defaultModel, cache = null }: JobServiceDependencies) {
   const announceRun = createRunAnnouncer(pool);
+  const model = defaultModel ?? '';
+  // Group commit: while a few creations are in flight, the next ones queue and go in one statement.
+  const creations = createGroupCommit<NewJob, AgentJob | null>({
+    commit: (jobs) => insertQueuedJobs(pool, jobs, model),
+    concurrency: 2,
+    maximumGroupSize: 100,
+  });
+  function created(job: AgentJob | null): JobResponse {
+    if (job === null) throw new NotFoundError('Project not found');
+    return { status: 201, body: presentAgentJob(job) };
+  }
   async function idempotent(
     client: pg.PoolClient,
     request: IdempotentRequest | null,
@@ -78,15 +91,15 @@ export function createJobService({ pool, boss, defaultModel, cache = null }: Job
       prompt: string,
       idempotency: IdempotentRequest | null = null,
     ): Promise<JobResponse> {
-      const work = async (db: Queryable): Promise<JobResponse> => {
-        const job = await insertQueuedJob(db, { projectId, prompt, defaultModel: defaultModel ?? '' });
-        if (job === null) throw new NotFoundError('Project not found');
-        return { status: 201, body: presentAgentJob(job) };
-      };
-      // One statement is atomic by itself; an Idempotency-Key needs a transaction around it.
+      // An Idempotency-Key needs a transaction around the creation; without one, creations
+      // arriving together share a statement.
       const response = idempotency
-        ? await transaction(pool, (client) => idempotent(client, idempotency, () => work(client)))
-        : await work(pool);
+        ? await transaction(pool, (client) =>
+            idempotent(client, idempotency, async () =>
+              created((await insertQueuedJobs(client, [{ projectId, prompt }], model))[0] ?? null),
+            ),
+          )
+        : created(await creations.submit({ projectId, prompt }));
       announceRun();
       return response;
     },

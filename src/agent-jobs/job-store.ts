@@ -5,42 +5,64 @@ import { agentRunInsertSql } from '../queue/queue.ts';
 import { type AgentJob, type AgentJobRow, agentJobFromRow } from './agent-job.ts';
 import type { JobStatus } from './job-status.ts';
 
+export interface NewJob {
+  projectId: string;
+  prompt: string;
+}
+
 /**
- * Creates a job from its project (repository, ref, model) with its first message, the first two
- * events and its queued run, in one statement (atomic without a transaction: the hot path of job
- * creation saves BEGIN and COMMIT). Null when there is no such project. The project's `model`
- * setting wins over `defaultModel`.
+ * Creates jobs, each from its project (repository, ref, model) with its first message, the first
+ * two events and its queued run, all in one statement (atomic without a transaction: the hot path
+ * of job creation saves BEGIN and COMMIT, and under load many creations share it). Returns one
+ * entry per new job, in order: null when there is no such project. A project's `model` setting
+ * wins over `defaultModel`.
  */
-export async function insertQueuedJob(
+export async function insertQueuedJobs(
   db: Queryable,
-  job: { projectId: string; prompt: string; defaultModel: string },
-): Promise<AgentJob | null> {
+  jobs: readonly NewJob[],
+  defaultModel: string,
+): Promise<Array<AgentJob | null>> {
+  const jobIds = jobs.map(() => newId('job'));
   const result = await db.query<AgentJobRow>({
-    name: 'insert-queued-job',
-    text: `WITH project AS (
-         SELECT id, repository, ref, coalesce(nullif(settings->>'model', ''), $4) AS model FROM projects WHERE id = $2
+    name: 'insert-queued-jobs',
+    text: `WITH input AS (
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY
+           AS input (job_id, project_id, message_id, prompt, position)
        ), job AS (
          INSERT INTO agent_jobs (id, project_id, status, repository, ref, model)
-         SELECT $1, id, 'active', repository, ref, model FROM project
+         SELECT input.job_id, projects.id, 'active', projects.repository, projects.ref,
+           coalesce(nullif(projects.settings->>'model', ''), $5)
+         FROM input JOIN projects ON projects.id = input.project_id
+         ORDER BY input.position
          RETURNING *
        ), message AS (
-         INSERT INTO agent_job_messages (id, job_id, prompt) SELECT $3, id, $5 FROM job RETURNING id
+         INSERT INTO agent_job_messages (id, job_id, prompt)
+         SELECT input.message_id, job.id, input.prompt FROM job JOIN input ON input.job_id = job.id
+         ORDER BY input.position
+         RETURNING id, job_id, prompt
        ), events AS (
          INSERT INTO agent_job_events (job_id, type, data)
          SELECT job.id, event.type, event.data
-         FROM job, message, LATERAL (VALUES
-           (1, 'job-create', jsonb_build_object('status', 'active', 'model', job.model)),
-           (2, 'message-create', jsonb_build_object('messageId', message.id, 'prompt', $5::text))
-         ) AS event (position, type, data)
-         ORDER BY event.position
+         FROM job JOIN input ON input.job_id = job.id JOIN message ON message.job_id = job.id,
+           LATERAL (VALUES
+             (1, 'job-create', jsonb_build_object('status', 'active', 'model', job.model)),
+             (2, 'message-create', jsonb_build_object('messageId', message.id, 'prompt', message.prompt))
+           ) AS event (position, type, data)
+         ORDER BY input.position, event.position
        ), run AS (
          ${agentRunInsertSql('job', 'job.id')}
        )
        SELECT * FROM job`,
-    values: [newId('job'), job.projectId, newId('msg'), job.defaultModel, job.prompt],
+    values: [
+      jobIds,
+      jobs.map((job) => job.projectId),
+      jobs.map(() => newId('msg')),
+      jobs.map((job) => job.prompt),
+      defaultModel,
+    ],
   });
-  const row = result.rows[0];
-  return row ? agentJobFromRow(row) : null;
+  const created = new Map(result.rows.map((row) => [row.id, agentJobFromRow(row)]));
+  return jobIds.map((id) => created.get(id) ?? null);
 }
 
 export async function findJob(db: Queryable, projectId: string, id: string): Promise<AgentJob | null> {

@@ -1,10 +1,12 @@
 /**
- * Writes page views with group commit: while one transaction is in flight, arriving batches queue
- * up and go together in the next one, so under load many HTTP requests share one commit (and one
- * fsync) while each caller still learns only after its own views are durably committed.
+ * Writes page views with group commit (src/db/group-commit.ts): while one transaction is in
+ * flight, arriving batches queue up and go together in the next one, so under load many HTTP
+ * requests share one commit (and one fsync) while each caller still learns only after its own
+ * views are durably committed.
  */
 import type pg from 'pg';
 import { transaction } from '../db/database.ts';
+import { createGroupCommit } from '../db/group-commit.ts';
 import { insertPageViews, type StoredPageView } from './insert-page-views.ts';
 import { ensureMonthPartitions } from './month-partitions.ts';
 import { floorMonth } from './range-plan.ts';
@@ -31,8 +33,6 @@ export interface PageViewWriterOptions {
 interface PendingWrite {
   projectId: string;
   views: readonly StoredPageView[];
-  resolve(inserted: number): void;
-  reject(error: unknown): void;
 }
 
 const retryableCodes = new Set(['40P01', '40001']);
@@ -63,13 +63,7 @@ async function insertGroup(client: pg.PoolClient, group: PendingWrite[]): Promis
 }
 
 export function createPageViewWriter(options: PageViewWriterOptions): PageViewWriter {
-  const concurrency = options.concurrency ?? 1;
-  const maximumGroupSize = options.maximumGroupSize ?? 20_000;
-  const queue: PendingWrite[] = [];
   const knownMonths = new Set<number>();
-  let inFlight = 0;
-  let closed = false;
-  let idle: (() => void) | null = null;
 
   async function commit(group: PendingWrite[]): Promise<number[]> {
     const months = new Set<number>();
@@ -97,62 +91,18 @@ export function createPageViewWriter(options: PageViewWriterOptions): PageViewWr
     }
   }
 
-  async function run(group: PendingWrite[]): Promise<void> {
-    try {
-      const counts = await commit(group);
-      for (const [index, write] of group.entries()) write.resolve(counts[index] ?? 0);
-    } catch (error: unknown) {
-      if (group.length === 1) {
-        group[0]?.reject(error);
-      } else {
-        // One caller's failure must not fail the others: retry each alone.
-        await Promise.all(
-          group.map((write) =>
-            commit([write]).then(
-              ([count]) => write.resolve(count ?? 0),
-              (alone: unknown) => write.reject(alone),
-            ),
-          ),
-        );
-      }
-    }
-  }
-
-  function pump(): void {
-    while (inFlight < concurrency && queue.length > 0) {
-      const group: PendingWrite[] = [];
-      let size = 0;
-      while (queue.length > 0) {
-        const next = queue[0] as PendingWrite;
-        if (group.length > 0 && size + next.views.length > maximumGroupSize) break;
-        group.push(next);
-        size += next.views.length;
-        queue.shift();
-      }
-      inFlight += 1;
-      void run(group).finally(() => {
-        inFlight -= 1;
-        if (inFlight === 0 && queue.length === 0) idle?.();
-        pump();
-      });
-    }
-  }
-
+  const writes = createGroupCommit<PendingWrite, number>({
+    commit,
+    concurrency: options.concurrency ?? 1,
+    maximumGroupSize: options.maximumGroupSize ?? 20_000,
+    size: (write) => write.views.length,
+    closedMessage: 'The page-view writer is closed',
+  });
   return {
     write(projectId, views) {
-      if (closed) return Promise.reject(new Error('The page-view writer is closed'));
       if (views.length === 0) return Promise.resolve(0);
-      return new Promise<number>((resolve, reject) => {
-        queue.push({ projectId, views, resolve, reject });
-        pump();
-      });
+      return writes.submit({ projectId, views });
     },
-    close() {
-      closed = true;
-      if (inFlight === 0 && queue.length === 0) return Promise.resolve();
-      return new Promise<void>((resolve) => {
-        idle = resolve;
-      });
-    },
+    close: () => writes.close(),
   };
 }

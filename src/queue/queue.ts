@@ -98,21 +98,36 @@ export const agentRunRequestedChannel = 'quire_agent_run_requested';
 export type RunAnnouncer = () => void;
 
 /**
- * Wakes idle workers at once; call after the transaction that enqueued a run has committed. Calls
- * made in the same tick share one notification (workers fetch whatever is queued), so a burst of
- * creations costs one round trip, not one each.
+ * Wakes idle workers at once; call after the transaction that enqueued a run has committed.
+ * Announcements share notifications: those made in one tick share one, and those made while a
+ * notification is on its way share the next, sent when it returns. A burst of creations costs a
+ * notification per round trip to the database, not one each (workers fetch whatever is queued).
  */
 export function createRunAnnouncer(db: Queryable): RunAnnouncer {
-  let pending = false;
-  return () => {
-    if (pending) return;
-    pending = true;
-    setImmediate(() => {
-      pending = false;
-      db.query('SELECT pg_notify($1, $2)', [agentRunRequestedChannel, '']).catch(() => {
+  let state: 'idle' | 'scheduled' | 'sending' = 'idle';
+  let again = false;
+  const send = () => {
+    state = 'sending';
+    db.query('SELECT pg_notify($1, $2)', [agentRunRequestedChannel, ''])
+      .catch(() => {
         // Workers still poll; a lost wake-up only delays a run by one polling interval.
+      })
+      .finally(() => {
+        if (again) {
+          again = false;
+          send();
+        } else {
+          state = 'idle';
+        }
       });
-    });
+  };
+  return () => {
+    if (state === 'idle') {
+      state = 'scheduled';
+      setImmediate(send);
+    } else if (state === 'sending') {
+      again = true;
+    }
   };
 }
 
