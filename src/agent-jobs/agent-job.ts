@@ -73,18 +73,27 @@ export interface AgentJobResource {
   error: string | null;
 }
 
+// Cached jobs are presented again at every poll; a job object never changes once read (a change
+// is a new read), so its presentation is kept beside it.
+const presented = new WeakMap<AgentJob, AgentJobResource>();
+
 export function presentAgentJob(job: AgentJob): AgentJobResource {
-  return {
-    id: job.id,
-    status: job.status,
-    source: { repository: job.repository ?? '', ref: job.ref },
-    model: job.model,
-    // The spec: null while the job is active, or when no file was changed.
-    prLink: job.status === 'active' ? null : job.pullRequestUrl,
-    createdAt: job.createdAt.toISOString(),
-    archivedAt: job.archivedAt?.toISOString() ?? null,
-    updatedAt: job.updatedAt.toISOString(),
-    branch: job.branch,
-    error: job.error,
-  };
+  let resource = presented.get(job);
+  if (resource === undefined) {
+    resource = {
+      id: job.id,
+      status: job.status,
+      source: { repository: job.repository ?? '', ref: job.ref },
+      model: job.model,
+      // The spec: null while the job is active, or when no file was changed.
+      prLink: job.status === 'active' ? null : job.pullRequestUrl,
+      createdAt: job.createdAt.toISOString(),
+      archivedAt: job.archivedAt?.toISOString() ?? null,
+      updatedAt: job.updatedAt.toISOString(),
+      branch: job.branch,
+      error: job.error,
+    };
+    presented.set(job, resource);
+  }
+  return resource;
 }

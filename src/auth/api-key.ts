@@ -3,7 +3,7 @@
  * stored: with that much entropy a fast hash is safe, and it lets a request find its key with one
  * indexed lookup. The last four characters are kept for display.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 export type Scope = 'read' | 'write' | 'ingest';
 export const scopes: readonly Scope[] = ['read', 'write', 'ingest'];
@@ -32,7 +32,7 @@ export function isWellFormedApiKey(secret: string): boolean {
 }
 
 export function hashApiKeySecret(secret: string): Buffer {
-  return createHash('sha256').update(secret).digest();
+  return hash('sha256', secret, 'buffer');
 }
 
 /** `write` implies `read`; `write` also allows ingestion, which `ingest` alone is limited to. */
