@@ -21,6 +21,14 @@ const { values } = parseArgs({
 });
 const fileCount = Number(values.files);
 const runs = Number(values.runs);
+if (!Number.isInteger(fileCount) || fileCount < 2 || !Number.isInteger(runs) || runs < 1) {
+  throw new Error('--files must be a whole number of at least 2, --runs at least 1');
+}
+const sections = 50;
+// The page the scripted run edits: one in the middle of the generated site, whatever its size.
+const editedIndex = Math.floor((fileCount - 1) / 2);
+const editedPage = Math.floor(editedIndex / sections);
+const editedPath = `pages/section-${editedIndex % sections}/page-${editedPage}.mdx`;
 
 const root = await mkdtemp(join(tmpdir(), 'quire-bench-'));
 const origin = join(root, 'origin');
@@ -77,22 +85,22 @@ async function wholeRun(workspace: Workspace, id: string): Promise<number> {
     codeHostFor: () => createLocalCodeHost({ repository: origin, publicUrl: 'http://bench', reviews }),
     createModel: () =>
       scriptedModel([
-        { toolCalls: [{ toolName: 'read_file', input: { path: 'pages/section-7/page-42.mdx' } }] },
+        { toolCalls: [{ toolName: 'read_file', input: { path: editedPath } }] },
         {
           toolCalls: [
             {
               toolName: 'edit_file',
               input: {
-                path: 'pages/section-7/page-42.mdx',
-                old_string: 'Page 42 of',
-                new_string: 'Page forty-two of',
+                path: editedPath,
+                old_string: `Page ${editedPage} of`,
+                new_string: `Page number ${editedPage} of`,
                 replace_all: true,
               },
             },
           ],
         },
         { toolCalls: [{ toolName: 'validate', input: {} }] },
-        { text: 'Spelled out the number.' },
+        { text: 'Reworded the page heading.' },
       ]),
     limits: defaultAgentLimits,
     author: { name: 'Quire', email: 'quire@localhost' },
@@ -111,7 +119,6 @@ async function wholeRun(workspace: Workspace, id: string): Promise<number> {
 }
 
 async function generateSite(directory: string, files: number): Promise<void> {
-  const sections = 50;
   const pages: string[] = [];
   for (let index = 0; pages.length < files - 1; index += 1) {
     const section = index % sections;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runGit } from '../src/workspace/git.ts';
+import { commitAll, runGit } from '../src/workspace/git.ts';
 import type { Workspace } from '../src/workspace/workspace.ts';
 
 /**
@@ -34,21 +34,7 @@ export function createNaiveCloneWorkspace(options: { dataDirectory: string }): W
         branchExisted: branchCommit !== null,
       };
     },
-    async commit(worktree, { message, author }) {
-      await runGit(['add', '--all'], { cwd: worktree.path });
-      if ((await runGit(['status', '--porcelain'], { cwd: worktree.path })).trim() === '') return null;
-      await runGit(['commit', '--quiet', '--no-verify', '--file', '-'], {
-        cwd: worktree.path,
-        input: message,
-        environment: {
-          GIT_AUTHOR_NAME: author.name,
-          GIT_AUTHOR_EMAIL: author.email,
-          GIT_COMMITTER_NAME: author.name,
-          GIT_COMMITTER_EMAIL: author.email,
-        },
-      });
-      return (await runGit(['rev-parse', 'HEAD'], { cwd: worktree.path })).trim();
-    },
+    commit: (worktree, options) => commitAll(worktree.path, options),
     async changedFiles(worktree) {
       return (
         await runGit(['diff', '--name-status', '--no-renames', worktree.baseCommit, 'HEAD'], {

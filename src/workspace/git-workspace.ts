@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { runAuthenticatedGit as git } from './authenticated-git.ts';
-import { runGit } from './git.ts';
+import { commitAll } from './git.ts';
 import { KeyedLock } from './keyed-lock.ts';
 import { fetchMirror, mirrorPathFor, resolveCommit } from './mirror.ts';
 import type { Workspace } from './workspace.ts';
@@ -46,21 +46,7 @@ export function createGitWorkspace(options: {
       });
     },
 
-    async commit(worktree, { message, author }) {
-      await git(['add', '--all'], worktree.path);
-      if ((await git(['status', '--porcelain'], worktree.path)).trim() === '') return null;
-      await runGit(['commit', '--quiet', '--no-verify', '--file', '-'], {
-        cwd: worktree.path,
-        input: message,
-        environment: {
-          GIT_AUTHOR_NAME: author.name,
-          GIT_AUTHOR_EMAIL: author.email,
-          GIT_COMMITTER_NAME: author.name,
-          GIT_COMMITTER_EMAIL: author.email,
-        },
-      });
-      return (await git(['rev-parse', 'HEAD'], worktree.path)).trim();
-    },
+    commit: (worktree, options) => commitAll(worktree.path, options),
 
     async changedFiles(worktree) {
       const output = await git(

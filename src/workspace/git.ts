@@ -65,3 +65,26 @@ export function runGit(args: string[], options: GitCommandOptions): Promise<stri
     }
   });
 }
+
+/**
+ * Stages every change in the worktree at `cwd` and commits it as `author` (hooks skipped: the
+ * repository's content is not ours to run). Resolves with the new commit, or null when nothing changed.
+ */
+export async function commitAll(
+  cwd: string,
+  { message, author }: { message: string; author: { name: string; email: string } },
+): Promise<string | null> {
+  await runGit(['add', '--all'], { cwd });
+  if ((await runGit(['status', '--porcelain'], { cwd })).trim() === '') return null;
+  await runGit(['commit', '--quiet', '--no-verify', '--file', '-'], {
+    cwd,
+    input: message,
+    environment: {
+      GIT_AUTHOR_NAME: author.name,
+      GIT_AUTHOR_EMAIL: author.email,
+      GIT_COMMITTER_NAME: author.name,
+      GIT_COMMITTER_EMAIL: author.email,
+    },
+  });
+  return (await runGit(['rev-parse', 'HEAD'], { cwd })).trim();
+}

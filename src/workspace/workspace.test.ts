@@ -7,6 +7,7 @@ import { createRepository, git, temporaryDirectory } from '../../test/temporary-
 import { branchName, slugify } from './branch-name.ts';
 import { credentialEnvironment, redactCredentials } from './git-credentials.ts';
 import { createGitWorkspace } from './git-workspace.ts';
+import { isRunning } from './worktree-pool.ts';
 
 const author = { name: 'Quire', email: 'quire@example.com' };
 
@@ -200,15 +201,6 @@ describe('branch names', () => {
     assert.ok(slugify('word '.repeat(40)).length <= 40);
   });
 });
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error: unknown) {
-    return (error as { code?: unknown }).code === 'EPERM';
-  }
-}
 
 function filesContaining(root: string, needles: string[]): string[] {
   const found: string[] = [];

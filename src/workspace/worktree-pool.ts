@@ -89,7 +89,8 @@ export function createWorktreePool(options: { worktreesDirectory: string; maximu
   };
 }
 
-function isRunning(pid: number): boolean {
+/** Whether a process with this id exists (EPERM: it does, under another user). */
+export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
