@@ -6,6 +6,7 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { packRollups } from '../src/analytics/rollup-packer.ts';
 import { verifyRollups } from '../src/analytics/rollup-verification.ts';
 import { createDatabase } from '../src/db/database.ts';
 import { createTestDatabaseUrl } from './database.ts';
@@ -133,7 +134,7 @@ describe('analytics processes', { timeout: 240_000 }, () => {
   it('keeps rollups exactly equal to raw counts with several processes ingesting into the same pages', async () => {
     const { project, key } = await buildProjectWithKey(database.pool);
     const servers = await Promise.all([0, 1, 2].map(() => startQuireServer(environment)));
-    const time = Date.parse('2026-04-30T23:30:00Z'); // batches straddle an hour, a day and a month
+    const time = Date.parse('2026-04-30T23:30:00Z'); // batches span 22:01 to 23:30, the last hours of April
     const results = await Promise.all(
       Array.from({ length: 36 }, (_, index) =>
         post(servers[index % servers.length]!.url, project.id, key, batch(`concurrent-${index}`, 500, time)),
@@ -148,12 +149,19 @@ describe('analytics processes', { timeout: 240_000 }, () => {
     const report = await verifyRollups(database.pool, project.id);
     assert.deepEqual(report.mismatches, []);
     assert.ok(report.rollupRowsChecked > 0);
-    const monthTotal = await countOf(
+    const dayTotal = await countOf(
       `SELECT sum(human + ai_assistant + ai_search + ai_training + bot)::bigint AS count
-       FROM analytics_path_rollups WHERE project_id = $1 AND granularity = 'month'`,
+       FROM analytics_path_rollups WHERE project_id = $1 AND granularity = 'day'`,
       [project.id],
     );
-    assert.equal(monthTotal, raw);
+    assert.equal(dayTotal, raw);
+    // The servers pack closed buckets while views keep arriving; packed to the end, the hours,
+    // days, thirds and months still equal the per-page rows.
+    await packRollups(database.pool, { projectId: project.id });
+    const packed = await verifyRollups(database.pool, project.id);
+    assert.deepEqual(packed.mismatches, []);
+    // Two hours, a day, a third (April 21 to 30) and a month.
+    assert.equal(packed.packedRowsChecked, 5, JSON.stringify(packed));
     for (const server of servers) server.child.kill('SIGTERM');
     await Promise.all(servers.map((server) => server.exited));
   });

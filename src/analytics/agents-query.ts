@@ -16,7 +16,7 @@ export async function queryAgents(
 ): Promise<AgentsBreakdown> {
   const parameters: unknown[] = [query.projectId];
   const pieces = rangePiecesSql(
-    planRange(query.range.from, query.range.to, query.now),
+    planRange(query.range.from, query.range.to, { now: query.now }),
     parameters,
     { table: 'analytics_agent_rollups', keys: 'category, agent', counters: ['views'] },
     { columns: "category, coalesce(agent, '') AS agent, count(*) AS views", groupBy: 'category, agent' },

@@ -1,12 +1,13 @@
 /**
  * The export of DESIGN.md §1: site-wide totals and one page of per-page counts for a range, in
- * one statement over the rollups (raw events only for partial hours at the edges).
+ * one statement. Closed buckets are read packed (one row per bucket, rollup-packer.ts) and summed
+ * here; buckets not packed yet are read from the per-page rollup rows and the partial hours at the
+ * edges from raw events, both summed by PostgreSQL.
  */
 import { createHash } from 'node:crypto';
 import type { Queryable } from '../db/database.ts';
 import type { DateRange } from './date-range.ts';
-import { rangePiecesSql } from './range-pieces-sql.ts';
-import { planRange } from './range-plan.ts';
+import { type Piece, planRange } from './range-plan.ts';
 
 export interface PageViewCounts {
   human: number;
@@ -23,74 +24,199 @@ export interface PageViewsExport {
 export interface PageViewsQuery {
   projectId: string;
   range: DateRange;
-  /** Lets the plan treat buckets after now as empty; omit it to plan without that knowledge. */
+  /** Lets the plan treat buckets after now as empty and know which are packed; omit it to plan
+   *  without that knowledge (the counts are the same). */
   now?: number;
   limit: number;
   offset: number;
 }
 
+/** The statement returns four kinds of rows; the columns a kind does not use are null. */
 interface ExportRow {
-  total_human: number;
-  total_ai: number;
-  pages: number;
+  /** `packed`: a packed bucket (`number` is its sign, `counts` its entries); `rows`: one page's
+   *  counts from rollup rows and raw events; `path`: a dictionary entry (`number` is its id);
+   *  `settings`: `number` is 1 when the project counts AI crawlers as `ai`. */
+  kind: 'packed' | 'rows' | 'path' | 'settings';
+  number: number | null;
+  counts: Buffer | null;
   path: string | null;
   human: number | null;
-  ai: number | null;
+  ai_assistant: number | null;
+  ai_crawlers: number | null;
 }
 
+/** Path ids are assigned once and never change: each process keeps the ones it has seen. */
+interface PathDictionary {
+  /** Index = path id; id 0 is never assigned. */
+  paths: string[];
+  ids: Map<string, number>;
+}
+
+const dictionaries = new WeakMap<Queryable, Map<string, PathDictionary>>();
+
+const bytesPerEntry = 16;
+
 export async function queryPageViews(db: Queryable, query: PageViewsQuery): Promise<PageViewsExport> {
-  const parameters: unknown[] = [query.projectId, query.limit, query.offset];
-  const pieces = rangePiecesSql(
-    planRange(query.range.from, query.range.to, query.now),
-    parameters,
-    {
-      table: 'analytics_path_rollups',
-      keys: 'path',
-      counters: ['human', 'ai_assistant', 'ai_search', 'ai_training'],
-    },
-    {
-      columns: `path,
-        count(*) FILTER (WHERE category = 'human') AS human,
-        count(*) FILTER (WHERE category = 'ai_assistant') AS ai_assistant,
-        count(*) FILTER (WHERE category = 'ai_search') AS ai_search,
-        count(*) FILTER (WHERE category = 'ai_training') AS ai_training`,
-      groupBy: 'path',
-    },
-  );
-  // `ai` is ai_assistant, plus the crawlers when the project counts them (DESIGN.md §4).
-  const text = `
-    WITH settings AS (
-      SELECT coalesce((settings ->> 'analyticsCountAiCrawlersAsAi')::boolean, false) AS crawlers_are_ai
-      FROM projects WHERE id = $1
-    ), pieces AS (
-      ${pieces}
-    ), counted AS (
-      SELECT path, sum(human)::bigint AS human,
-        sum(ai_assistant + CASE WHEN (SELECT crawlers_are_ai FROM settings) THEN ai_search + ai_training ELSE 0 END)::bigint AS ai
-      FROM pieces GROUP BY path
-    ), visible AS (
-      SELECT path, human, ai, human + ai AS total FROM counted WHERE human + ai > 0
-    )
-    SELECT totals.human AS total_human, totals.ai AS total_ai, totals.pages, page.path, page.human, page.ai
-    FROM (SELECT coalesce(sum(human), 0)::bigint AS human, coalesce(sum(ai), 0)::bigint AS ai, count(*) AS pages FROM visible) AS totals
-    LEFT JOIN LATERAL (
-      SELECT path, human, ai FROM visible ORDER BY total DESC, path COLLATE "C" LIMIT $2 OFFSET $3
-    ) AS page ON true`;
-  // The text depends only on which pieces the range has, so a few prepared statements cover all
-  // ranges; preparing them saves the planning time (milliseconds, as much as executing).
+  let projects = dictionaries.get(db);
+  if (projects === undefined) {
+    projects = new Map();
+    dictionaries.set(db, projects);
+  }
+  const dictionary = projects.get(query.projectId) ?? { paths: [''], ids: new Map() };
+  projects.set(query.projectId, dictionary);
+  const { paths, ids } = dictionary;
+
+  const pieces = planRange(query.range.from, query.range.to, { now: query.now, layout: 'packed' });
+  const rollupPieces = pieces.filter((piece) => piece.level !== 'raw');
+  const rawPieces = pieces.filter((piece) => piece.level === 'raw');
+  const parameters: unknown[] = [
+    query.projectId,
+    paths.length - 1,
+    rollupPieces.map((piece) => piece.level),
+    rollupPieces.map((piece) => timestamp(piece.from)),
+    rollupPieces.map((piece) => timestamp(piece.to)),
+    rollupPieces.map((piece) => piece.sign),
+  ];
+  const text = exportStatement(rawPieces, parameters);
+  // The text depends only on the number of raw pieces: three prepared statements cover all ranges.
   const name = `analytics-views-${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
   const result = await db.query<ExportRow>({ name, text, values: parameters });
-  const first = result.rows[0];
-  const totalHuman = first?.total_human ?? 0;
-  const totalAi = first?.total_ai ?? 0;
-  const views = result.rows.flatMap((row) =>
-    row.path === null
-      ? []
-      : [{ path: row.path, human: row.human ?? 0, ai: row.ai ?? 0, total: (row.human ?? 0) + (row.ai ?? 0) }],
-  );
+
+  let crawlersAreAi = false;
+  for (const row of result.rows) {
+    if (row.kind === 'path' && row.number !== null && row.path !== null) {
+      paths[row.number] = row.path;
+      ids.set(row.path, row.number);
+    } else if (row.kind === 'settings') crawlersAreAi = row.number === 1;
+  }
+  // Sums per path id, then per path for the pages that have no id yet.
+  const human = new Float64Array(paths.length);
+  const ai = new Float64Array(paths.length);
+  const unnumbered = new Map<string, { human: number; ai: number }>();
+  for (const row of result.rows) {
+    if (row.kind === 'packed' && row.counts !== null) {
+      const counts = row.counts;
+      const sign = row.number ?? 1;
+      for (let offset = 0; offset + bytesPerEntry <= counts.length; offset += bytesPerEntry) {
+        const id = counts.readInt32BE(offset);
+        if (id <= 0 || id >= paths.length)
+          throw new Error(`A packed rollup refers to path id ${id}, which is unknown`);
+        human[id] = (human[id] ?? 0) + sign * counts.readInt32BE(offset + 4);
+        ai[id] =
+          (ai[id] ?? 0) +
+          sign * (counts.readInt32BE(offset + 8) + (crawlersAreAi ? counts.readInt32BE(offset + 12) : 0));
+      }
+    } else if (row.kind === 'rows' && row.path !== null) {
+      const rowAi = (row.ai_assistant ?? 0) + (crawlersAreAi ? (row.ai_crawlers ?? 0) : 0);
+      const id = ids.get(row.path);
+      if (id !== undefined) {
+        human[id] = (human[id] ?? 0) + (row.human ?? 0);
+        ai[id] = (ai[id] ?? 0) + rowAi;
+      } else {
+        unnumbered.set(row.path, { human: row.human ?? 0, ai: rowAi });
+      }
+    }
+  }
+
+  const visible: Array<{ path: string } & PageViewCounts> = [];
+  for (let id = 1; id < paths.length; id += 1) {
+    const total = (human[id] ?? 0) + (ai[id] ?? 0);
+    if (total > 0) visible.push({ path: paths[id] ?? '', human: human[id] ?? 0, ai: ai[id] ?? 0, total });
+  }
+  for (const [path, counts] of unnumbered) {
+    const total = counts.human + counts.ai;
+    if (total > 0) visible.push({ path, ...counts, total });
+  }
+  const totals = { human: 0, ai: 0, total: 0 };
+  for (const page of visible) {
+    totals.human += page.human;
+    totals.ai += page.ai;
+  }
+  totals.total = totals.human + totals.ai;
+  visible.sort((left, right) => right.total - left.total || compareCodePoints(left.path, right.path));
   return {
-    totals: { human: totalHuman, ai: totalAi, total: totalHuman + totalAi },
-    views,
-    hasMore: (first?.pages ?? 0) > query.offset + query.limit,
+    totals,
+    views: visible.slice(query.offset, query.offset + query.limit),
+    hasMore: visible.length > query.offset + query.limit,
   };
+}
+
+function timestamp(time: number | null): Date | null {
+  return time === null ? null : new Date(time);
+}
+
+/**
+ * `$1` project, `$2` the highest path id this process knows, `$3`-`$6` the rollup pieces (level,
+ * from, to, sign; an unbounded side is null and reaches the project's first or last hour), then
+ * the bounds of the raw pieces, appended here.
+ */
+function exportStatement(rawPieces: readonly Piece[], parameters: unknown[]): string {
+  const raw = rawPieces.map((piece) => {
+    parameters.push(timestamp(piece.from), timestamp(piece.to));
+    return `SELECT path, count(*) FILTER (WHERE category = 'human') AS human,
+        count(*) FILTER (WHERE category = 'ai_assistant') AS ai_assistant,
+        count(*) FILTER (WHERE category IN ('ai_search', 'ai_training')) AS ai_crawlers
+      FROM analytics_page_views
+      WHERE project_id = $1 AND occurred_at >= $${parameters.length - 1} AND occurred_at < $${parameters.length}
+      GROUP BY path`;
+  });
+  const firstHour = `(SELECT min(bucket) FROM analytics_path_rollups WHERE project_id = $1 AND granularity = 'hour')`;
+  const lastHour = `(SELECT max(bucket) FROM analytics_path_rollups WHERE project_id = $1 AND granularity = 'hour')`;
+  return `
+    WITH wanted AS MATERIALIZED (
+      SELECT piece.granularity, bucket.start AS bucket, piece.sign
+      FROM unnest($3::text[], $4::timestamptz[], $5::timestamptz[], $6::integer[]) AS piece (granularity, low, high, sign)
+      CROSS JOIN LATERAL analytics_buckets(piece.granularity,
+        coalesce(piece.low, analytics_bucket_start(piece.granularity, ${firstHour})),
+        coalesce(piece.high, analytics_bucket_end(piece.granularity, analytics_bucket_start(piece.granularity, ${lastHour})))
+      ) AS bucket (start)
+    ), found AS MATERIALIZED (
+      -- OFFSET 0 keeps each lookup a lateral index scan per bucket, whatever the statistics say.
+      SELECT wanted.granularity, wanted.bucket, wanted.sign, packed.counts
+      FROM wanted LEFT JOIN LATERAL (
+        SELECT counts FROM analytics_packed_rollups
+        WHERE project_id = $1 AND granularity = wanted.granularity AND bucket = wanted.bucket
+        OFFSET 0
+      ) AS packed ON true
+    ), loose AS (
+      SELECT rollup.path, found.sign * rollup.human AS human, found.sign * rollup.ai_assistant AS ai_assistant,
+        found.sign * rollup.ai_crawlers AS ai_crawlers
+      FROM found CROSS JOIN LATERAL (
+        SELECT path, human, ai_assistant, ai_search + ai_training AS ai_crawlers FROM analytics_path_rollups
+        WHERE project_id = $1 AND granularity = analytics_row_level(found.granularity)
+          AND bucket >= found.bucket AND bucket < analytics_bucket_end(found.granularity, found.bucket)
+        OFFSET 0
+      ) AS rollup
+      WHERE found.counts IS NULL
+      ${raw.map((part) => `UNION ALL ${part}`).join('\n')}
+    )
+    SELECT 'packed' AS kind, sign AS number, counts, NULL AS path,
+      NULL::bigint AS human, NULL::bigint AS ai_assistant, NULL::bigint AS ai_crawlers
+    FROM found WHERE counts IS NOT NULL
+    UNION ALL
+    SELECT 'rows', NULL, NULL, path, sum(human)::bigint, sum(ai_assistant)::bigint, sum(ai_crawlers)::bigint
+    FROM loose GROUP BY path
+    UNION ALL
+    SELECT 'path', id, NULL, path, NULL, NULL, NULL FROM analytics_paths WHERE project_id = $1 AND id > $2
+    UNION ALL
+    SELECT 'settings', coalesce((settings ->> 'analyticsCountAiCrawlersAsAi')::boolean, false)::integer,
+      NULL, NULL, NULL, NULL, NULL
+    FROM projects WHERE id = $1`;
+}
+
+/** Orders strings by Unicode code point, as PostgreSQL's "C" collation orders UTF-8. */
+export function compareCodePoints(left: string, right: string): number {
+  const length = Math.min(left.length, right.length);
+  for (let index = 0; index < length; index += 1) {
+    let a = left.charCodeAt(index);
+    let b = right.charCodeAt(index);
+    if (a === b) continue;
+    // UTF-16 puts code points above U+FFFF (surrogates, D800-DFFF) before E000-FFFF.
+    if (a >= 0xd800 && b >= 0xd800) {
+      a = a >= 0xe000 ? a - 0x800 : a + 0x2000;
+      b = b >= 0xe000 ? b - 0x800 : b + 0x2000;
+    }
+    return a - b;
+  }
+  return left.length - right.length;
 }

@@ -56,7 +56,7 @@ describe('planRange', () => {
   it('treats buckets after now as free: a range ending now reads this month as one bucket', () => {
     const now = at('2026-03-20T14:42Z');
     const from = now - 30 * 86_400_000;
-    const pieces = planRange(from, now, now);
+    const pieces = planRange(from, now, { now });
     assert.deepEqual(show(pieces, 'month'), [['2026-03-01T00:00', '2026-04-01T00:00']]);
     // Minus the rest of today (hours) and the days after it (empty, so free to subtract).
     assert.deepEqual(show(pieces, 'hour', -1), [['2026-03-20T14:00', '2026-03-21T00:00']]);
@@ -68,6 +68,33 @@ describe('planRange', () => {
     ]);
     assert.ok(pieces.filter((piece) => piece.level !== 'raw').length < 12, JSON.stringify(pieces.length));
     assertExact(pieces, from, now);
+  });
+
+  it('packed: reads thirds and months only once closed, and today from its closed hours', () => {
+    const now = at('2026-03-20T14:42Z');
+    const to = now - 17 * 60_000;
+    const from = to - 30 * 86_400_000;
+    const pieces = planRange(from, to, { now, layout: 'packed' });
+    assertExact(pieces, from, to);
+    const closedUntil = at('2026-03-20T00:00Z');
+    for (const piece of pieces.filter((piece) => piece.level === 'third' || piece.level === 'month')) {
+      assert.ok(piece.to !== null && piece.to <= closedUntil, JSON.stringify(piece));
+    }
+    // Feb 18 14:25 to Mar 20 14:25: two days, the thirds from Feb 21 to Mar 11, the days of the
+    // open third of Mar 11, today's closed hours and the raw edges.
+    assert.deepEqual(show(pieces, 'third'), [
+      ['2026-02-21T00:00', '2026-03-01T00:00'],
+      ['2026-03-01T00:00', '2026-03-11T00:00'],
+    ]);
+    assert.deepEqual(show(pieces, 'day'), [
+      ['2026-02-19T00:00', '2026-02-21T00:00'],
+      ['2026-03-11T00:00', '2026-03-20T00:00'],
+    ]);
+    assert.deepEqual(show(pieces, 'hour'), [
+      ['2026-02-18T15:00', '2026-02-19T00:00'],
+      ['2026-03-20T00:00', '2026-03-20T14:00'],
+    ]);
+    assert.equal(pieces.length, 8);
   });
 
   it('reads nothing but rollups for aligned ranges', () => {
@@ -112,8 +139,9 @@ describe('planRange', () => {
     for (let round = 0; round < 60; round += 1) {
       const from = base + (next() % (90 * 24 * 60)) * 60_000;
       const to = from + (next() % (40 * 24 * 60)) * 60_000 + 60_000;
-      const now = round % 2 === 0 ? undefined : to + (next() % (3 * 24 * 60)) * 60_000;
-      assertExact(planRange(from, to, now), from, to);
+      const now = round % 2 === 0 ? undefined : from + (next() % (50 * 24 * 60)) * 60_000;
+      assertExact(planRange(from, to, { now }), from, to);
+      assertExact(planRange(from, to, { now, layout: 'packed' }), from, to);
     }
   });
 });

@@ -8,6 +8,7 @@ import type pg from 'pg';
 import { transaction } from '../db/database.ts';
 import type { Classifier } from './classify.ts';
 import { listMonthPartitions } from './month-partitions.ts';
+import { packingLock } from './rollup-packer.ts';
 
 export interface ReclassifyReport {
   classifierVersion: string;
@@ -24,7 +25,13 @@ export async function reclassifyPageViews(
   projectId: string | null,
 ): Promise<ReclassifyReport> {
   return transaction(pool, async (client) => {
-    // Ingestion upserts rollups; holding this lock makes writers wait for the rebuild (readers do not).
+    // Writers and the packer wait for the rebuild (readers do not): first the packing locks, which
+    // writers take before they write, then the tables.
+    await client.query(
+      `SELECT ${packingLock('exclusive', 'id')}
+       FROM (SELECT id FROM projects WHERE $1::text IS NULL OR id = $1 ORDER BY id) AS affected`,
+      [projectId],
+    );
     await client.query('LOCK TABLE analytics_path_rollups, analytics_agent_rollups IN EXCLUSIVE MODE');
     const stale = await client.query<{
       user_agent_id: string | null;
@@ -86,13 +93,20 @@ async function rebuildRollups(client: pg.PoolClient, projectId: string | null, f
   const scope = '($1::text IS NULL OR project_id = $1) AND bucket >= $2';
   await client.query(`DELETE FROM analytics_path_rollups WHERE ${scope}`, parameters);
   await client.query(`DELETE FROM analytics_agent_rollups WHERE ${scope}`, parameters);
+  // Packed from the old rows: packed again later (every level's buckets start at or after a month).
+  await client.query(`DELETE FROM analytics_packed_rollups WHERE ${scope}`, parameters);
+  await client.query(
+    `UPDATE analytics_packing SET packed_until = $2
+     WHERE ($1::text IS NULL OR project_id = $1) AND packed_until > $2`,
+    parameters,
+  );
   await client.query(
     `INSERT INTO analytics_path_rollups (project_id, granularity, bucket, path, human, ai_assistant, ai_search, ai_training, bot)
      SELECT project_id, granularity, date_trunc(granularity, occurred_at, 'UTC'), path,
        count(*) FILTER (WHERE category = 'human'), count(*) FILTER (WHERE category = 'ai_assistant'),
        count(*) FILTER (WHERE category = 'ai_search'), count(*) FILTER (WHERE category = 'ai_training'),
        count(*) FILTER (WHERE category = 'bot')
-     FROM analytics_page_views CROSS JOIN (VALUES ('hour'), ('day'), ('month')) AS levels (granularity)
+     FROM analytics_page_views CROSS JOIN (VALUES ('hour'), ('day')) AS levels (granularity)
      WHERE ($1::text IS NULL OR project_id = $1) AND occurred_at >= $2
      GROUP BY 1, 2, 3, 4`,
     parameters,

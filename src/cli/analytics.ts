@@ -5,6 +5,7 @@ import { createClassifier } from '../analytics/classify.ts';
 import { dropMonthPartitionsBefore } from '../analytics/month-partitions.ts';
 import { reclassifyPageViews } from '../analytics/reclassify.ts';
 import { retentionCutoff } from '../analytics/retention.ts';
+import { packRollups } from '../analytics/rollup-packer.ts';
 import { verifyRollups } from '../analytics/rollup-verification.ts';
 import { type PageViewsExport, QuireApiError, type QuireClient } from '../client/quire-client.ts';
 import { NotFoundError, QuireError } from '../errors.ts';
@@ -68,7 +69,8 @@ export function registerAnalyticsCommands(program: Command): void {
       else {
         console.log(
           `${report.rawEvents} raw page views, ${report.rollupRowsChecked} rollup rows checked` +
-            (report.checkedFrom ? ` (from ${report.checkedFrom.toISOString().slice(0, 10)})` : ''),
+            (report.checkedFrom ? ` (from ${report.checkedFrom.toISOString().slice(0, 10)})` : '') +
+            `, ${report.packedRowsChecked} packed rows checked`,
         );
         for (const mismatch of report.mismatches.slice(0, 20)) {
           console.log(
@@ -82,6 +84,17 @@ export function registerAnalyticsCommands(program: Command): void {
         );
       }
       if (report.mismatches.length > 0) process.exitCode = 1;
+    });
+
+  analytics
+    .command('pack')
+    .description('Pack the rollups of closed hours, days and months now (the server does it every minute)')
+    .option('--project <id>', 'only this project')
+    .action(async (options: { project?: string }) => {
+      const report = await withDatabase((database) =>
+        packRollups(database.pool, options.project === undefined ? {} : { projectId: options.project }),
+      );
+      console.log(`${report.packed} buckets packed`);
     });
 
   analytics

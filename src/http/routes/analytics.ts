@@ -1,6 +1,7 @@
 /** Every analytics route, sharing one set of analytics services per app (closed with the app). */
 import { createAnalyticsServices } from '../../analytics/analytics-services.ts';
 import { startRetention } from '../../analytics/retention.ts';
+import { startRollupPacking } from '../../analytics/rollup-packer.ts';
 import type { RouteRegistrar } from '../app.ts';
 import { registerAnalyticsEventRoutes } from './analytics-events.ts';
 import { registerAnalyticsReportRoutes } from './analytics-reports.ts';
@@ -11,16 +12,16 @@ export const registerAnalyticsRoutes: RouteRegistrar = (app, { config, database 
     retentionMonths: config.analyticsRetentionMonths,
   });
   let retention: { stop(): void } | null = null;
+  let packing: { stop(): Promise<void> } | null = null;
+  const log = (message: string, error?: unknown) =>
+    error === undefined ? app.log.info(message) : app.log.error({ err: error }, message);
   app.addHook('onListen', async () => {
-    retention ??= startRetention({
-      pool: database.pool,
-      months: config.analyticsRetentionMonths,
-      log: (message, error) =>
-        error === undefined ? app.log.info(message) : app.log.error({ err: error }, message),
-    });
+    retention ??= startRetention({ pool: database.pool, months: config.analyticsRetentionMonths, log });
+    packing ??= startRollupPacking({ pool: database.pool, log });
   });
   app.addHook('onClose', async () => {
     retention?.stop();
+    await packing?.stop();
     await services.close();
   });
   registerAnalyticsEventRoutes(app, services);
