@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { packRollups } from '../src/analytics/rollup-packer.ts';
 import { insertApiKey } from '../src/auth/api-key-store.ts';
 import { acquireEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import { migrate } from '../src/db/migrator.ts';
@@ -155,7 +156,7 @@ function percentile(samples: number[], rank: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((rank / 100) * sorted.length))] ?? Number.NaN;
 }
 
-/** Raw events with SQL, then the rollups from them: hours from raw, days from hours, months from days. */
+/** Raw events with SQL, then the rollups from them (hours from raw, days from hours), then packed. */
 async function bulkLoad(projectId: string, count: number, now: number): Promise<void> {
   for (let month = 0; month <= 13; month += 1) {
     await pool.query('SELECT analytics_ensure_month_partition($1)', [new Date(now - month * 30 * day)]);
@@ -188,18 +189,13 @@ async function bulkLoad(projectId: string, count: number, now: number): Promise<
      ORDER BY 3, 4 -- the order live ingestion writes them in: hour by hour`,
     [projectId],
   );
-  for (const [granularity, from] of [
-    ['day', 'hour'],
-    ['month', 'day'],
-  ]) {
-    await pool.query(
-      `INSERT INTO analytics_path_rollups (project_id, granularity, bucket, path, human, ai_assistant, ai_search, ai_training, bot)
-       SELECT project_id, $2, date_trunc($2, bucket, 'UTC'), path, sum(human), sum(ai_assistant), sum(ai_search),
-         sum(ai_training), sum(bot)
-       FROM analytics_path_rollups WHERE project_id = $1 AND granularity = $3 GROUP BY 1, 2, 3, 4 ORDER BY 3, 4`,
-      [projectId, granularity, from],
-    );
-  }
+  await pool.query(
+    `INSERT INTO analytics_path_rollups (project_id, granularity, bucket, path, human, ai_assistant, ai_search, ai_training, bot)
+     SELECT project_id, 'day', date_trunc('day', bucket, 'UTC'), path, sum(human), sum(ai_assistant), sum(ai_search),
+       sum(ai_training), sum(bot)
+     FROM analytics_path_rollups WHERE project_id = $1 AND granularity = 'hour' GROUP BY 1, 2, 3, 4 ORDER BY 3, 4`,
+    [projectId],
+  );
   await pool.query(
     `INSERT INTO analytics_agent_rollups (project_id, granularity, bucket, category, agent, views)
      SELECT project_id, levels.granularity, date_trunc(levels.granularity, occurred_at, 'UTC'), category, coalesce(agent, ''), count(*)
@@ -207,7 +203,15 @@ async function bulkLoad(projectId: string, count: number, now: number): Promise<
      WHERE project_id = $1 GROUP BY 1, 2, 3, 4, 5`,
     [projectId],
   );
-  await pool.query('VACUUM ANALYZE analytics_page_views, analytics_path_rollups, analytics_agent_rollups');
+  // What the server's packer does every minute, all at once (the server may be at it too).
+  const packStarted = performance.now();
+  const packing = await packRollups(pool, { projectId, now });
+  console.log(
+    `packing: ${packing.packed} closed buckets in ${((performance.now() - packStarted) / 1000).toFixed(0)} s`,
+  );
+  await pool.query(
+    'VACUUM ANALYZE analytics_page_views, analytics_path_rollups, analytics_agent_rollups, analytics_packed_rollups',
+  );
   // Flush the load's dirty pages now, so a checkpoint does not run during the measurements.
   await pool.query('CHECKPOINT');
 }

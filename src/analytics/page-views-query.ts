@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { Queryable } from '../db/database.ts';
 import type { DateRange } from './date-range.ts';
+import { decodePackedCounts } from './packed-counts.ts';
 import { type Piece, planRange } from './range-plan.ts';
 
 export interface PageViewCounts {
@@ -38,7 +39,8 @@ interface ExportRow {
    *  `settings`: `number` is 1 when the project counts AI crawlers as `ai`. */
   kind: 'packed' | 'rows' | 'path' | 'settings';
   number: number | null;
-  counts: Buffer | null;
+  /** Base64: a third of hex's size on the wire, and decoded natively. */
+  counts: string | null;
   path: string | null;
   human: number | null;
   ai_assistant: number | null;
@@ -53,8 +55,6 @@ interface PathDictionary {
 }
 
 const dictionaries = new WeakMap<Queryable, Map<string, PathDictionary>>();
-
-const bytesPerEntry = 16;
 
 export async function queryPageViews(db: Queryable, query: PageViewsQuery): Promise<PageViewsExport> {
   let projects = dictionaries.get(db);
@@ -95,17 +95,12 @@ export async function queryPageViews(db: Queryable, query: PageViewsQuery): Prom
   const unnumbered = new Map<string, { human: number; ai: number }>();
   for (const row of result.rows) {
     if (row.kind === 'packed' && row.counts !== null) {
-      const counts = row.counts;
       const sign = row.number ?? 1;
-      for (let offset = 0; offset + bytesPerEntry <= counts.length; offset += bytesPerEntry) {
-        const id = counts.readInt32BE(offset);
-        if (id <= 0 || id >= paths.length)
-          throw new Error(`A packed rollup refers to path id ${id}, which is unknown`);
-        human[id] = (human[id] ?? 0) + sign * counts.readInt32BE(offset + 4);
-        ai[id] =
-          (ai[id] ?? 0) +
-          sign * (counts.readInt32BE(offset + 8) + (crawlersAreAi ? counts.readInt32BE(offset + 12) : 0));
-      }
+      decodePackedCounts(Buffer.from(row.counts, 'base64'), (id, pageHuman, aiAssistant, aiCrawlers) => {
+        if (id >= paths.length) throw new Error(`A packed rollup refers to path id ${id}, which is unknown`);
+        human[id] = (human[id] ?? 0) + sign * pageHuman;
+        ai[id] = (ai[id] ?? 0) + sign * (aiAssistant + (crawlersAreAi ? aiCrawlers : 0));
+      });
     } else if (row.kind === 'rows' && row.path !== null) {
       const rowAi = (row.ai_assistant ?? 0) + (crawlersAreAi ? (row.ai_crawlers ?? 0) : 0);
       const id = ids.get(row.path);
@@ -190,7 +185,7 @@ function exportStatement(rawPieces: readonly Piece[], parameters: unknown[]): st
       WHERE found.counts IS NULL
       ${raw.map((part) => `UNION ALL ${part}`).join('\n')}
     )
-    SELECT 'packed' AS kind, sign AS number, counts, NULL AS path,
+    SELECT 'packed' AS kind, sign AS number, encode(counts, 'base64') AS counts, NULL AS path,
       NULL::bigint AS human, NULL::bigint AS ai_assistant, NULL::bigint AS ai_crawlers
     FROM found WHERE counts IS NOT NULL
     UNION ALL

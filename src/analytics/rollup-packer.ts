@@ -11,6 +11,7 @@
  */
 import type pg from 'pg';
 import { transaction } from '../db/database.ts';
+import { encodePackedCounts, type PackedEntry } from './packed-counts.ts';
 import { bucketEnd, floorBucket, type Granularity, packingGraceMilliseconds } from './range-plan.ts';
 
 export const packedLevels: readonly Granularity[] = ['hour', 'day', 'third', 'month'];
@@ -33,17 +34,26 @@ const assignPathIds = `
       AND NOT EXISTS (SELECT FROM analytics_paths AS known WHERE known.project_id = $1 AND known.path = rollup.path)
   ) AS missing`;
 
-const packBuckets = `
-  WITH packed AS MATERIALIZED (
-    SELECT candidate.start AS bucket, analytics_pack($1, $2, candidate.start) AS counts
-    FROM analytics_buckets($2, $3, $4) AS candidate (start)
-    WHERE NOT EXISTS (
-      SELECT FROM analytics_packed_rollups AS existing
-      WHERE existing.project_id = $1 AND existing.granularity = $2 AND existing.bucket = candidate.start
-    )
-  )
-  INSERT INTO analytics_packed_rollups (project_id, granularity, bucket, counts)
-  SELECT $1, $2, bucket, counts FROM packed WHERE counts IS NOT NULL`;
+/** The countable views of every page in the window, per bucket of the level, by path id. */
+const bucketCounts = `
+  SELECT analytics_bucket_start($2, rollup.bucket) AS bucket, paths.id AS path_id,
+    sum(rollup.human)::bigint AS human, sum(rollup.ai_assistant)::bigint AS ai_assistant,
+    sum(rollup.ai_search + rollup.ai_training)::bigint AS ai_crawlers
+  FROM analytics_path_rollups AS rollup
+  JOIN analytics_paths AS paths ON paths.project_id = $1 AND paths.path = rollup.path
+  WHERE rollup.project_id = $1 AND rollup.granularity = analytics_row_level($2)
+    AND rollup.bucket >= $3 AND rollup.bucket < $4
+  GROUP BY 1, 2
+  HAVING sum(rollup.human) > 0 OR sum(rollup.ai_assistant) > 0 OR sum(rollup.ai_search + rollup.ai_training) > 0
+  ORDER BY 1, 2`;
+
+interface BucketCountRow {
+  bucket: Date;
+  path_id: number;
+  human: number;
+  ai_assistant: number;
+  ai_crawlers: number;
+}
 
 export interface PackingReport {
   /** Packed rows written. */
@@ -94,7 +104,36 @@ async function packLevel(pool: pg.Pool, projectId: string, level: Granularity, n
       }
       const window = [projectId, level, new Date(start), new Date(end)];
       await client.query(assignPathIds, window);
-      const inserted = await client.query(packBuckets, window);
+      const existing = await client.query<{ bucket: Date }>(
+        `SELECT bucket FROM analytics_packed_rollups
+         WHERE project_id = $1 AND granularity = $2 AND bucket >= $3 AND bucket < $4`,
+        window,
+      );
+      // Packed rows that exist are current: a writer deletes the packed row of every bucket it adds to.
+      const current = new Set(existing.rows.map((row) => row.bucket.getTime()));
+      const entries = new Map<number, PackedEntry[]>();
+      for (const row of (await client.query<BucketCountRow>(bucketCounts, window)).rows) {
+        const bucket = row.bucket.getTime();
+        if (current.has(bucket)) continue;
+        const bucketEntries = entries.get(bucket) ?? [];
+        bucketEntries.push({
+          pathId: row.path_id,
+          human: row.human,
+          aiAssistant: row.ai_assistant,
+          aiCrawlers: row.ai_crawlers,
+        });
+        entries.set(bucket, bucketEntries);
+      }
+      const inserted = await client.query(
+        `INSERT INTO analytics_packed_rollups (project_id, granularity, bucket, counts)
+         SELECT $1, $2, * FROM unnest($3::timestamptz[], $4::bytea[])`,
+        [
+          projectId,
+          level,
+          [...entries.keys()].map((bucket) => new Date(bucket)),
+          [...entries.values()].map(encodePackedCounts),
+        ],
+      );
       await client.query(
         `INSERT INTO analytics_packing (project_id, granularity, packed_until) VALUES ($1, $2, $3)
          ON CONFLICT (project_id, granularity) DO UPDATE SET packed_until = excluded.packed_until`,

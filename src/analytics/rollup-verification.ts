@@ -7,7 +7,7 @@
 import type pg from 'pg';
 import { transaction } from '../db/database.ts';
 import { listMonthPartitions } from './month-partitions.ts';
-import { packedLevels } from './rollup-packer.ts';
+import { decodePackedCounts } from './packed-counts.ts';
 
 export interface RollupMismatch {
   table: 'analytics_path_rollups' | 'analytics_agent_rollups' | 'analytics_packed_rollups';
@@ -55,32 +55,16 @@ const compareAgents = `
     WHERE granularity = $1 AND bucket >= $2 AND ($3::text IS NULL OR project_id = $3)
   )`;
 
-const comparePacked = `
-  SELECT packed.project_id, packed.bucket, difference.key, difference.raw_counts, difference.rollup_counts
-  FROM analytics_packed_rollups AS packed
-  CROSS JOIN LATERAL (
-    SELECT coalesce(counted.path, unpacked.path, '#' || unpacked.path_id) AS key,
-      coalesce(concat_ws(',', counted.human, counted.ai_assistant, counted.ai_crawlers), 'none') AS raw_counts,
-      coalesce(concat_ws(',', unpacked.human, unpacked.ai_assistant, unpacked.ai_crawlers), 'none') AS rollup_counts
-    FROM (
-      SELECT paths.path, entry.* FROM analytics_unpack(packed.counts) AS entry
-      LEFT JOIN analytics_paths AS paths ON paths.project_id = packed.project_id AND paths.id = entry.path_id
-    ) AS unpacked
-    FULL JOIN (
-      SELECT path, sum(human) AS human, sum(ai_assistant) AS ai_assistant, sum(ai_search + ai_training) AS ai_crawlers
-      FROM analytics_path_rollups
-      WHERE project_id = packed.project_id AND granularity = analytics_row_level(packed.granularity)
-        AND bucket >= packed.bucket AND bucket < analytics_bucket_end(packed.granularity, packed.bucket)
-      GROUP BY path
-      HAVING sum(human) > 0 OR sum(ai_assistant) > 0 OR sum(ai_search + ai_training) > 0
-    ) AS counted ON counted.path = unpacked.path
-    WHERE unpacked.path IS NULL OR counted.path IS NULL
-      OR (counted.human, counted.ai_assistant, counted.ai_crawlers)
-        IS DISTINCT FROM (unpacked.human, unpacked.ai_assistant, unpacked.ai_crawlers)
-  ) AS difference
-  WHERE packed.granularity = $1 AND ($2::text IS NULL OR packed.project_id = $2)
-  ORDER BY 1, 2, 3
-  LIMIT 1000`;
+/** What a packed bucket should hold: its countable views per page, from the per-page rows. */
+const packedBucketCounts = `
+  SELECT rollup.path, paths.id AS path_id, concat_ws(',', sum(rollup.human), sum(rollup.ai_assistant),
+    sum(rollup.ai_search + rollup.ai_training)) AS counts
+  FROM analytics_path_rollups AS rollup
+  LEFT JOIN analytics_paths AS paths ON paths.project_id = $1 AND paths.path = rollup.path
+  WHERE rollup.project_id = $1 AND rollup.granularity = analytics_row_level($2)
+    AND rollup.bucket >= $3 AND rollup.bucket < analytics_bucket_end($2, $3)
+  GROUP BY rollup.path, paths.id
+  HAVING sum(rollup.human) > 0 OR sum(rollup.ai_assistant) > 0 OR sum(rollup.ai_search + rollup.ai_training) > 0`;
 
 const differences = `
   SELECT coalesce(raw.project_id, rollup.project_id) AS project_id, coalesce(raw.bucket, rollup.bucket) AS bucket,
@@ -90,6 +74,38 @@ const differences = `
   WHERE raw.counts IS DISTINCT FROM rollup.counts
   ORDER BY 1, 2, 3
   LIMIT 1000`;
+
+/** Decodes a packed row as the export does and compares it with the per-page rows, page by page. */
+async function comparePackedBucket(
+  client: pg.PoolClient,
+  packed: { project_id: string; granularity: string; bucket: Date; counts: Buffer },
+): Promise<RollupMismatch[]> {
+  const fromPacked = new Map<number, string>();
+  decodePackedCounts(packed.counts, (pathId, human, aiAssistant, aiCrawlers) => {
+    fromPacked.set(pathId, `${human},${aiAssistant},${aiCrawlers}`);
+  });
+  const expected = await client.query<{ path: string; path_id: number | null; counts: string }>(
+    packedBucketCounts,
+    [packed.project_id, packed.granularity, packed.bucket],
+  );
+  const mismatch = (key: string, raw: string, rollup: string): RollupMismatch => ({
+    table: 'analytics_packed_rollups',
+    projectId: packed.project_id,
+    granularity: packed.granularity,
+    bucket: packed.bucket,
+    key,
+    raw,
+    rollup,
+  });
+  const mismatches: RollupMismatch[] = [];
+  for (const row of expected.rows) {
+    const counts = row.path_id === null ? undefined : fromPacked.get(row.path_id);
+    if (counts !== row.counts) mismatches.push(mismatch(row.path, row.counts, counts ?? 'none'));
+    if (row.path_id !== null) fromPacked.delete(row.path_id);
+  }
+  for (const [pathId, counts] of fromPacked) mismatches.push(mismatch(`path id ${pathId}`, 'none', counts));
+  return mismatches;
+}
 
 export async function verifyRollups(pool: pg.Pool, projectId: string | null): Promise<VerificationReport> {
   return transaction(pool, async (client) => {
@@ -139,31 +155,20 @@ export async function verifyRollups(pool: pg.Pool, projectId: string | null): Pr
         report.rollupRowsChecked += checked.rows[0]?.count ?? 0;
       }
     }
-    for (const granularity of packedLevels) {
-      const result = await client.query<{
-        project_id: string;
-        bucket: Date;
-        key: string;
-        raw_counts: string;
-        rollup_counts: string;
-      }>(comparePacked, [granularity, projectId]);
-      for (const row of result.rows) {
-        report.mismatches.push({
-          table: 'analytics_packed_rollups',
-          projectId: row.project_id,
-          granularity,
-          bucket: row.bucket,
-          key: row.key,
-          raw: row.raw_counts,
-          rollup: row.rollup_counts,
-        });
-      }
-    }
-    const packed = await client.query<{ count: number }>(
-      'SELECT count(*) AS count FROM analytics_packed_rollups WHERE ($1::text IS NULL OR project_id = $1)',
+    const packed = await client.query<{
+      project_id: string;
+      granularity: string;
+      bucket: Date;
+      counts: Buffer;
+    }>(
+      `SELECT project_id, granularity, bucket, counts FROM analytics_packed_rollups
+       WHERE ($1::text IS NULL OR project_id = $1) ORDER BY 1, 2, 3`,
       [projectId],
     );
-    report.packedRowsChecked = packed.rows[0]?.count ?? 0;
+    for (const row of packed.rows) {
+      report.mismatches.push(...(await comparePackedBucket(client, row)));
+    }
+    report.packedRowsChecked = packed.rows.length;
     return report;
   });
 }

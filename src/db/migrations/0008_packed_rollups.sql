@@ -13,9 +13,9 @@ CREATE TABLE analytics_paths (
   UNIQUE (project_id, path)
 );
 
--- One row per closed bucket: 16 bytes per page with views, ordered by path id, each four
--- big-endian int4: path id, human, ai_assistant, ai_search + ai_training. (Pages with only `bot`
--- views are left out: the export does not show them.) Stored uncompressed: reading is the point.
+-- One row per closed bucket: the per-page counts (human, ai_assistant, ai_search + ai_training) of
+-- the pages with such views, as varints (src/analytics/packed-counts.ts). Pages with only `bot`
+-- views are left out: the export does not show them. Stored uncompressed: reading is the point.
 CREATE TABLE analytics_packed_rollups (
   project_id text NOT NULL,
   granularity text NOT NULL CHECK (granularity IN ('hour', 'day', 'third', 'month')),
@@ -80,34 +80,4 @@ $$;
 CREATE FUNCTION analytics_row_level(level text) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT CASE level WHEN 'hour' THEN 'hour' ELSE 'day' END
-$$;
-
--- The packed counts of one bucket, from the per-page rollup rows; null when it has no countable
--- views. Every path must be in analytics_paths.
-CREATE FUNCTION analytics_pack(project text, level text, start timestamptz) RETURNS bytea
-LANGUAGE sql STABLE AS $$
-  SELECT string_agg(
-    int4send(paths.id) || int4send(counted.human::integer) || int4send(counted.ai_assistant::integer)
-      || int4send(counted.ai_crawlers::integer),
-    ''::bytea ORDER BY paths.id)
-  FROM (
-    SELECT path, sum(human) AS human, sum(ai_assistant) AS ai_assistant, sum(ai_search + ai_training) AS ai_crawlers
-    FROM analytics_path_rollups
-    WHERE project_id = project AND granularity = analytics_row_level(level)
-      AND bucket >= start AND bucket < analytics_bucket_end(level, start)
-    GROUP BY path
-  ) AS counted
-  JOIN analytics_paths AS paths ON paths.project_id = project AND paths.path = counted.path
-  WHERE counted.human > 0 OR counted.ai_assistant > 0 OR counted.ai_crawlers > 0
-$$;
-
--- The entries of a packed row, decoded independently of the JavaScript reader (for verification).
-CREATE FUNCTION analytics_unpack(counts bytea)
-RETURNS TABLE (path_id integer, human integer, ai_assistant integer, ai_crawlers integer)
-LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT ('x' || encode(substr(counts, entry + 1, 4), 'hex'))::bit(32)::integer,
-    ('x' || encode(substr(counts, entry + 5, 4), 'hex'))::bit(32)::integer,
-    ('x' || encode(substr(counts, entry + 9, 4), 'hex'))::bit(32)::integer,
-    ('x' || encode(substr(counts, entry + 13, 4), 'hex'))::bit(32)::integer
-  FROM generate_series(0, length(counts) - 16, 16) AS entry
 $$;
