@@ -113,27 +113,65 @@ export async function queryPageViews(db: Queryable, query: PageViewsQuery): Prom
     }
   }
 
-  const visible: Array<{ path: string } & PageViewCounts> = [];
+  // The visible pages (human + ai > 0) as parallel arrays: objects only for the page returned.
+  const pagePaths: string[] = [];
+  const pageHuman: number[] = [];
+  const pageAi: number[] = [];
   for (let id = 1; id < paths.length; id += 1) {
-    const total = (human[id] ?? 0) + (ai[id] ?? 0);
-    if (total > 0) visible.push({ path: paths[id] ?? '', human: human[id] ?? 0, ai: ai[id] ?? 0, total });
+    const pageTotal = (human[id] ?? 0) + (ai[id] ?? 0);
+    if (pageTotal > 0) {
+      pagePaths.push(paths[id] ?? '');
+      pageHuman.push(human[id] ?? 0);
+      pageAi.push(ai[id] ?? 0);
+    }
   }
   for (const [path, counts] of unnumbered) {
-    const total = counts.human + counts.ai;
-    if (total > 0) visible.push({ path, ...counts, total });
+    if (counts.human + counts.ai > 0) {
+      pagePaths.push(path);
+      pageHuman.push(counts.human);
+      pageAi.push(counts.ai);
+    }
   }
-  const totals = { human: 0, ai: 0, total: 0 };
-  for (const page of visible) {
-    totals.human += page.human;
-    totals.ai += page.ai;
+  let totalHuman = 0;
+  let totalAi = 0;
+  const pageTotals = new Float64Array(pagePaths.length);
+  for (let index = 0; index < pagePaths.length; index += 1) {
+    totalHuman += pageHuman[index] ?? 0;
+    totalAi += pageAi[index] ?? 0;
+    pageTotals[index] = (pageHuman[index] ?? 0) + (pageAi[index] ?? 0);
   }
-  totals.total = totals.human + totals.ai;
-  visible.sort((left, right) => right.total - left.total || compareCodePoints(left.path, right.path));
+  const end = query.offset + query.limit;
   return {
-    totals,
-    views: visible.slice(query.offset, query.offset + query.limit),
-    hasMore: visible.length > query.offset + query.limit,
+    totals: { human: totalHuman, ai: totalAi, total: totalHuman + totalAi },
+    views: firstPages(pageTotals, pagePaths, end)
+      .slice(query.offset, end)
+      .map((index) => ({
+        path: pagePaths[index] ?? '',
+        human: pageHuman[index] ?? 0,
+        ai: pageAi[index] ?? 0,
+        total: pageTotals[index] ?? 0,
+      })),
+    hasMore: pagePaths.length > end,
   };
+}
+
+/**
+ * The indexes of the first `count` pages in export order (total descending, then path in code
+ * point order), without ordering all of them: only the pages whose total reaches the count-th
+ * largest total are compared by path.
+ */
+function firstPages(totals: Float64Array, paths: readonly string[], count: number): number[] {
+  let threshold = Number.NEGATIVE_INFINITY;
+  if (count < totals.length) threshold = totals.slice().sort()[totals.length - count] ?? threshold;
+  const candidates: number[] = [];
+  for (let index = 0; index < totals.length; index += 1) {
+    if ((totals[index] ?? 0) >= threshold) candidates.push(index);
+  }
+  candidates.sort(
+    (left, right) =>
+      (totals[right] ?? 0) - (totals[left] ?? 0) || compareCodePoints(paths[left] ?? '', paths[right] ?? ''),
+  );
+  return candidates.slice(0, count);
 }
 
 function timestamp(time: number | null): Date | null {
