@@ -1,7 +1,8 @@
 // Analytics benchmark on the embedded PostgreSQL (figures in docs/benchmarks.md):
 //   node bench/analytics.ts [--events 10000000] [--ingest-seconds 20] [--keep DIR]
 // 1. Ingestion through the HTTP batch endpoint of a `quire serve` child process: batches of 1,000
-//    events (Zipf paths over 5,000 pages, a year of timestamps, 10% AI), acknowledged after commit.
+//    events (Zipf paths over 5,000 pages, 10% AI), acknowledged after commit; a year replayed in
+//    order, then live traffic (timestamps in the last minute).
 // 2. Bulk load of the export data set with SQL (the same tables and rollups the writer fills;
 //    HTTP at the measured rate would take too long for 10 million events).
 // 3. The export for 30 and 365 days (edges not aligned to hours) over HTTP, p50/p95, and the same
@@ -100,20 +101,41 @@ const url = await new Promise<string>((resolve, reject) => {
 });
 
 try {
-  // 1. Ingestion over HTTP.
-  // The year is replayed in order, as live traffic and logs arrive: at 10 million views a year,
-  // one batch of 1,000 covers about 53 minutes.
+  // 1. Ingestion over HTTP, twice. First the year replayed in order, as a log import over the API
+  // would send it: at 10 million views a year one batch of 1,000 covers about 53 minutes, so
+  // concurrent batches fall in different hours. Then live traffic: every event of the last minute,
+  // so concurrent batches add to the same hour and day rows.
   const now = Date.now();
   const eventGap = (365 * day) / totalEvents;
-  const bodies = Array.from({ length: 64 }, (_, batchIndex) =>
-    JSON.stringify({
-      events: Array.from({ length: 1000 }, (_, index) => ({
-        path: `/docs/page-${zipfPage()}`,
-        timestamp: new Date(now - 365 * day + (batchIndex * 1000 + index) * eventGap).toISOString(),
-        userAgent: Math.random() < 0.1 ? pick(aiAgents) : pick(browsers),
-      })),
-    }),
+  const bodies = (timestamp: (batchIndex: number, index: number) => number) =>
+    Array.from({ length: 64 }, (_, batchIndex) =>
+      JSON.stringify({
+        events: Array.from({ length: 1000 }, (_, index) => ({
+          path: `/docs/page-${zipfPage()}`,
+          timestamp: new Date(timestamp(batchIndex, index)).toISOString(),
+          userAgent: Math.random() < 0.1 ? pick(aiAgents) : pick(browsers),
+        })),
+      }),
+    );
+  await ingest(
+    'year replayed',
+    bodies((batchIndex, index) => now - 365 * day + (batchIndex * 1000 + index) * eventGap),
   );
+  await ingest(
+    'live',
+    bodies(() => now - Math.floor(Math.random() * 60_000)),
+  );
+
+  if (!values['ingest-only']) await exportBenchmark(now);
+} finally {
+  server.kill('SIGTERM');
+  await new Promise((resolve) => server.on('exit', resolve));
+  await pool.end();
+  await embedded.release();
+  if (values.keep === undefined) await fs.rm(dataDir, { recursive: true, force: true });
+}
+
+async function ingest(label: string, bodies: string[]): Promise<void> {
   let acknowledged = 0;
   let failures = 0;
   const latencies: number[] = [];
@@ -137,18 +159,10 @@ try {
   );
   const seconds = (performance.now() - started) / 1000;
   console.log(
-    `ingest: ${acknowledged} events acknowledged in ${seconds.toFixed(1)} s = ${Math.round(acknowledged / seconds)} events/s ` +
+    `ingest (${label}): ${acknowledged} events acknowledged in ${seconds.toFixed(1)} s = ${Math.round(acknowledged / seconds)} events/s ` +
       `(${concurrency} connections, 1,000 events per request, batch p50 ${percentile(latencies, 50).toFixed(0)} ms, ` +
       `p95 ${percentile(latencies, 95).toFixed(0)} ms, ${failures} failed)`,
   );
-
-  if (!values['ingest-only']) await exportBenchmark(now);
-} finally {
-  server.kill('SIGTERM');
-  await new Promise((resolve) => server.on('exit', resolve));
-  await pool.end();
-  await embedded.release();
-  if (values.keep === undefined) await fs.rm(dataDir, { recursive: true, force: true });
 }
 
 function percentile(samples: number[], rank: number): number {
@@ -161,11 +175,14 @@ async function bulkLoad(projectId: string, count: number, now: number): Promise<
   for (let month = 0; month <= 13; month += 1) {
     await pool.query('SELECT analytics_ensure_month_partition($1)', [new Date(now - month * 30 * day)]);
   }
+  // Oldest first, each chunk a slice of the year in time order: stored as live ingestion stores them.
   const chunk = 1_000_000;
   for (let done = 0; done < count; done += chunk) {
+    const size = Math.min(chunk, count - done);
+    const sliceStart = now - 365 * day + (done / count) * 365 * day;
     await pool.query(
       `INSERT INTO analytics_page_views (project_id, occurred_at, path, category, agent, classifier_version, markdown)
-       SELECT $1, $2::timestamptz - random() * interval '365 days',
+       SELECT $1, $2::timestamptz + random() * $4::double precision * interval '1 millisecond',
          '/docs/page-' || least(${pages}, floor(exp(random() * ln(${pages + 1})))::int),
          kind.category, kind.agent, 'bench', false
        FROM generate_series(1, $3) AS serial
@@ -175,8 +192,9 @@ async function bulkLoad(projectId: string, count: number, now: number): Promise<
                      WHEN draw < 0.97 THEN 'ai_search' ELSE 'ai_training' END AS category,
                 CASE WHEN draw < 0.9 THEN NULL WHEN draw < 0.94 THEN 'ChatGPT-User'
                      WHEN draw < 0.97 THEN 'OAI-SearchBot' ELSE 'GPTBot' END AS agent
-       ) AS kind`,
-      [projectId, new Date(now), Math.min(chunk, count - done)],
+       ) AS kind
+       ORDER BY 2`,
+      [projectId, new Date(sliceStart), size, (size / count) * 365 * day],
     );
   }
   await pool.query(
