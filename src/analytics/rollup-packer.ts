@@ -17,8 +17,8 @@ import { bucketEnd, floorBucket, type Granularity, packingGraceMilliseconds } fr
 export const packedLevels: readonly Granularity[] = ['hour', 'day', 'third', 'month'];
 
 /** The SQL call that takes a project's packing lock until the transaction ends. */
-export function packingLock(mode: 'shared' | 'exclusive', projectId: string): string {
-  return `pg_advisory_xact_lock${mode === 'shared' ? '_shared' : ''}(730119, hashtext(${projectId}))`;
+export function packingLock(mode: 'shared' | 'exclusive', projectIdSql: string): string {
+  return `pg_advisory_xact_lock${mode === 'shared' ? '_shared' : ''}(730119, hashtext(${projectIdSql}))`;
 }
 
 /** Buckets per transaction: the lock stops the project's writers while it is held. */
