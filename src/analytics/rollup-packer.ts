@@ -62,11 +62,12 @@ export interface PackingReport {
 
 /**
  * Packs every closed bucket of every level not packed yet, for one project or all of them, and
- * returns when there is nothing left to pack.
+ * returns when there is nothing left to pack or `signal` aborts (between transactions: what is
+ * packed stays packed, the rest waits for the next pass).
  */
 export async function packRollups(
   pool: pg.Pool,
-  options: { projectId?: string; now?: number } = {},
+  options: { projectId?: string; now?: number; signal?: AbortSignal } = {},
 ): Promise<PackingReport> {
   const now = options.now ?? Date.now();
   const projectIds =
@@ -75,16 +76,22 @@ export async function packRollups(
       : [options.projectId];
   let packed = 0;
   for (const projectId of projectIds) {
-    for (const level of packedLevels) packed += await packLevel(pool, projectId, level, now);
+    for (const level of packedLevels) packed += await packLevel(pool, projectId, level, now, options.signal);
   }
   return { packed };
 }
 
-async function packLevel(pool: pg.Pool, projectId: string, level: Granularity, now: number): Promise<number> {
+async function packLevel(
+  pool: pg.Pool,
+  projectId: string,
+  level: Granularity,
+  now: number,
+  signal: AbortSignal | undefined,
+): Promise<number> {
   // Buckets that start before this one are over, grace period included.
   const closedBefore = floorBucket(level, now - packingGraceMilliseconds);
   let packed = 0;
-  for (;;) {
+  while (signal?.aborted !== true) {
     const written = await transaction(pool, async (client) => {
       await client.query(`SELECT ${packingLock('exclusive', '$1')}`, [projectId]);
       const next = await client.query<{ bucket: Date | null }>(
@@ -144,17 +151,22 @@ async function packLevel(pool: pg.Pool, projectId: string, level: Granularity, n
     if (written === null) return packed;
     packed += written;
   }
+  return packed;
 }
 
-/** Packs at start and then every minute, in every API process (the lock makes it safe). */
+/**
+ * Packs at start and then every minute, in every API process (the lock makes it safe). `stop`
+ * ends a pass at its next transaction: a catch-up over years of data does not hold up shutdown.
+ */
 export function startRollupPacking(options: {
   pool: pg.Pool;
   log: (message: string, error?: unknown) => void;
   intervalMilliseconds?: number;
 }): { stop(): Promise<void> } {
+  const stopping = new AbortController();
   let running: Promise<void> | null = null;
   const run = () => {
-    running ??= packRollups(options.pool)
+    running ??= packRollups(options.pool, { signal: stopping.signal })
       .then(
         () => {},
         (error: unknown) => options.log('packing analytics rollups failed', error),
@@ -169,6 +181,7 @@ export function startRollupPacking(options: {
   return {
     async stop() {
       clearInterval(timer);
+      stopping.abort();
       await running;
     },
   };

@@ -78,10 +78,14 @@ const differences = `
 /** Decodes a packed row as the export does and compares it with the per-page rows, page by page. */
 async function comparePackedBucket(
   client: pg.PoolClient,
-  packed: { project_id: string; granularity: string; bucket: Date; counts: Buffer },
+  packed: { project_id: string; granularity: string; bucket: Date },
 ): Promise<RollupMismatch[]> {
+  const stored = await client.query<{ counts: Buffer }>(
+    'SELECT counts FROM analytics_packed_rollups WHERE project_id = $1 AND granularity = $2 AND bucket = $3',
+    [packed.project_id, packed.granularity, packed.bucket],
+  );
   const fromPacked = new Map<number, string>();
-  decodePackedCounts(packed.counts, (pathId, human, aiAssistant, aiCrawlers) => {
+  decodePackedCounts(stored.rows[0]?.counts ?? Buffer.alloc(0), (pathId, human, aiAssistant, aiCrawlers) => {
     fromPacked.set(pathId, `${human},${aiAssistant},${aiCrawlers}`);
   });
   const expected = await client.query<{ path: string; path_id: number | null; counts: string }>(
@@ -155,13 +159,9 @@ export async function verifyRollups(pool: pg.Pool, projectId: string | null): Pr
         report.rollupRowsChecked += checked.rows[0]?.count ?? 0;
       }
     }
-    const packed = await client.query<{
-      project_id: string;
-      granularity: string;
-      bucket: Date;
-      counts: Buffer;
-    }>(
-      `SELECT project_id, granularity, bucket, counts FROM analytics_packed_rollups
+    // Keys only: the rows themselves are read one at a time.
+    const packed = await client.query<{ project_id: string; granularity: string; bucket: Date }>(
+      `SELECT project_id, granularity, bucket FROM analytics_packed_rollups
        WHERE ($1::text IS NULL OR project_id = $1) ORDER BY 1, 2, 3`,
       [projectId],
     );
