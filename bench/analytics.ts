@@ -197,19 +197,27 @@ async function bulkLoad(projectId: string, count: number, now: number): Promise<
       [projectId, new Date(sliceStart), size, (size / count) * 365 * day],
     );
   }
+  // Path ids as the writer gives them (the project has no other paths).
   await pool.query(
-    `INSERT INTO analytics_path_rollups (project_id, granularity, bucket, path, human, ai_assistant, ai_search, ai_training, bot)
-     SELECT project_id, 'hour', date_trunc('hour', occurred_at, 'UTC'), path,
+    `INSERT INTO analytics_paths (project_id, id, path)
+     SELECT $1, row_number() OVER (ORDER BY path), path FROM (SELECT DISTINCT path FROM analytics_page_views WHERE project_id = $1) AS paths`,
+    [projectId],
+  );
+  await pool.query(
+    `INSERT INTO analytics_path_rollups (project_id, granularity, bucket, path_id, human, ai_assistant, ai_search, ai_training, bot)
+     SELECT views.project_id, 'hour', date_trunc('hour', occurred_at, 'UTC'), paths.id,
        count(*) FILTER (WHERE category = 'human'), count(*) FILTER (WHERE category = 'ai_assistant'),
        count(*) FILTER (WHERE category = 'ai_search'), count(*) FILTER (WHERE category = 'ai_training'),
        count(*) FILTER (WHERE category = 'bot')
-     FROM analytics_page_views WHERE project_id = $1 GROUP BY 1, 2, 3, 4
+     FROM analytics_page_views AS views
+     JOIN analytics_paths AS paths ON paths.project_id = $1 AND paths.path = views.path
+     WHERE views.project_id = $1 GROUP BY 1, 2, 3, 4
      ORDER BY 3, 4 -- the order live ingestion writes them in: hour by hour`,
     [projectId],
   );
   await pool.query(
-    `INSERT INTO analytics_path_rollups (project_id, granularity, bucket, path, human, ai_assistant, ai_search, ai_training, bot)
-     SELECT project_id, 'day', date_trunc('day', bucket, 'UTC'), path, sum(human), sum(ai_assistant), sum(ai_search),
+    `INSERT INTO analytics_path_rollups (project_id, granularity, bucket, path_id, human, ai_assistant, ai_search, ai_training, bot)
+     SELECT project_id, 'day', date_trunc('day', bucket, 'UTC'), path_id, sum(human), sum(ai_assistant), sum(ai_search),
        sum(ai_training), sum(bot)
      FROM analytics_path_rollups WHERE project_id = $1 AND granularity = 'hour' GROUP BY 1, 2, 3, 4 ORDER BY 3, 4`,
     [projectId],

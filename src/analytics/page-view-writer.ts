@@ -9,6 +9,7 @@ import { transaction } from '../db/database.ts';
 import { createGroupCommit } from '../db/group-commit.ts';
 import { insertPageViews, type StoredPageView } from './insert-page-views.ts';
 import { ensureMonthPartitions } from './month-partitions.ts';
+import { assignPathIds, type PathDictionary } from './path-dictionary.ts';
 import { floorMonth } from './range-plan.ts';
 
 export interface PageViewWriter {
@@ -42,12 +43,17 @@ const retryableCodes = new Set(['40P01', '40001']);
  * popular page appears in every batch), and every view of theirs is new. Writes with import keys
  * get a statement each, since their callers need to know how many views were new.
  */
-async function insertGroup(client: pg.PoolClient, group: PendingWrite[]): Promise<number[]> {
+async function insertGroup(
+  client: pg.PoolClient,
+  group: PendingWrite[],
+  dictionaries: ReadonlyMap<string, PathDictionary>,
+): Promise<number[]> {
   const counts = group.map(() => 0);
   const merged = new Map<string, { views: StoredPageView[]; indexes: number[] }>();
+  const pathIds = (projectId: string) => dictionaries.get(projectId)?.ids ?? new Map<string, number>();
   for (const [index, write] of group.entries()) {
     if (write.views.some((view) => view.importKey !== undefined)) {
-      counts[index] = await insertPageViews(client, write.projectId, write.views);
+      counts[index] = await insertPageViews(client, write.projectId, write.views, pathIds(write.projectId));
       continue;
     }
     const entry = merged.get(write.projectId) ?? { views: [], indexes: [] };
@@ -56,7 +62,7 @@ async function insertGroup(client: pg.PoolClient, group: PendingWrite[]): Promis
     merged.set(write.projectId, entry);
   }
   for (const [projectId, entry] of merged) {
-    await insertPageViews(client, projectId, entry.views);
+    await insertPageViews(client, projectId, entry.views, pathIds(projectId));
     for (const index of entry.indexes) counts[index] = group[index]?.views.length ?? 0;
   }
   return counts;
@@ -67,7 +73,20 @@ export function createPageViewWriter(options: PageViewWriterOptions): PageViewWr
 
   async function commit(group: PendingWrite[]): Promise<number[]> {
     const months = new Set<number>();
-    for (const write of group) for (const view of write.views) months.add(floorMonth(view.occurredAt));
+    const paths = new Map<string, Set<string>>();
+    for (const write of group) {
+      const projectPaths = paths.get(write.projectId) ?? new Set<string>();
+      paths.set(write.projectId, projectPaths);
+      for (const view of write.views) {
+        months.add(floorMonth(view.occurredAt));
+        projectPaths.add(view.path);
+      }
+    }
+    // Committed before the views: every stored path has an id.
+    const dictionaries = new Map<string, PathDictionary>();
+    for (const [projectId, projectPaths] of paths) {
+      dictionaries.set(projectId, await assignPathIds(options.pool, projectId, projectPaths));
+    }
     const missing = [...months].filter((month) => !knownMonths.has(month));
     if (missing.length > 0) {
       await ensureMonthPartitions(options.pool, missing);
@@ -75,7 +94,7 @@ export function createPageViewWriter(options: PageViewWriterOptions): PageViewWr
     }
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await transaction(options.pool, (client) => insertGroup(client, group));
+        return await transaction(options.pool, (client) => insertGroup(client, group, dictionaries));
       } catch (error: unknown) {
         const code = (error as { code?: unknown }).code;
         // 23514: no partition for a row; retention dropped a month this process thought it knew.

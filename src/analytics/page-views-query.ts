@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import type { Queryable } from '../db/database.ts';
 import type { DateRange } from './date-range.ts';
 import { decodePackedCounts } from './packed-counts.ts';
+import { learnNewerPaths, pathDictionary } from './path-dictionary.ts';
 import { type Piece, planRange } from './range-plan.ts';
 
 export interface PageViewCounts {
@@ -35,7 +36,8 @@ export interface PageViewsQuery {
 /** The statement returns four kinds of rows; the columns a kind does not use are null. */
 interface ExportRow {
   /** `packed`: a packed bucket (`number` is its sign, `counts` its entries); `rows`: one page's
-   *  counts from rollup rows and raw events; `path`: a dictionary entry (`number` is its id);
+   *  counts from rollup rows and raw events (`number` is its path id); `path`: a dictionary entry
+   *  (`number` is its id);
    *  `settings`: `number` is 1 when the project counts AI crawlers as `ai`. */
   kind: 'packed' | 'rows' | 'path' | 'settings';
   number: number | null;
@@ -47,31 +49,14 @@ interface ExportRow {
   ai_crawlers: number | null;
 }
 
-/** Path ids are assigned once and never change: each process keeps the ones it has seen. */
-interface PathDictionary {
-  /** Index = path id; id 0 is never assigned. */
-  paths: string[];
-  ids: Map<string, number>;
-}
-
-const dictionaries = new WeakMap<Queryable, Map<string, PathDictionary>>();
-
 export async function queryPageViews(db: Queryable, query: PageViewsQuery): Promise<PageViewsExport> {
-  let projects = dictionaries.get(db);
-  if (projects === undefined) {
-    projects = new Map();
-    dictionaries.set(db, projects);
-  }
-  const dictionary = projects.get(query.projectId) ?? { paths: [''], ids: new Map() };
-  projects.set(query.projectId, dictionary);
-  const { paths, ids } = dictionary;
-
+  const dictionary = pathDictionary(db, query.projectId);
   const pieces = planRange(query.range.from, query.range.to, { now: query.now, layout: 'packed' });
   const rollupPieces = pieces.filter((piece) => piece.level !== 'raw');
   const rawPieces = pieces.filter((piece) => piece.level === 'raw');
   const parameters: unknown[] = [
     query.projectId,
-    paths.length - 1,
+    dictionary.complete,
     rollupPieces.map((piece) => piece.level),
     rollupPieces.map((piece) => timestamp(piece.from)),
     rollupPieces.map((piece) => timestamp(piece.to)),
@@ -83,33 +68,35 @@ export async function queryPageViews(db: Queryable, query: PageViewsQuery): Prom
   const result = await db.query<ExportRow>({ name, text, values: parameters });
 
   let crawlersAreAi = false;
-  for (const row of result.rows) {
-    if (row.kind === 'path' && row.number !== null && row.path !== null) {
-      paths[row.number] = row.path;
-      ids.set(row.path, row.number);
-    } else if (row.kind === 'settings') crawlersAreAi = row.number === 1;
-  }
-  // Sums per path id, then per path for the pages that have no id yet.
+  learnNewerPaths(
+    dictionary,
+    result.rows.flatMap((row) =>
+      row.kind === 'path' && row.number !== null && row.path !== null
+        ? [{ id: row.number, path: row.path }]
+        : [],
+    ),
+  );
+  for (const row of result.rows) if (row.kind === 'settings') crawlersAreAi = row.number === 1;
+  // Every path id the statement returned committed before its snapshot: the dictionary has them all.
+  const { paths } = dictionary;
+  const known = (id: number) => {
+    if (id >= paths.length) throw new Error(`A rollup refers to path id ${id}, which is unknown`);
+  };
   const human = new Float64Array(paths.length);
   const ai = new Float64Array(paths.length);
-  const unnumbered = new Map<string, { human: number; ai: number }>();
   for (const row of result.rows) {
     if (row.kind === 'packed' && row.counts !== null) {
       const sign = row.number ?? 1;
       decodePackedCounts(Buffer.from(row.counts, 'base64'), (id, pageHuman, aiAssistant, aiCrawlers) => {
-        if (id >= paths.length) throw new Error(`A packed rollup refers to path id ${id}, which is unknown`);
+        known(id);
         human[id] = (human[id] ?? 0) + sign * pageHuman;
         ai[id] = (ai[id] ?? 0) + sign * (aiAssistant + (crawlersAreAi ? aiCrawlers : 0));
       });
-    } else if (row.kind === 'rows' && row.path !== null) {
-      const rowAi = (row.ai_assistant ?? 0) + (crawlersAreAi ? (row.ai_crawlers ?? 0) : 0);
-      const id = ids.get(row.path);
-      if (id !== undefined) {
-        human[id] = (human[id] ?? 0) + (row.human ?? 0);
-        ai[id] = (ai[id] ?? 0) + rowAi;
-      } else {
-        unnumbered.set(row.path, { human: row.human ?? 0, ai: rowAi });
-      }
+    } else if (row.kind === 'rows' && row.number !== null) {
+      const id = row.number;
+      known(id);
+      human[id] = (human[id] ?? 0) + (row.human ?? 0);
+      ai[id] = (ai[id] ?? 0) + (row.ai_assistant ?? 0) + (crawlersAreAi ? (row.ai_crawlers ?? 0) : 0);
     }
   }
 
@@ -123,13 +110,6 @@ export async function queryPageViews(db: Queryable, query: PageViewsQuery): Prom
       pagePaths.push(paths[id] ?? '');
       pageHuman.push(human[id] ?? 0);
       pageAi.push(ai[id] ?? 0);
-    }
-  }
-  for (const [path, counts] of unnumbered) {
-    if (counts.human + counts.ai > 0) {
-      pagePaths.push(path);
-      pageHuman.push(counts.human);
-      pageAi.push(counts.ai);
     }
   }
   let totalHuman = 0;
@@ -179,19 +159,20 @@ function timestamp(time: number | null): Date | null {
 }
 
 /**
- * `$1` project, `$2` the highest path id this process knows, `$3`-`$6` the rollup pieces (level,
+ * `$1` project, `$2` the path id up to which this process knows every id, `$3`-`$6` the rollup pieces (level,
  * from, to, sign; an unbounded side is null and reaches the project's first or last hour), then
  * the bounds of the raw pieces, appended here.
  */
 function exportStatement(rawPieces: readonly Piece[], parameters: unknown[]): string {
   const raw = rawPieces.map((piece) => {
     parameters.push(timestamp(piece.from), timestamp(piece.to));
-    return `SELECT path, count(*) FILTER (WHERE category = 'human') AS human,
+    return `SELECT paths.id, count(*) FILTER (WHERE category = 'human') AS human,
         count(*) FILTER (WHERE category = 'ai_assistant') AS ai_assistant,
         count(*) FILTER (WHERE category IN ('ai_search', 'ai_training')) AS ai_crawlers
-      FROM analytics_page_views
-      WHERE project_id = $1 AND occurred_at >= $${parameters.length - 1} AND occurred_at < $${parameters.length}
-      GROUP BY path`;
+      FROM analytics_page_views AS views
+      JOIN analytics_paths AS paths ON paths.project_id = $1 AND paths.path = views.path
+      WHERE views.project_id = $1 AND occurred_at >= $${parameters.length - 1} AND occurred_at < $${parameters.length}
+      GROUP BY paths.id`;
   });
   const firstHour = `(SELECT min(bucket) FROM analytics_path_rollups WHERE project_id = $1 AND granularity = 'hour')`;
   const lastHour = `(SELECT max(bucket) FROM analytics_path_rollups WHERE project_id = $1 AND granularity = 'hour')`;
@@ -212,10 +193,10 @@ function exportStatement(rawPieces: readonly Piece[], parameters: unknown[]): st
         OFFSET 0
       ) AS packed ON true
     ), loose AS (
-      SELECT rollup.path, found.sign * rollup.human AS human, found.sign * rollup.ai_assistant AS ai_assistant,
+      SELECT rollup.path_id, found.sign * rollup.human AS human, found.sign * rollup.ai_assistant AS ai_assistant,
         found.sign * rollup.ai_crawlers AS ai_crawlers
       FROM found CROSS JOIN LATERAL (
-        SELECT path, human, ai_assistant, ai_search + ai_training AS ai_crawlers FROM analytics_path_rollups
+        SELECT path_id, human, ai_assistant, ai_search + ai_training AS ai_crawlers FROM analytics_path_rollups
         WHERE project_id = $1 AND granularity = analytics_row_level(found.granularity)
           AND bucket >= found.bucket AND bucket < analytics_bucket_end(found.granularity, found.bucket)
         OFFSET 0
@@ -227,8 +208,8 @@ function exportStatement(rawPieces: readonly Piece[], parameters: unknown[]): st
       NULL::bigint AS human, NULL::bigint AS ai_assistant, NULL::bigint AS ai_crawlers
     FROM found WHERE counts IS NOT NULL
     UNION ALL
-    SELECT 'rows', NULL, NULL, path, sum(human)::bigint, sum(ai_assistant)::bigint, sum(ai_crawlers)::bigint
-    FROM loose GROUP BY path
+    SELECT 'rows', path_id, NULL, NULL, sum(human)::bigint, sum(ai_assistant)::bigint, sum(ai_crawlers)::bigint
+    FROM loose GROUP BY path_id
     UNION ALL
     SELECT 'path', id, NULL, path, NULL, NULL, NULL FROM analytics_paths WHERE project_id = $1 AND id > $2
     UNION ALL

@@ -101,13 +101,15 @@ async function rebuildRollups(client: pg.PoolClient, projectId: string | null, f
     parameters,
   );
   await client.query(
-    `INSERT INTO analytics_path_rollups (project_id, granularity, bucket, path, human, ai_assistant, ai_search, ai_training, bot)
-     SELECT project_id, granularity, date_trunc(granularity, occurred_at, 'UTC'), path,
+    `INSERT INTO analytics_path_rollups (project_id, granularity, bucket, path_id, human, ai_assistant, ai_search, ai_training, bot)
+     SELECT views.project_id, granularity, date_trunc(granularity, occurred_at, 'UTC'), paths.id,
        count(*) FILTER (WHERE category = 'human'), count(*) FILTER (WHERE category = 'ai_assistant'),
        count(*) FILTER (WHERE category = 'ai_search'), count(*) FILTER (WHERE category = 'ai_training'),
        count(*) FILTER (WHERE category = 'bot')
-     FROM analytics_page_views CROSS JOIN (VALUES ('hour'), ('day')) AS levels (granularity)
-     WHERE ($1::text IS NULL OR project_id = $1) AND occurred_at >= $2
+     FROM analytics_page_views AS views
+     JOIN analytics_paths AS paths ON paths.project_id = views.project_id AND paths.path = views.path
+     CROSS JOIN (VALUES ('hour'), ('day')) AS levels (granularity)
+     WHERE ($1::text IS NULL OR views.project_id = $1) AND occurred_at >= $2
      GROUP BY 1, 2, 3, 4`,
     parameters,
   );

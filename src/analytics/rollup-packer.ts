@@ -24,27 +24,15 @@ export function packingLock(mode: 'shared' | 'exclusive', projectIdSql: string):
 /** Buckets per transaction: the lock stops the project's writers while it is held. */
 const bucketsPerTransaction: Record<Granularity, number> = { hour: 24, day: 10, third: 1, month: 1 };
 
-const assignPathIds = `
-  INSERT INTO analytics_paths (project_id, id, path)
-  SELECT $1, (SELECT coalesce(max(id), 0) FROM analytics_paths WHERE project_id = $1)
-      + row_number() OVER (ORDER BY path COLLATE "C"), path
-  FROM (
-    SELECT DISTINCT path FROM analytics_path_rollups AS rollup
-    WHERE project_id = $1 AND granularity = analytics_row_level($2) AND bucket >= $3 AND bucket < $4
-      AND NOT EXISTS (SELECT FROM analytics_paths AS known WHERE known.project_id = $1 AND known.path = rollup.path)
-  ) AS missing`;
-
 /** The countable views of every page in the window, per bucket of the level, by path id. */
 const bucketCounts = `
-  SELECT analytics_bucket_start($2, rollup.bucket) AS bucket, paths.id AS path_id,
-    sum(rollup.human)::bigint AS human, sum(rollup.ai_assistant)::bigint AS ai_assistant,
-    sum(rollup.ai_search + rollup.ai_training)::bigint AS ai_crawlers
-  FROM analytics_path_rollups AS rollup
-  JOIN analytics_paths AS paths ON paths.project_id = $1 AND paths.path = rollup.path
-  WHERE rollup.project_id = $1 AND rollup.granularity = analytics_row_level($2)
-    AND rollup.bucket >= $3 AND rollup.bucket < $4
+  SELECT analytics_bucket_start($2, bucket) AS bucket, path_id,
+    sum(human)::bigint AS human, sum(ai_assistant)::bigint AS ai_assistant,
+    sum(ai_search + ai_training)::bigint AS ai_crawlers
+  FROM analytics_path_rollups
+  WHERE project_id = $1 AND granularity = analytics_row_level($2) AND bucket >= $3 AND bucket < $4
   GROUP BY 1, 2
-  HAVING sum(rollup.human) > 0 OR sum(rollup.ai_assistant) > 0 OR sum(rollup.ai_search + rollup.ai_training) > 0
+  HAVING sum(human) > 0 OR sum(ai_assistant) > 0 OR sum(ai_search + ai_training) > 0
   ORDER BY 1, 2`;
 
 interface BucketCountRow {
@@ -110,7 +98,6 @@ async function packLevel(
         end = bucketEnd(level, end);
       }
       const window = [projectId, level, new Date(start), new Date(end)];
-      await client.query(assignPathIds, window);
       const existing = await client.query<{ bucket: Date }>(
         `SELECT bucket FROM analytics_packed_rollups
          WHERE project_id = $1 AND granularity = $2 AND bucket >= $3 AND bucket < $4`,

@@ -2,7 +2,7 @@
  * Proves the rollups equal the raw events: for every granularity, every (bucket, page) and every
  * (bucket, category, agent) counted both ways, in one snapshot. Months whose raw events are gone
  * (retention) are left out: their rollups are all that remains of them. Then proves every packed
- * row (rollup-packer.ts) equals the per-page rows it was packed from, decoding it in SQL.
+ * row (rollup-packer.ts) equals the per-page rows it was packed from, decoding it as the export does.
  */
 import type pg from 'pg';
 import { transaction } from '../db/database.ts';
@@ -38,9 +38,11 @@ const comparePaths = `
     FROM analytics_page_views WHERE ($3::text IS NULL OR project_id = $3)
     GROUP BY 1, 2, 3
   ), rollup AS (
-    SELECT project_id, bucket, path AS key, concat_ws(',', human, ai_assistant, ai_search, ai_training, bot) AS counts
-    FROM analytics_path_rollups
-    WHERE granularity = $1 AND bucket >= $2 AND ($3::text IS NULL OR project_id = $3)
+    SELECT rollup.project_id, rollup.bucket, coalesce(paths.path, 'path id ' || rollup.path_id) AS key,
+      concat_ws(',', human, ai_assistant, ai_search, ai_training, bot) AS counts
+    FROM analytics_path_rollups AS rollup
+    LEFT JOIN analytics_paths AS paths ON paths.project_id = rollup.project_id AND paths.id = rollup.path_id
+    WHERE granularity = $1 AND bucket >= $2 AND ($3::text IS NULL OR rollup.project_id = $3)
   )`;
 
 const compareAgents = `
@@ -57,13 +59,13 @@ const compareAgents = `
 
 /** What a packed bucket should hold: its countable views per page, from the per-page rows. */
 const packedBucketCounts = `
-  SELECT rollup.path, paths.id AS path_id, concat_ws(',', sum(rollup.human), sum(rollup.ai_assistant),
-    sum(rollup.ai_search + rollup.ai_training)) AS counts
+  SELECT coalesce(paths.path, 'path id ' || rollup.path_id) AS path, rollup.path_id,
+    concat_ws(',', sum(rollup.human), sum(rollup.ai_assistant), sum(rollup.ai_search + rollup.ai_training)) AS counts
   FROM analytics_path_rollups AS rollup
-  LEFT JOIN analytics_paths AS paths ON paths.project_id = $1 AND paths.path = rollup.path
+  LEFT JOIN analytics_paths AS paths ON paths.project_id = $1 AND paths.id = rollup.path_id
   WHERE rollup.project_id = $1 AND rollup.granularity = analytics_row_level($2)
     AND rollup.bucket >= $3 AND rollup.bucket < analytics_bucket_end($2, $3)
-  GROUP BY rollup.path, paths.id
+  GROUP BY paths.path, rollup.path_id
   HAVING sum(rollup.human) > 0 OR sum(rollup.ai_assistant) > 0 OR sum(rollup.ai_search + rollup.ai_training) > 0`;
 
 const differences = `
@@ -88,10 +90,11 @@ async function comparePackedBucket(
   decodePackedCounts(stored.rows[0]?.counts ?? Buffer.alloc(0), (pathId, human, aiAssistant, aiCrawlers) => {
     fromPacked.set(pathId, `${human},${aiAssistant},${aiCrawlers}`);
   });
-  const expected = await client.query<{ path: string; path_id: number | null; counts: string }>(
-    packedBucketCounts,
-    [packed.project_id, packed.granularity, packed.bucket],
-  );
+  const expected = await client.query<{ path: string; path_id: number; counts: string }>(packedBucketCounts, [
+    packed.project_id,
+    packed.granularity,
+    packed.bucket,
+  ]);
   const mismatch = (key: string, raw: string, rollup: string): RollupMismatch => ({
     table: 'analytics_packed_rollups',
     projectId: packed.project_id,
@@ -103,9 +106,9 @@ async function comparePackedBucket(
   });
   const mismatches: RollupMismatch[] = [];
   for (const row of expected.rows) {
-    const counts = row.path_id === null ? undefined : fromPacked.get(row.path_id);
+    const counts = fromPacked.get(row.path_id);
     if (counts !== row.counts) mismatches.push(mismatch(row.path, row.counts, counts ?? 'none'));
-    if (row.path_id !== null) fromPacked.delete(row.path_id);
+    fromPacked.delete(row.path_id);
   }
   for (const [pathId, counts] of fromPacked) mismatches.push(mismatch(`path id ${pathId}`, 'none', counts));
   return mismatches;
