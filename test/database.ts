@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { after } from 'node:test';
+import { setTimeout } from 'node:timers/promises';
 import pg from 'pg';
 import { createDatabase, type Database } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrator.ts';
@@ -37,7 +38,22 @@ export async function createTestDatabaseUrl(): Promise<string> {
   await withAdmin((client) =>
     client.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`),
   );
-  after(() => withAdmin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)));
+  after(() =>
+    withAdmin(async (client) => {
+      // A closed pool's connections end a moment after `pool.end()` resolves; dropping WITH (FORCE)
+      // within that moment made the server report an error on them, which failed whichever test
+      // was running. Wait for them first (a second at most).
+      for (let attempt = 0; attempt < 50; attempt += 1) {
+        const open = await client.query<{ count: number }>(
+          'SELECT count(*)::integer AS count FROM pg_stat_activity WHERE datname = $1',
+          [name],
+        );
+        if (open.rows[0]?.count === 0) break;
+        await setTimeout(20);
+      }
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    }),
+  );
   const url = databaseUrl(name);
   if (!template) {
     const pool = new pg.Pool({ connectionString: url });

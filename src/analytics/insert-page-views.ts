@@ -1,13 +1,16 @@
 /**
- * Stores page views and updates every rollup in one statement, so that the rollups can never
- * disagree with the raw events: they commit or roll back together. Packed rows of the buckets the
- * views fall in are deleted in the same statement (rollup-packer.ts packs them again).
+ * Stores page views and adds them to every rollup in the caller's transaction, so that the rollups
+ * can never disagree with the raw events: they commit or roll back together. The writer sums the
+ * rollup rows itself (PostgreSQL only adds them), and deletes the packed rows of the buckets the
+ * views fall in (rollup-packer.ts packs them again).
  */
 import { createHash } from 'node:crypto';
+import { booleanArrayLiteral, integerArrayLiteral, textArrayLiteral } from '../db/array-literal.ts';
 import type { Queryable } from '../db/database.ts';
 import type { PageView } from './page-view.ts';
 import { floorBucket } from './range-plan.ts';
 import { packedLevels, packingLock } from './rollup-packer.ts';
+import type { TrafficCategory } from './traffic-category.ts';
 
 export interface StoredPageView extends PageView {
   /** `undefined`: the ingesting client did not report one. */
@@ -16,24 +19,30 @@ export interface StoredPageView extends PageView {
   importKey?: Buffer;
 }
 
-/** Stores the raw events; `$12` (import keys) makes a conflict skip the view instead of failing. */
-const rawColumns = `
+/**
+ * Stores the raw events. A view's category, agent, classifier version, user agent and Markdown flag
+ * come from its profile (`$4`, 1-based, into `$6`-`$10`): a batch has few distinct ones, and
+ * arrays with one element per view are what PostgreSQL spends its time parsing.
+ */
+const rawInsert = `
   WITH user_agents AS (
     INSERT INTO analytics_user_agents (id, user_agent)
-    SELECT DISTINCT ON (id) id, user_agent FROM unnest($10::bigint[], $11::text[]) AS agents (id, user_agent)
-    ORDER BY id
+    SELECT id, user_agent FROM unnest($11::bigint[], $12::text[]) AS agents (id, user_agent)
     ON CONFLICT (id) DO NOTHING
+  ), profiles AS (
+    SELECT * FROM unnest($6::text[], $7::text[], $8::text[], $9::bigint[], $10::boolean[]) WITH ORDINALITY
+      AS profile (category, agent, classifier_version, user_agent_id, markdown, number)
   )
   INSERT INTO analytics_page_views
     (project_id, occurred_at, path, category, agent, classifier_version, user_agent_id, markdown, referrer_host, import_key)
-  SELECT $1, to_timestamp(occurred_at / 1000.0), path, category, agent, classifier_version, user_agent_id, markdown,
-    referrer_host, import_key
-  FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::boolean[], $9::text[], $12::bytea[])
-    AS views (occurred_at, path, category, agent, classifier_version, user_agent_id, markdown, referrer_host, import_key)`;
+  SELECT $1, to_timestamp(views.occurred_at / 1000.0), views.path, profiles.category, profiles.agent,
+    profiles.classifier_version, profiles.user_agent_id, profiles.markdown, views.referrer_host, views.import_key
+  FROM unnest($2::bigint[], $3::text[], $4::integer[], $5::text[], $13::bytea[])
+    AS views (occurred_at, path, profile, referrer_host, import_key)
+  JOIN profiles ON profiles.number = views.profile`;
 
-const insertViews = rawColumns;
-// Imports learn which views were new: only those are added to the rollups.
-const insertImportedViews = `${rawColumns} ON CONFLICT DO NOTHING RETURNING import_key`;
+// Imports (`$13`, their import keys) learn which views were new: only those go into the rollups.
+const importedRawInsert = `${rawInsert} ON CONFLICT DO NOTHING RETURNING import_key`;
 
 /**
  * Adds counts summed by the writer to the rollups, in a fixed order (concurrent writers lock shared
@@ -71,9 +80,26 @@ FROM (SELECT granularity, min(bucket) AS bucket FROM touched GROUP BY granularit
 WHERE packing.project_id = $1 AND packing.granularity = earliest.granularity
   AND packing.packed_until > earliest.bucket`;
 
-const categoryColumn = { human: 0, ai_assistant: 1, ai_search: 2, ai_training: 3, bot: 4 } as const;
-const pathLevels = ['hour', 'day'] as const;
-const agentLevels = ['hour', 'day', 'month'] as const;
+/** What a view is counted as: the columns it shares with every view of the same client. */
+interface Profile {
+  number: number;
+  category: TrafficCategory;
+  agent: string | null;
+  classifierVersion: string;
+  userAgentId: string | null;
+  markdown: boolean;
+}
+
+const categoryColumn: Record<TrafficCategory, number> = {
+  human: 0,
+  ai_assistant: 1,
+  ai_search: 2,
+  ai_training: 3,
+  bot: 4,
+};
+const hourMilliseconds = 3_600_000;
+/** Path ids are below 2^31, so (bucket number, path id) fits one exact double as bucket * 2^31 + id. */
+const pathIdRange = 2 ** 31;
 
 /**
  * Inserts the views of one project and adds them to the rollups; returns how many were new
@@ -88,37 +114,43 @@ export async function insertPageViews(
   pathIds: ReadonlyMap<string, number>,
 ): Promise<number> {
   if (views.length === 0) return 0;
-  const columns = {
-    occurredAt: [] as number[],
-    path: [] as string[],
-    category: [] as string[],
-    agent: [] as Array<string | null>,
-    classifierVersion: [] as string[],
-    userAgentId: [] as Array<string | null>,
-    markdown: [] as boolean[],
-    referrerHost: [] as Array<string | null>,
-    importKey: [] as Array<Buffer | null>,
-  };
-  // user agent -> id; a batch repeats a few user agents many times.
-  const userAgentIds = new Map<string, string>();
-  let imported = false;
+  const occurredAt: number[] = [];
+  const paths: string[] = [];
+  const profileNumbers: number[] = [];
+  const referrerHosts: Array<string | null> = [];
+  const importKeys: Array<Buffer | null> = [];
+  const profiles = new Map<string, Profile>();
+  const userAgents = new Map<string, string>();
   for (const view of views) {
-    let userAgentId: string | null = null;
-    if (view.userAgent !== undefined) {
-      userAgentId = userAgentIds.get(view.userAgent) ?? userAgentIdOf(view.userAgent);
-      userAgentIds.set(view.userAgent, userAgentId);
+    // NUL never occurs in stored text (PostgreSQL refuses it), so it separates the fields.
+    const key = `${view.category}\0${view.markdown}\0${view.classifierVersion}\0${view.agent ?? ''}\0${view.userAgent === undefined ? '' : `+${view.userAgent}`}`;
+    let profile = profiles.get(key);
+    if (profile === undefined) {
+      let userAgentId: string | null = null;
+      if (view.userAgent !== undefined) {
+        userAgentId = userAgentIdOf(view.userAgent);
+        userAgents.set(userAgentId, view.userAgent);
+      }
+      profile = {
+        number: profiles.size + 1,
+        category: view.category,
+        agent: view.agent,
+        classifierVersion: view.classifierVersion,
+        userAgentId,
+        markdown: view.markdown,
+      };
+      profiles.set(key, profile);
     }
-    columns.occurredAt.push(view.occurredAt);
-    columns.path.push(view.path);
-    columns.category.push(view.category);
-    columns.agent.push(view.agent);
-    columns.classifierVersion.push(view.classifierVersion);
-    columns.userAgentId.push(userAgentId);
-    columns.markdown.push(view.markdown);
-    columns.referrerHost.push(view.referrerHost);
-    columns.importKey.push(view.importKey ?? null);
-    if (view.importKey !== undefined) imported = true;
+    occurredAt.push(view.occurredAt);
+    paths.push(view.path);
+    profileNumbers.push(profile.number);
+    referrerHosts.push(view.referrerHost);
+    if (view.importKey !== undefined) importKeys.push(view.importKey);
   }
+  const imported = importKeys.length > 0;
+  if (imported && importKeys.length !== views.length) throw new Error('Imported and other views in one call');
+  const profileList = [...profiles.values()];
+  const userAgentIds = [...userAgents.keys()].sort();
   await db.query({
     name: 'analytics-packing-lock-shared',
     text: `SELECT ${packingLock('shared', '$1')}`,
@@ -127,61 +159,82 @@ export async function insertPageViews(
   // Named: prepared once per connection instead of planned on every batch.
   const result = await db.query<{ import_key: Buffer }>({
     name: imported ? 'analytics-insert-imported-views' : 'analytics-insert-views',
-    text: imported ? insertImportedViews : insertViews,
+    text: imported ? importedRawInsert : rawInsert,
     values: [
       projectId,
-      columns.occurredAt,
-      columns.path,
-      columns.category,
-      columns.agent,
-      columns.classifierVersion,
-      columns.userAgentId,
-      columns.markdown,
-      columns.referrerHost,
-      [...userAgentIds.values()],
-      [...userAgentIds.keys()],
-      columns.importKey,
+      integerArrayLiteral(occurredAt),
+      textArrayLiteral(paths),
+      integerArrayLiteral(profileNumbers),
+      textArrayLiteral(referrerHosts),
+      textArrayLiteral(profileList.map((profile) => profile.category)),
+      textArrayLiteral(profileList.map((profile) => profile.agent)),
+      textArrayLiteral(profileList.map((profile) => profile.classifierVersion)),
+      textArrayLiteral(profileList.map((profile) => profile.userAgentId)),
+      booleanArrayLiteral(profileList.map((profile) => profile.markdown)),
+      // In id order: concurrent writers adding the same new user agents lock them in the same order.
+      textArrayLiteral(userAgentIds),
+      textArrayLiteral(userAgentIds.map((id) => userAgents.get(id) ?? null)),
+      imported ? importKeys : null,
     ],
   });
-  let counted = views;
+  let counted: readonly number[] | null = null;
   if (imported) {
     const stored = new Set(result.rows.map((row) => row.import_key.toString('base64')));
-    counted = views.filter(
-      (view) => view.importKey === undefined || stored.has(view.importKey.toString('base64')),
+    counted = importKeys.flatMap((importKey, index) =>
+      stored.has(String(importKey?.toString('base64'))) ? [index] : [],
     );
     if (counted.length === 0) return 0;
   }
   await db.query({
     name: 'analytics-add-to-rollups',
     text: addToRollups,
-    values: [projectId, ...rollupColumns(counted, pathIds)],
+    values: [projectId, ...rollupColumns(occurredAt, paths, profileNumbers, profileList, pathIds, counted)],
   });
-  return counted.length;
+  return counted?.length ?? views.length;
 }
 
-/** The rollup statement's arrays: the views summed per row, each level's rows in key order. */
-function rollupColumns(views: readonly StoredPageView[], pathIds: ReadonlyMap<string, number>): unknown[] {
-  const pathCounts = new Map<string, number[]>();
-  const agentCounts = new Map<string, number>();
-  const hours = new Set<number>();
-  for (const view of views) {
-    const pathId = pathIds.get(view.path);
-    if (pathId === undefined) throw new Error(`The path ${JSON.stringify(view.path)} has no id`);
-    const hour = floorBucket('hour', view.occurredAt);
-    hours.add(hour);
-    for (const level of pathLevels) {
-      const key = `${level} ${floorBucket(level, hour)} ${pathId}`;
-      let counts = pathCounts.get(key);
-      if (counts === undefined) {
-        counts = [0, 0, 0, 0, 0];
-        pathCounts.set(key, counts);
-      }
-      counts[categoryColumn[view.category]] = (counts[categoryColumn[view.category]] ?? 0) + 1;
+/**
+ * The rollup statement's arrays: the views (those at `counted`, or all) summed per row, each
+ * level's rows in key order. Views are summed per hour and page, and per hour and profile, first;
+ * days, months and agents are summed from those.
+ */
+function rollupColumns(
+  occurredAt: readonly number[],
+  paths: readonly string[],
+  profileNumbers: readonly number[],
+  profiles: readonly Profile[],
+  pathIds: ReadonlyMap<string, number>,
+  counted: readonly number[] | null,
+): unknown[] {
+  const hourPages = new Map<number, number[]>();
+  const hourProfiles = new Map<number, number>();
+  const add = (index: number) => {
+    const hour = Math.floor((occurredAt[index] as number) / hourMilliseconds);
+    const path = paths[index] as string;
+    const pathId = pathIds.get(path);
+    if (pathId === undefined) throw new Error(`The path ${JSON.stringify(path)} has no id`);
+    const profile = profiles[(profileNumbers[index] as number) - 1] as Profile;
+    const pageKey = hour * pathIdRange + pathId;
+    let counts = hourPages.get(pageKey);
+    if (counts === undefined) {
+      counts = [0, 0, 0, 0, 0];
+      hourPages.set(pageKey, counts);
     }
-    for (const level of agentLevels) {
-      const key = `${level} ${floorBucket(level, hour)} ${view.category} ${view.agent ?? ''}`;
-      agentCounts.set(key, (agentCounts.get(key) ?? 0) + 1);
-    }
+    counts[categoryColumn[profile.category]] = (counts[categoryColumn[profile.category]] as number) + 1;
+    const profileKey = hour * pathIdRange + profile.number;
+    hourProfiles.set(profileKey, (hourProfiles.get(profileKey) ?? 0) + 1);
+  };
+  if (counted === null) for (let index = 0; index < occurredAt.length; index += 1) add(index);
+  else for (const index of counted) add(index);
+
+  const dayPages = new Map<number, number[]>();
+  for (const [key, counts] of hourPages) {
+    const dayKey = Math.floor(key / pathIdRange / 24) * pathIdRange + (key % pathIdRange);
+    const dayCounts = dayPages.get(dayKey);
+    if (dayCounts === undefined) dayPages.set(dayKey, [...counts]);
+    else
+      for (let column = 0; column < 5; column += 1)
+        dayCounts[column] = (dayCounts[column] as number) + (counts[column] as number);
   }
   const path = {
     granularity: [] as string[],
@@ -189,14 +242,29 @@ function rollupColumns(views: readonly StoredPageView[], pathIds: ReadonlyMap<st
     pathId: [] as number[],
     counts: [[], [], [], [], []] as number[][],
   };
-  // Any fixed order will do, as long as every writer uses it.
-  for (const key of [...pathCounts.keys()].sort()) {
-    const [granularity, bucket, pathId] = key.split(' ');
-    path.granularity.push(granularity as string);
-    path.bucket.push(Number(bucket));
-    path.pathId.push(Number(pathId));
-    for (const [column, count] of (pathCounts.get(key) as number[]).entries())
-      path.counts[column]?.push(count);
+  // Any fixed order will do, as long as every writer uses it: hours, then days, by bucket and page.
+  for (const [granularity, level, size] of [
+    ['hour', hourPages, 1],
+    ['day', dayPages, 24],
+  ] as const) {
+    for (const key of [...level.keys()].sort((left, right) => left - right)) {
+      path.granularity.push(granularity);
+      path.bucket.push(Math.floor(key / pathIdRange) * size * hourMilliseconds);
+      path.pathId.push(key % pathIdRange);
+      for (const [column, count] of (level.get(key) as number[]).entries()) path.counts[column]?.push(count);
+    }
+  }
+
+  const agentCounts = new Map<string, number>();
+  const hours = new Set<number>();
+  for (const [key, views] of hourProfiles) {
+    const hour = Math.floor(key / pathIdRange) * hourMilliseconds;
+    hours.add(hour);
+    const profile = profiles[(key % pathIdRange) - 1] as Profile;
+    for (const level of ['hour', 'day', 'month'] as const) {
+      const agentKey = `${level} ${floorBucket(level, hour)} ${profile.category} ${profile.agent ?? ''}`;
+      agentCounts.set(agentKey, (agentCounts.get(agentKey) ?? 0) + views);
+    }
   }
   const agent = {
     granularity: [] as string[],
@@ -222,17 +290,17 @@ function rollupColumns(views: readonly StoredPageView[], pathIds: ReadonlyMap<st
     }
   }
   return [
-    path.granularity,
-    path.bucket,
-    path.pathId,
-    ...path.counts,
-    agent.granularity,
-    agent.bucket,
-    agent.category,
-    agent.agent,
-    agent.views,
-    touched.granularity,
-    touched.bucket,
+    textArrayLiteral(path.granularity),
+    integerArrayLiteral(path.bucket),
+    integerArrayLiteral(path.pathId),
+    ...path.counts.map(integerArrayLiteral),
+    textArrayLiteral(agent.granularity),
+    integerArrayLiteral(agent.bucket),
+    textArrayLiteral(agent.category),
+    textArrayLiteral(agent.agent),
+    integerArrayLiteral(agent.views),
+    textArrayLiteral(touched.granularity),
+    integerArrayLiteral(touched.bucket),
   ];
 }
 

@@ -22,9 +22,9 @@ export interface PageViewWriter {
 export interface PageViewWriterOptions {
   pool: pg.Pool;
   /**
-   * Transactions in flight at once. Default 1: concurrent transactions of one process upsert the
-   * same hot rollup rows (this hour, today, this month) and mostly wait for each other; measured,
-   * one transaction with everything queued is faster than two.
+   * Transactions in flight at once. Default 2: while one waits for its commit, or for rollup rows
+   * the other holds (both lock them in the same order), the other runs; measured about 25% more
+   * views per second than one. More than two measured no better: they share the same hot rows.
    */
   concurrency?: number;
   /** Views per transaction, at most (one caller's batch is never split). */
@@ -112,7 +112,7 @@ export function createPageViewWriter(options: PageViewWriterOptions): PageViewWr
 
   const writes = createGroupCommit<PendingWrite, number>({
     commit,
-    concurrency: options.concurrency ?? 1,
+    concurrency: options.concurrency ?? 2,
     maximumGroupSize: options.maximumGroupSize ?? 20_000,
     size: (write) => write.views.length,
     closedMessage: 'The page-view writer is closed',

@@ -1,0 +1,28 @@
+/**
+ * PostgreSQL array literals for statement parameters (`unnest($2::bigint[])`). pg serialises an
+ * array parameter element by element through its generic value conversion, which took a fifth of
+ * the page-view writer's time for batches of thousands of elements; these build the literal in one
+ * pass. Only for the element types below; anything else goes through pg as usual.
+ */
+
+/** Integers (`integer[]`, `bigint[]`): every element must be a safe integer. */
+export function integerArrayLiteral(values: readonly number[]): string {
+  return `{${values.join(',')}}`;
+}
+
+/** Text (`text[]`); `null` elements are SQL NULL. */
+export function textArrayLiteral(values: readonly (string | null)[]): string {
+  let literal = '{';
+  for (let index = 0; index < values.length; index += 1) {
+    const value = values[index];
+    if (index > 0) literal += ',';
+    if (value === null || value === undefined) literal += 'NULL';
+    else literal += `"${value.replace(/["\\]/g, '\\$&')}"`;
+  }
+  return `${literal}}`;
+}
+
+/** Booleans (`boolean[]`). */
+export function booleanArrayLiteral(values: readonly boolean[]): string {
+  return `{${values.map((value) => (value ? 't' : 'f')).join(',')}}`;
+}
