@@ -23,6 +23,21 @@ describe('parseInstant', () => {
     assert.equal(instant('2026-03-01t10:00:00z'), '2026-03-01T10:00:00.000Z');
   });
 
+  it('keeps every millisecond of the fraction exactly', () => {
+    for (let millisecond = 0; millisecond < 1000; millisecond += 1) {
+      const value = `2026-03-01T10:20:30.${String(millisecond).padStart(3, '0')}Z`;
+      assert.equal(instant(value), value);
+    }
+    assert.equal(instant('2026-03-01T10:20:30.5Z'), '2026-03-01T10:20:30.500Z');
+    assert.equal(instant('2026-03-01T10:20:30.57Z'), '2026-03-01T10:20:30.570Z');
+  });
+
+  it('knows leap years', () => {
+    assert.equal(instant('2000-02-29T12:00:00Z'), '2000-02-29T12:00:00.000Z');
+    assert.equal(parseInstant('1900-02-29T12:00:00Z').ok, false);
+    assert.equal(parseInstant('2026-04-31T12:00:00Z').ok, false);
+  });
+
   it('rejects anything else', () => {
     for (const value of [
       '',

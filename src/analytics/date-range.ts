@@ -21,15 +21,16 @@ export function parseInstant(value: string): ParsedInstant {
   if (dateTime === null) {
     return { ok: false, reason: 'must be YYYY-MM-DD or an ISO 8601 date-time with Z or an offset' };
   }
-  const [year, month, day, hour, minute] = [1, 2, 3, 4, 5].map((index) => Number(dateTime[index])) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
+  // Parsed field by field: this runs for every ingested event that carries a timestamp.
+  const year = Number(dateTime[1]);
+  const month = Number(dateTime[2]);
+  const day = Number(dateTime[3]);
+  const hour = Number(dateTime[4]);
+  const minute = Number(dateTime[5]);
   const second = Number(dateTime[6] ?? 0);
-  const millisecond = Math.floor(Number(`0.${dateTime[7] ?? '0'}`) * 1000);
+  // The first three digits of the fraction, truncated (not `0.fff * 1000`, which floating point
+  // can put a millisecond low).
+  const millisecond = Number((dateTime[7] ?? '0').slice(0, 3).padEnd(3, '0'));
   if (!isCalendarDate(year, month, day)) return { ok: false, reason: 'is not a calendar date' };
   if (hour > 23 || minute > 59 || second > 59) return { ok: false, reason: 'has a time of day out of range' };
   let offsetMinutes = 0;
@@ -42,10 +43,12 @@ export function parseInstant(value: string): ParsedInstant {
   return { ok: true, epochMilliseconds };
 }
 
+const daysInMonth = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
 function isCalendarDate(year: number, month: number, day: number): boolean {
   if (year < 1 || month < 1 || month > 12 || day < 1) return false;
-  const date = new Date(utc(year, month, day, 0, 0, 0, 0));
-  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 && leap ? 29 : (daysInMonth[month - 1] as number));
 }
 
 /** Like Date.UTC with a 1-based month, but years 0-99 stay as written instead of meaning 1900-1999. */
@@ -58,6 +61,7 @@ function utc(
   second: number,
   millisecond: number,
 ): number {
+  if (year >= 100) return Date.UTC(year, month - 1, day, hour, minute, second, millisecond);
   const date = new Date(0);
   date.setUTCFullYear(year, month - 1, day);
   date.setUTCHours(hour, minute, second, millisecond);

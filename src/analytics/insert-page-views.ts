@@ -119,12 +119,28 @@ export async function insertPageViews(
   const profileNumbers: number[] = [];
   const referrerHosts: Array<string | null> = [];
   const importKeys: Array<Buffer | null> = [];
-  const profiles = new Map<string, Profile>();
+  // By user agent: the rest of a profile rarely differs between views of one user agent.
+  const profiles = new Map<string | undefined, Profile[]>();
+  const profileList: Profile[] = [];
   const userAgents = new Map<string, string>();
   for (const view of views) {
-    // NUL never occurs in stored text (PostgreSQL refuses it), so it separates the fields.
-    const key = `${view.category}\0${view.markdown}\0${view.classifierVersion}\0${view.agent ?? ''}\0${view.userAgent === undefined ? '' : `+${view.userAgent}`}`;
-    let profile = profiles.get(key);
+    let sameClient = profiles.get(view.userAgent);
+    if (sameClient === undefined) {
+      sameClient = [];
+      profiles.set(view.userAgent, sameClient);
+    }
+    let profile: Profile | undefined;
+    for (const candidate of sameClient) {
+      if (
+        candidate.category === view.category &&
+        candidate.agent === view.agent &&
+        candidate.markdown === view.markdown &&
+        candidate.classifierVersion === view.classifierVersion
+      ) {
+        profile = candidate;
+        break;
+      }
+    }
     if (profile === undefined) {
       let userAgentId: string | null = null;
       if (view.userAgent !== undefined) {
@@ -132,14 +148,15 @@ export async function insertPageViews(
         userAgents.set(userAgentId, view.userAgent);
       }
       profile = {
-        number: profiles.size + 1,
+        number: profileList.length + 1,
         category: view.category,
         agent: view.agent,
         classifierVersion: view.classifierVersion,
         userAgentId,
         markdown: view.markdown,
       };
-      profiles.set(key, profile);
+      sameClient.push(profile);
+      profileList.push(profile);
     }
     occurredAt.push(view.occurredAt);
     paths.push(view.path);
@@ -149,7 +166,6 @@ export async function insertPageViews(
   }
   const imported = importKeys.length > 0;
   if (imported && importKeys.length !== views.length) throw new Error('Imported and other views in one call');
-  const profileList = [...profiles.values()];
   const userAgentIds = [...userAgents.keys()].sort();
   await db.query({
     name: 'analytics-packing-lock-shared',
