@@ -15,6 +15,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { packRollups } from '../src/analytics/rollup-packer.ts';
+import { rollupSeriesOf } from '../src/analytics/rollup-series.ts';
 import { insertApiKey } from '../src/auth/api-key-store.ts';
 import { acquireEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import { migrate } from '../src/db/migrator.ts';
@@ -235,24 +236,25 @@ async function bulkLoad(projectId: string, count: number, now: number): Promise<
      SELECT $1, row_number() OVER (ORDER BY path), path FROM (SELECT DISTINCT path FROM analytics_page_views WHERE project_id = $1) AS paths`,
     [projectId],
   );
+  const series = await rollupSeriesOf(pool, projectId);
   await pool.query(
-    `INSERT INTO analytics_path_rollups (project_id, granularity, bucket, path_id, human, ai_assistant, ai_search, ai_training, bot)
-     SELECT views.project_id, 'hour', date_trunc('hour', occurred_at, 'UTC'), paths.id,
+    `INSERT INTO analytics_path_rollups (series, bucket, path_id, human, ai_assistant, ai_search, ai_training, bot)
+     SELECT $2::integer, date_trunc('hour', occurred_at, 'UTC'), paths.id,
        count(*) FILTER (WHERE category = 'human'), count(*) FILTER (WHERE category = 'ai_assistant'),
        count(*) FILTER (WHERE category = 'ai_search'), count(*) FILTER (WHERE category = 'ai_training'),
        count(*) FILTER (WHERE category = 'bot')
      FROM analytics_page_views AS views
      JOIN analytics_paths AS paths ON paths.project_id = $1 AND paths.path = views.path
-     WHERE views.project_id = $1 GROUP BY 1, 2, 3, 4
-     ORDER BY 3, 4 -- the order live ingestion writes them in: hour by hour`,
-    [projectId],
+     WHERE views.project_id = $1 GROUP BY 2, 3
+     ORDER BY 2, 3 -- the order live ingestion writes them in: hour by hour`,
+    [projectId, series.hour],
   );
   await pool.query(
-    `INSERT INTO analytics_path_rollups (project_id, granularity, bucket, path_id, human, ai_assistant, ai_search, ai_training, bot)
-     SELECT project_id, 'day', date_trunc('day', bucket, 'UTC'), path_id, sum(human), sum(ai_assistant), sum(ai_search),
+    `INSERT INTO analytics_path_rollups (series, bucket, path_id, human, ai_assistant, ai_search, ai_training, bot)
+     SELECT $2::integer, date_trunc('day', bucket, 'UTC'), path_id, sum(human), sum(ai_assistant), sum(ai_search),
        sum(ai_training), sum(bot)
-     FROM analytics_path_rollups WHERE project_id = $1 AND granularity = 'hour' GROUP BY 1, 2, 3, 4 ORDER BY 3, 4`,
-    [projectId],
+     FROM analytics_path_rollups WHERE series = $1 GROUP BY 2, 3 ORDER BY 2, 3`,
+    [series.hour, series.day],
   );
   await pool.query(
     `INSERT INTO analytics_agent_rollups (project_id, granularity, bucket, category, agent, views)

@@ -151,7 +151,7 @@ describe('analytics processes', { timeout: 240_000 }, () => {
     assert.ok(report.rollupRowsChecked > 0);
     const dayTotal = await countOf(
       `SELECT sum(human + ai_assistant + ai_search + ai_training + bot)::bigint AS count
-       FROM analytics_path_rollups WHERE project_id = $1 AND granularity = 'day'`,
+       FROM analytics_path_rollups WHERE series = analytics_series($1, 'day')`,
       [project.id],
     );
     assert.equal(dayTotal, raw);

@@ -10,6 +10,7 @@ import type { Queryable } from '../db/database.ts';
 import type { PageView } from './page-view.ts';
 import { floorBucket } from './range-plan.ts';
 import { packedLevels, packingLock } from './rollup-packer.ts';
+import type { RollupSeries } from './rollup-series.ts';
 import type { TrafficCategory } from './traffic-category.ts';
 
 export interface StoredPageView extends PageView {
@@ -51,11 +52,11 @@ const importedRawInsert = `${rawInsert} ON CONFLICT DO NOTHING RETURNING import_
 const addToRollups = `
 WITH path_rollups AS (
   INSERT INTO analytics_path_rollups AS rollup
-    (project_id, granularity, bucket, path_id, human, ai_assistant, ai_search, ai_training, bot)
-  SELECT $1, granularity, to_timestamp(bucket / 1000.0), path_id, human, ai_assistant, ai_search, ai_training, bot
-  FROM unnest($2::text[], $3::bigint[], $4::integer[], $5::integer[], $6::integer[], $7::integer[], $8::integer[], $9::integer[])
-    AS counts (granularity, bucket, path_id, human, ai_assistant, ai_search, ai_training, bot)
-  ON CONFLICT (project_id, granularity, bucket, path_id) DO UPDATE SET
+    (series, bucket, path_id, human, ai_assistant, ai_search, ai_training, bot)
+  SELECT series, to_timestamp(bucket / 1000.0), path_id, human, ai_assistant, ai_search, ai_training, bot
+  FROM unnest($2::integer[], $3::bigint[], $4::integer[], $5::integer[], $6::integer[], $7::integer[], $8::integer[], $9::integer[])
+    AS counts (series, bucket, path_id, human, ai_assistant, ai_search, ai_training, bot)
+  ON CONFLICT (series, bucket, path_id) DO UPDATE SET
     human = rollup.human + excluded.human,
     ai_assistant = rollup.ai_assistant + excluded.ai_assistant,
     ai_search = rollup.ai_search + excluded.ai_search,
@@ -112,6 +113,7 @@ export async function insertPageViews(
   projectId: string,
   views: readonly StoredPageView[],
   pathIds: ReadonlyMap<string, number>,
+  series: RollupSeries,
 ): Promise<number> {
   if (views.length === 0) return 0;
   const occurredAt: number[] = [];
@@ -204,7 +206,10 @@ export async function insertPageViews(
   await db.query({
     name: 'analytics-add-to-rollups',
     text: addToRollups,
-    values: [projectId, ...rollupColumns(occurredAt, paths, profileNumbers, profileList, pathIds, counted)],
+    values: [
+      projectId,
+      ...rollupColumns(occurredAt, paths, profileNumbers, profileList, pathIds, series, counted),
+    ],
   });
   return counted?.length ?? views.length;
 }
@@ -220,6 +225,7 @@ function rollupColumns(
   profileNumbers: readonly number[],
   profiles: readonly Profile[],
   pathIds: ReadonlyMap<string, number>,
+  series: RollupSeries,
   counted: readonly number[] | null,
 ): unknown[] {
   const hourPages = new Map<number, number[]>();
@@ -253,18 +259,18 @@ function rollupColumns(
         dayCounts[column] = (dayCounts[column] as number) + (counts[column] as number);
   }
   const path = {
-    granularity: [] as string[],
+    series: [] as number[],
     bucket: [] as number[],
     pathId: [] as number[],
     counts: [[], [], [], [], []] as number[][],
   };
   // Any fixed order will do, as long as every writer uses it: hours, then days, by bucket and page.
-  for (const [granularity, level, size] of [
-    ['hour', hourPages, 1],
-    ['day', dayPages, 24],
+  for (const [levelSeries, level, size] of [
+    [series.hour, hourPages, 1],
+    [series.day, dayPages, 24],
   ] as const) {
     for (const key of [...level.keys()].sort((left, right) => left - right)) {
-      path.granularity.push(granularity);
+      path.series.push(levelSeries);
       path.bucket.push(Math.floor(key / pathIdRange) * size * hourMilliseconds);
       path.pathId.push(key % pathIdRange);
       for (const [column, count] of (level.get(key) as number[]).entries()) path.counts[column]?.push(count);
@@ -306,7 +312,7 @@ function rollupColumns(
     }
   }
   return [
-    textArrayLiteral(path.granularity),
+    integerArrayLiteral(path.series),
     integerArrayLiteral(path.bucket),
     integerArrayLiteral(path.pathId),
     ...path.counts.map(integerArrayLiteral),

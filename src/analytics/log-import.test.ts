@@ -116,7 +116,7 @@ describe('verifyRollups and reclassifyPageViews', () => {
 
     // Tamper with a rollup: verify must notice.
     await database.pool.query(
-      "UPDATE analytics_path_rollups SET human = human + 1 WHERE project_id = $1 AND granularity = 'day' AND path_id = (SELECT id FROM analytics_paths WHERE project_id = $1 AND path = '/docs/intro')",
+      "UPDATE analytics_path_rollups SET human = human + 1 WHERE series = analytics_series($1, 'day') AND path_id = (SELECT id FROM analytics_paths WHERE project_id = $1 AND path = '/docs/intro')",
       [project.id],
     );
     const broken = await verifyRollups(database.pool, project.id);

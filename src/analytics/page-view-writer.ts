@@ -11,6 +11,7 @@ import { insertPageViews, type StoredPageView } from './insert-page-views.ts';
 import { ensureMonthPartitions } from './month-partitions.ts';
 import { assignPathIds, type PathDictionary } from './path-dictionary.ts';
 import { floorMonth } from './range-plan.ts';
+import { type RollupSeries, rollupSeriesOf } from './rollup-series.ts';
 
 export interface PageViewWriter {
   /** Resolves with the number of new views once they are committed. */
@@ -46,14 +47,18 @@ const retryableCodes = new Set(['40P01', '40001']);
 async function insertGroup(
   client: pg.PoolClient,
   group: PendingWrite[],
-  dictionaries: ReadonlyMap<string, PathDictionary>,
+  projects: ReadonlyMap<string, { paths: PathDictionary; series: RollupSeries }>,
 ): Promise<number[]> {
   const counts = group.map(() => 0);
   const merged = new Map<string, { views: StoredPageView[]; indexes: number[] }>();
-  const pathIds = (projectId: string) => dictionaries.get(projectId)?.ids ?? new Map<string, number>();
+  const insert = (projectId: string, views: readonly StoredPageView[]) => {
+    const project = projects.get(projectId);
+    if (project === undefined) throw new Error(`No path ids for ${projectId}`);
+    return insertPageViews(client, projectId, views, project.paths.ids, project.series);
+  };
   for (const [index, write] of group.entries()) {
     if (write.views.some((view) => view.importKey !== undefined)) {
-      counts[index] = await insertPageViews(client, write.projectId, write.views, pathIds(write.projectId));
+      counts[index] = await insert(write.projectId, write.views);
       continue;
     }
     const entry = merged.get(write.projectId) ?? { views: [], indexes: [] };
@@ -62,7 +67,7 @@ async function insertGroup(
     merged.set(write.projectId, entry);
   }
   for (const [projectId, entry] of merged) {
-    await insertPageViews(client, projectId, entry.views, pathIds(projectId));
+    await insert(projectId, entry.views);
     for (const index of entry.indexes) counts[index] = group[index]?.views.length ?? 0;
   }
   return counts;
@@ -82,10 +87,13 @@ export function createPageViewWriter(options: PageViewWriterOptions): PageViewWr
         projectPaths.add(view.path);
       }
     }
-    // Committed before the views: every stored path has an id.
-    const dictionaries = new Map<string, PathDictionary>();
+    // Committed before the views: every stored path has an id, every project its rollup series.
+    const projects = new Map<string, { paths: PathDictionary; series: RollupSeries }>();
     for (const [projectId, projectPaths] of paths) {
-      dictionaries.set(projectId, await assignPathIds(options.pool, projectId, projectPaths));
+      projects.set(projectId, {
+        paths: await assignPathIds(options.pool, projectId, projectPaths),
+        series: await rollupSeriesOf(options.pool, projectId),
+      });
     }
     const missing = [...months].filter((month) => !knownMonths.has(month));
     if (missing.length > 0) {
@@ -94,7 +102,7 @@ export function createPageViewWriter(options: PageViewWriterOptions): PageViewWr
     }
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await transaction(options.pool, (client) => insertGroup(client, group, dictionaries));
+        return await transaction(options.pool, (client) => insertGroup(client, group, projects));
       } catch (error: unknown) {
         const code = (error as { code?: unknown }).code;
         // 23514: no partition for a row; retention dropped a month this process thought it knew.

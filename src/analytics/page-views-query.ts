@@ -174,8 +174,8 @@ function exportStatement(rawPieces: readonly Piece[], parameters: unknown[]): st
       WHERE views.project_id = $1 AND occurred_at >= $${parameters.length - 1} AND occurred_at < $${parameters.length}
       GROUP BY paths.id`;
   });
-  const firstHour = `(SELECT min(bucket) FROM analytics_path_rollups WHERE project_id = $1 AND granularity = 'hour')`;
-  const lastHour = `(SELECT max(bucket) FROM analytics_path_rollups WHERE project_id = $1 AND granularity = 'hour')`;
+  const firstHour = `(SELECT min(bucket) FROM analytics_path_rollups WHERE series = analytics_series($1, 'hour'))`;
+  const lastHour = `(SELECT max(bucket) FROM analytics_path_rollups WHERE series = analytics_series($1, 'hour'))`;
   return `
     WITH wanted AS MATERIALIZED (
       SELECT piece.granularity, bucket.start AS bucket, piece.sign
@@ -197,7 +197,7 @@ function exportStatement(rawPieces: readonly Piece[], parameters: unknown[]): st
         found.sign * rollup.ai_crawlers AS ai_crawlers
       FROM found CROSS JOIN LATERAL (
         SELECT path_id, human, ai_assistant, ai_search + ai_training AS ai_crawlers FROM analytics_path_rollups
-        WHERE project_id = $1 AND granularity = analytics_row_level(found.granularity)
+        WHERE series = analytics_series($1, analytics_row_level(found.granularity))
           AND bucket >= found.bucket AND bucket < analytics_bucket_end(found.granularity, found.bucket)
         OFFSET 0
       ) AS rollup

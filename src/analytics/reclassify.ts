@@ -91,7 +91,11 @@ export async function reclassifyPageViews(
 async function rebuildRollups(client: pg.PoolClient, projectId: string | null, from: Date): Promise<void> {
   const parameters = [projectId, from];
   const scope = '($1::text IS NULL OR project_id = $1) AND bucket >= $2';
-  await client.query(`DELETE FROM analytics_path_rollups WHERE ${scope}`, parameters);
+  await client.query(
+    `DELETE FROM analytics_path_rollups
+     WHERE series IN (SELECT id FROM analytics_rollup_series WHERE $1::text IS NULL OR project_id = $1) AND bucket >= $2`,
+    parameters,
+  );
   await client.query(`DELETE FROM analytics_agent_rollups WHERE ${scope}`, parameters);
   // Packed from the old rows: packed again later (every level's buckets start at or after a month).
   await client.query(`DELETE FROM analytics_packed_rollups WHERE ${scope}`, parameters);
@@ -101,16 +105,17 @@ async function rebuildRollups(client: pg.PoolClient, projectId: string | null, f
     parameters,
   );
   await client.query(
-    `INSERT INTO analytics_path_rollups (project_id, granularity, bucket, path_id, human, ai_assistant, ai_search, ai_training, bot)
-     SELECT views.project_id, granularity, date_trunc(granularity, occurred_at, 'UTC'), paths.id,
+    `INSERT INTO analytics_path_rollups (series, bucket, path_id, human, ai_assistant, ai_search, ai_training, bot)
+     SELECT series.id, date_trunc(series.granularity, occurred_at, 'UTC'), paths.id,
        count(*) FILTER (WHERE category = 'human'), count(*) FILTER (WHERE category = 'ai_assistant'),
        count(*) FILTER (WHERE category = 'ai_search'), count(*) FILTER (WHERE category = 'ai_training'),
        count(*) FILTER (WHERE category = 'bot')
      FROM analytics_page_views AS views
      JOIN analytics_paths AS paths ON paths.project_id = views.project_id AND paths.path = views.path
-     CROSS JOIN (VALUES ('hour'), ('day')) AS levels (granularity)
+     -- Every project with views has its series: the writer creates them before its first view.
+     JOIN analytics_rollup_series AS series ON series.project_id = views.project_id
      WHERE ($1::text IS NULL OR views.project_id = $1) AND occurred_at >= $2
-     GROUP BY 1, 2, 3, 4`,
+     GROUP BY 1, 2, 3`,
     parameters,
   );
   await client.query(

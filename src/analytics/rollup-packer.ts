@@ -30,7 +30,7 @@ const bucketCounts = `
     sum(human)::bigint AS human, sum(ai_assistant)::bigint AS ai_assistant,
     sum(ai_search + ai_training)::bigint AS ai_crawlers
   FROM analytics_path_rollups
-  WHERE project_id = $1 AND granularity = analytics_row_level($2) AND bucket >= $3 AND bucket < $4
+  WHERE series = analytics_series($1, analytics_row_level($2)) AND bucket >= $3 AND bucket < $4
   GROUP BY 1, 2
   HAVING sum(human) > 0 OR sum(ai_assistant) > 0 OR sum(ai_search + ai_training) > 0
   ORDER BY 1, 2`;
@@ -84,7 +84,7 @@ async function packLevel(
       await client.query(`SELECT ${packingLock('exclusive', '$1')}`, [projectId]);
       const next = await client.query<{ bucket: Date | null }>(
         `SELECT min(bucket) AS bucket FROM analytics_path_rollups
-         WHERE project_id = $1 AND granularity = analytics_row_level($2)
+         WHERE series = analytics_series($1, analytics_row_level($2))
            AND bucket >= coalesce(
              (SELECT packed_until FROM analytics_packing WHERE project_id = $1 AND granularity = $2), '-infinity')`,
         [projectId, level],

@@ -38,11 +38,12 @@ const comparePaths = `
     FROM analytics_page_views WHERE ($3::text IS NULL OR project_id = $3)
     GROUP BY 1, 2, 3
   ), rollup AS (
-    SELECT rollup.project_id, rollup.bucket, coalesce(paths.path, 'path id ' || rollup.path_id) AS key,
+    SELECT series.project_id, rollup.bucket, coalesce(paths.path, 'path id ' || rollup.path_id) AS key,
       concat_ws(',', human, ai_assistant, ai_search, ai_training, bot) AS counts
     FROM analytics_path_rollups AS rollup
-    LEFT JOIN analytics_paths AS paths ON paths.project_id = rollup.project_id AND paths.id = rollup.path_id
-    WHERE granularity = $1 AND bucket >= $2 AND ($3::text IS NULL OR rollup.project_id = $3)
+    JOIN analytics_rollup_series AS series ON series.id = rollup.series
+    LEFT JOIN analytics_paths AS paths ON paths.project_id = series.project_id AND paths.id = rollup.path_id
+    WHERE series.granularity = $1 AND bucket >= $2 AND ($3::text IS NULL OR series.project_id = $3)
   )`;
 
 const compareAgents = `
@@ -63,7 +64,7 @@ const packedBucketCounts = `
     concat_ws(',', sum(rollup.human), sum(rollup.ai_assistant), sum(rollup.ai_search + rollup.ai_training)) AS counts
   FROM analytics_path_rollups AS rollup
   LEFT JOIN analytics_paths AS paths ON paths.project_id = $1 AND paths.id = rollup.path_id
-  WHERE rollup.project_id = $1 AND rollup.granularity = analytics_row_level($2)
+  WHERE rollup.series = analytics_series($1, analytics_row_level($2))
     AND rollup.bucket >= $3 AND rollup.bucket < analytics_bucket_end($2, $3)
   GROUP BY paths.path, rollup.path_id
   HAVING sum(rollup.human) > 0 OR sum(rollup.ai_assistant) > 0 OR sum(rollup.ai_search + rollup.ai_training) > 0`;

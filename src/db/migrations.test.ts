@@ -5,7 +5,7 @@ import pg from 'pg';
 import { createTestDatabaseUrl } from '../../test/database.ts';
 import { migrate, readMigrations } from './migrator.ts';
 
-test('0009 gives every stored path an id and keys the rollups by it, keeping the counts', async () => {
+test('0009 gives every stored path an id and keys the rollups by series and path id, keeping the counts', async () => {
   const url = await createTestDatabaseUrl();
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   try {
@@ -36,7 +36,9 @@ test('0009 gives every stored path an id and keys the rollups by it, keeping the
       { project_id: 'prj_b', id: 1, path: '/packed' },
     ]);
     const rollups = await pool.query(
-      'SELECT project_id, granularity, path_id, human, ai_assistant FROM analytics_path_rollups ORDER BY 1, 2, 3',
+      `SELECT project_id, granularity, path_id, human, ai_assistant
+       FROM analytics_path_rollups JOIN analytics_rollup_series AS series ON series.id = series
+       ORDER BY 1, 2, 3`,
     );
     assert.deepEqual(rollups.rows, [
       { project_id: 'prj_a', granularity: 'day', path_id: 3, human: 2, ai_assistant: 0 },
