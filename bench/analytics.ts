@@ -1,5 +1,5 @@
 // Analytics benchmark on the embedded PostgreSQL (figures in docs/benchmarks.md):
-//   node bench/analytics.ts [--events 10000000] [--ingest-seconds 20] [--keep DIR]
+//   node bench/analytics.ts [--events 10000000] [--ingest-seconds 20] [--concurrency 16] [--keep DIR]
 // 1. Ingestion through the HTTP batch endpoint of a `quire serve` child process: batches of 1,000
 //    events (Zipf paths over 5,000 pages, 10% AI), acknowledged after commit; a year replayed in
 //    order, then live traffic (timestamps in the last minute).
@@ -25,7 +25,7 @@ const { values } = parseArgs({
   options: {
     events: { type: 'string', default: '10000000' },
     'ingest-seconds': { type: 'string', default: '20' },
-    concurrency: { type: 'string', default: '4' },
+    concurrency: { type: 'string', default: '16' },
     keep: { type: 'string' },
     'ingest-only': { type: 'boolean', default: false },
   },
@@ -206,7 +206,10 @@ function percentile(samples: number[], rank: number): number {
 /** Raw events with SQL, then the rollups from them (hours from raw, days from hours), then packed. */
 async function bulkLoad(projectId: string, count: number, now: number): Promise<void> {
   for (let month = 0; month <= 13; month += 1) {
-    await pool.query('SELECT analytics_ensure_month_partition($1)', [new Date(now - month * 30 * day)]);
+    await pool.query('SELECT analytics_ensure_page_view_partition($1, $2)', [
+      projectId,
+      new Date(now - month * 30 * day),
+    ]);
   }
   // Oldest first, each chunk a slice of the year in time order: stored as live ingestion stores them.
   const chunk = 1_000_000;

@@ -106,7 +106,7 @@ const pathIdRange = 2 ** 31;
  * Inserts the views of one project and adds them to the rollups; returns how many were new
  * (views whose import key was already stored are skipped). Runs inside the caller's transaction,
  * whose whole length it holds the project's packing lock (shared) for. The month partitions must
- * exist (`ensureMonthPartitions`), and every path must have an id in `pathIds` (`assignPathIds`).
+ * exist (`ensurePageViewPartitions`), and every path must have an id in `pathIds` (`assignPathIds`).
  */
 export async function insertPageViews(
   db: Queryable,

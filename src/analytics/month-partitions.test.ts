@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { createTestDatabase } from '../../test/database.ts';
 import { buildProject } from '../../test/factories.ts';
 import { createClassifier } from './classify.ts';
-import { ensureMonthPartitions, listMonthPartitions } from './month-partitions.ts';
+import { ensurePageViewPartitions, listMonthPartitions } from './month-partitions.ts';
 import { createPageViewWriter } from './page-view-writer.ts';
 import { queryPageViews } from './page-views-query.ts';
 import { retentionCutoff, startRetention } from './retention.ts';
@@ -11,13 +11,24 @@ import { retentionCutoff, startRetention } from './retention.ts';
 const database = await createTestDatabase();
 
 describe('month partitions and retention', () => {
-  it('creates partitions once, even when asked concurrently', async () => {
+  it('creates partitions once, even when asked concurrently, one per project in each month', async () => {
     const march = Date.parse('2026-03-15T12:00:00Z');
     await Promise.all(
-      Array.from({ length: 8 }, () => ensureMonthPartitions(database.pool, [march, march + 1])),
+      Array.from({ length: 8 }, (_, index) =>
+        ensurePageViewPartitions(database.pool, index % 2 === 0 ? 'prj_a' : "prj_'b", [march, march + 1]),
+      ),
     );
     const names = (await listMonthPartitions(database.pool)).map((partition) => partition.name);
     assert.deepEqual(names, ['analytics_page_views_2026_03']);
+    const leaves = await database.pool.query<{ bound: string }>(
+      `SELECT pg_get_expr(child.relpartbound, child.oid) AS bound FROM pg_inherits
+       JOIN pg_class child ON child.oid = pg_inherits.inhrelid
+       WHERE pg_inherits.inhparent = 'analytics_page_views_2026_03'::regclass ORDER BY 1`,
+    );
+    assert.deepEqual(
+      leaves.rows.map((row) => row.bound),
+      ["FOR VALUES IN ('prj_''b')", "FOR VALUES IN ('prj_a')"],
+    );
   });
 
   it('computes the retention cutoff in whole UTC months', () => {

@@ -1,15 +1,20 @@
 /**
- * The monthly partitions of `analytics_page_views`: created on demand before an insert touches a
- * new month, listed for verification, dropped whole once past the retention period.
+ * The monthly partitions of `analytics_page_views`, each partitioned again by project (migration
+ * 0010): created on demand before an insert touches a new month or a project's first view of it,
+ * listed for verification, dropped whole once past the retention period.
  */
 import type { Queryable } from '../db/database.ts';
 import { floorMonth } from './range-plan.ts';
 
-/** Creates the partitions for the months of these times (epoch milliseconds), if missing. */
-export async function ensureMonthPartitions(db: Queryable, times: Iterable<number>): Promise<void> {
+/** Creates the partitions that hold the project's views of these times, if missing. */
+export async function ensurePageViewPartitions(
+  db: Queryable,
+  projectId: string,
+  times: Iterable<number>,
+): Promise<void> {
   const months = [...new Set([...times].map(floorMonth))].sort((left, right) => left - right);
   for (const month of months) {
-    await db.query('SELECT analytics_ensure_month_partition($1)', [new Date(month)]);
+    await db.query('SELECT analytics_ensure_page_view_partition($1, $2)', [projectId, new Date(month)]);
   }
 }
 

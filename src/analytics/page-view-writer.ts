@@ -8,7 +8,7 @@ import type pg from 'pg';
 import { transaction } from '../db/database.ts';
 import { createGroupCommit } from '../db/group-commit.ts';
 import { insertPageViews, type StoredPageView } from './insert-page-views.ts';
-import { ensureMonthPartitions } from './month-partitions.ts';
+import { ensurePageViewPartitions } from './month-partitions.ts';
 import { assignPathIds, type PathDictionary } from './path-dictionary.ts';
 import { floorMonth } from './range-plan.ts';
 import { type RollupSeries, rollupSeriesOf } from './rollup-series.ts';
@@ -74,31 +74,38 @@ async function insertGroup(
 }
 
 export function createPageViewWriter(options: PageViewWriterOptions): PageViewWriter {
-  const knownMonths = new Set<number>();
+  /** `${month} ${projectId}` of the partitions this process has made sure of. */
+  const knownPartitions = new Set<string>();
+
+  async function ensurePartitions(projectId: string, months: Iterable<number>, force = false): Promise<void> {
+    const missing = [...months].filter((month) => force || !knownPartitions.has(`${month} ${projectId}`));
+    if (missing.length === 0) return;
+    await ensurePageViewPartitions(options.pool, projectId, missing);
+    for (const month of missing) knownPartitions.add(`${month} ${projectId}`);
+  }
 
   async function commit(group: PendingWrite[]): Promise<number[]> {
-    const months = new Set<number>();
-    const paths = new Map<string, Set<string>>();
+    const byProject = new Map<string, { months: Set<number>; paths: Set<string> }>();
     for (const write of group) {
-      const projectPaths = paths.get(write.projectId) ?? new Set<string>();
-      paths.set(write.projectId, projectPaths);
+      let project = byProject.get(write.projectId);
+      if (project === undefined) {
+        project = { months: new Set(), paths: new Set() };
+        byProject.set(write.projectId, project);
+      }
       for (const view of write.views) {
-        months.add(floorMonth(view.occurredAt));
-        projectPaths.add(view.path);
+        project.months.add(floorMonth(view.occurredAt));
+        project.paths.add(view.path);
       }
     }
-    // Committed before the views: every stored path has an id, every project its rollup series.
+    // Committed before the views: every stored path has an id, every project its rollup series
+    // and partitions.
     const projects = new Map<string, { paths: PathDictionary; series: RollupSeries }>();
-    for (const [projectId, projectPaths] of paths) {
+    for (const [projectId, { months, paths }] of byProject) {
       projects.set(projectId, {
-        paths: await assignPathIds(options.pool, projectId, projectPaths),
+        paths: await assignPathIds(options.pool, projectId, paths),
         series: await rollupSeriesOf(options.pool, projectId),
       });
-    }
-    const missing = [...months].filter((month) => !knownMonths.has(month));
-    if (missing.length > 0) {
-      await ensureMonthPartitions(options.pool, missing);
-      for (const month of missing) knownMonths.add(month);
+      await ensurePartitions(projectId, months);
     }
     for (let attempt = 1; ; attempt += 1) {
       try {
@@ -107,9 +114,7 @@ export function createPageViewWriter(options: PageViewWriterOptions): PageViewWr
         const code = (error as { code?: unknown }).code;
         // 23514: no partition for a row; retention dropped a month this process thought it knew.
         if (code === '23514' && attempt === 1) {
-          knownMonths.clear();
-          await ensureMonthPartitions(options.pool, months);
-          for (const month of months) knownMonths.add(month);
+          for (const [projectId, { months }] of byProject) await ensurePartitions(projectId, months, true);
           continue;
         }
         if (typeof code === 'string' && retryableCodes.has(code) && attempt < 5) continue;

@@ -166,13 +166,16 @@ function timestamp(time: number | null): Date | null {
 function exportStatement(rawPieces: readonly Piece[], parameters: unknown[]): string {
   const raw = rawPieces.map((piece) => {
     parameters.push(timestamp(piece.from), timestamp(piece.to));
-    return `SELECT paths.id, count(*) FILTER (WHERE category = 'human') AS human,
-        count(*) FILTER (WHERE category = 'ai_assistant') AS ai_assistant,
-        count(*) FILTER (WHERE category IN ('ai_search', 'ai_training')) AS ai_crawlers
-      FROM analytics_page_views AS views
-      JOIN analytics_paths AS paths ON paths.project_id = $1 AND paths.path = views.path
-      WHERE views.project_id = $1 AND occurred_at >= $${parameters.length - 1} AND occurred_at < $${parameters.length}
-      GROUP BY paths.id`;
+    return `SELECT paths.id, raw.human, raw.ai_assistant, raw.ai_crawlers
+      FROM (
+        SELECT path, count(*) FILTER (WHERE category = 'human') AS human,
+          count(*) FILTER (WHERE category = 'ai_assistant') AS ai_assistant,
+          count(*) FILTER (WHERE category IN ('ai_search', 'ai_training')) AS ai_crawlers
+        FROM analytics_page_views
+        WHERE project_id = $1 AND occurred_at >= $${parameters.length - 1} AND occurred_at < $${parameters.length}
+        GROUP BY path
+      ) AS raw
+      JOIN analytics_paths AS paths ON paths.project_id = $1 AND paths.path = raw.path`;
   });
   const firstHour = `(SELECT min(bucket) FROM analytics_path_rollups WHERE series = analytics_series($1, 'hour'))`;
   const lastHour = `(SELECT max(bucket) FROM analytics_path_rollups WHERE series = analytics_series($1, 'hour'))`;
@@ -186,8 +189,11 @@ function exportStatement(rawPieces: readonly Piece[], parameters: unknown[]): st
       ) AS bucket (start)
     ), found AS MATERIALIZED (
       -- OFFSET 0 keeps each lookup a lateral index scan per bucket, whatever the statistics say.
-      SELECT wanted.granularity, wanted.bucket, wanted.sign, packed.counts
-      FROM wanted LEFT JOIN LATERAL (
+      SELECT wanted.granularity, wanted.bucket, wanted.sign, packed.counts, series.id AS series
+      FROM wanted
+      LEFT JOIN analytics_rollup_series AS series
+        ON series.project_id = $1 AND series.granularity = analytics_row_level(wanted.granularity)
+      LEFT JOIN LATERAL (
         SELECT counts FROM analytics_packed_rollups
         WHERE project_id = $1 AND granularity = wanted.granularity AND bucket = wanted.bucket
         OFFSET 0
@@ -197,8 +203,7 @@ function exportStatement(rawPieces: readonly Piece[], parameters: unknown[]): st
         found.sign * rollup.ai_crawlers AS ai_crawlers
       FROM found CROSS JOIN LATERAL (
         SELECT path_id, human, ai_assistant, ai_search + ai_training AS ai_crawlers FROM analytics_path_rollups
-        WHERE series = analytics_series($1, analytics_row_level(found.granularity))
-          AND bucket >= found.bucket AND bucket < analytics_bucket_end(found.granularity, found.bucket)
+        WHERE series = found.series AND bucket >= found.bucket AND bucket < analytics_bucket_end(found.granularity, found.bucket)
         OFFSET 0
       ) AS rollup
       WHERE found.counts IS NULL

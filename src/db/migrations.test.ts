@@ -1,11 +1,12 @@
 // Migrations that convert stored data, checked on data written by the schema before them.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import pg from 'pg';
 import { createTestDatabaseUrl } from '../../test/database.ts';
 import { migrate, readMigrations } from './migrator.ts';
 
-test('0009 gives every stored path an id and keys the rollups by series and path id, keeping the counts', async () => {
+test('0009 and 0010 give every stored path an id, key the rollups by series and path id, and move raw views into per-project partitions', async () => {
   const url = await createTestDatabaseUrl();
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   try {
@@ -40,6 +41,19 @@ test('0009 gives every stored path an id and keys the rollups by series and path
        FROM analytics_path_rollups JOIN analytics_rollup_series AS series ON series.id = series
        ORDER BY 1, 2, 3`,
     );
+    const raw = await pool.query(
+      `SELECT project_id, path, tableoid::regclass::text AS partition,
+         (SELECT relkind FROM pg_class WHERE relname = 'analytics_page_views_2026_03') AS month_kind
+       FROM analytics_page_views`,
+    );
+    assert.deepEqual(raw.rows, [
+      {
+        project_id: 'prj_a',
+        path: '/raw',
+        partition: `analytics_page_views_2026_03_${createHash('md5').update('prj_a').digest('hex').slice(0, 16)}`,
+        month_kind: 'p',
+      },
+    ]);
     assert.deepEqual(rollups.rows, [
       { project_id: 'prj_a', granularity: 'day', path_id: 3, human: 2, ai_assistant: 0 },
       { project_id: 'prj_a', granularity: 'hour', path_id: 1, human: 3, ai_assistant: 1 },
