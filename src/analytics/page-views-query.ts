@@ -33,13 +33,13 @@ export interface PageViewsQuery {
   offset: number;
 }
 
-/** The statement returns four kinds of rows; the columns a kind does not use are null. */
+/** The statement returns five kinds of rows; the columns a kind does not use are null. */
 interface ExportRow {
   /** `packed`: a packed bucket (`number` is its sign, `counts` its entries); `rows`: one page's
-   *  counts from rollup rows and raw events (`number` is its path id); `path`: a dictionary entry
-   *  (`number` is its id);
+   *  counts from rollup rows (`number` is its path id); `raw`: one page's counts from the raw events
+   *  of the edges (`path` is its path); `path`: a dictionary entry (`number` is its id);
    *  `settings`: `number` is 1 when the project counts AI crawlers as `ai`. */
-  kind: 'packed' | 'rows' | 'path' | 'settings';
+  kind: 'packed' | 'rows' | 'raw' | 'path' | 'settings';
   number: number | null;
   /** Base64: a third of hex's size on the wire, and decoded natively. */
   counts: string | null;
@@ -92,8 +92,9 @@ export async function queryPageViews(db: Queryable, query: PageViewsQuery): Prom
         human[id] = (human[id] ?? 0) + sign * pageHuman;
         ai[id] = (ai[id] ?? 0) + sign * (aiAssistant + (crawlersAreAi ? aiCrawlers : 0));
       });
-    } else if (row.kind === 'rows' && row.number !== null) {
-      const id = row.number;
+    } else if ((row.kind === 'rows' && row.number !== null) || (row.kind === 'raw' && row.path !== null)) {
+      const id = row.kind === 'rows' ? (row.number as number) : dictionary.ids.get(row.path as string);
+      if (id === undefined) throw new Error(`The path ${JSON.stringify(row.path)} has no id`);
       known(id);
       human[id] = (human[id] ?? 0) + (row.human ?? 0);
       ai[id] = (ai[id] ?? 0) + (row.ai_assistant ?? 0) + (crawlersAreAi ? (row.ai_crawlers ?? 0) : 0);
@@ -166,16 +167,8 @@ function timestamp(time: number | null): Date | null {
 function exportStatement(rawPieces: readonly Piece[], parameters: unknown[]): string {
   const raw = rawPieces.map((piece) => {
     parameters.push(timestamp(piece.from), timestamp(piece.to));
-    return `SELECT paths.id, raw.human, raw.ai_assistant, raw.ai_crawlers
-      FROM (
-        SELECT path, count(*) FILTER (WHERE category = 'human') AS human,
-          count(*) FILTER (WHERE category = 'ai_assistant') AS ai_assistant,
-          count(*) FILTER (WHERE category IN ('ai_search', 'ai_training')) AS ai_crawlers
-        FROM analytics_page_views
-        WHERE project_id = $1 AND occurred_at >= $${parameters.length - 1} AND occurred_at < $${parameters.length}
-        GROUP BY path
-      ) AS raw
-      JOIN analytics_paths AS paths ON paths.project_id = $1 AND paths.path = raw.path`;
+    return `SELECT path, category FROM analytics_page_views
+      WHERE project_id = $1 AND occurred_at >= $${parameters.length - 1} AND occurred_at < $${parameters.length}`;
   });
   const firstHour = `(SELECT min(bucket) FROM analytics_path_rollups WHERE series = analytics_series($1, 'hour'))`;
   const lastHour = `(SELECT max(bucket) FROM analytics_path_rollups WHERE series = analytics_series($1, 'hour'))`;
@@ -207,7 +200,8 @@ function exportStatement(rawPieces: readonly Piece[], parameters: unknown[]): st
         OFFSET 0
       ) AS rollup
       WHERE found.counts IS NULL
-      ${raw.map((part) => `UNION ALL ${part}`).join('\n')}
+    ), edges AS (
+      ${raw.length === 0 ? 'SELECT NULL::text AS path, NULL::text AS category WHERE false' : raw.join('\nUNION ALL ')}
     )
     SELECT 'packed' AS kind, sign AS number, encode(counts, 'base64') AS counts, NULL AS path,
       NULL::bigint AS human, NULL::bigint AS ai_assistant, NULL::bigint AS ai_crawlers
@@ -215,6 +209,12 @@ function exportStatement(rawPieces: readonly Piece[], parameters: unknown[]): st
     UNION ALL
     SELECT 'rows', path_id, NULL, NULL, sum(human)::bigint, sum(ai_assistant)::bigint, sum(ai_crawlers)::bigint
     FROM loose GROUP BY path_id
+    UNION ALL
+    -- By path: mapped to ids here, from the dictionary this statement completes.
+    SELECT 'raw', NULL, NULL, path, count(*) FILTER (WHERE category = 'human'),
+      count(*) FILTER (WHERE category = 'ai_assistant'),
+      count(*) FILTER (WHERE category IN ('ai_search', 'ai_training'))
+    FROM edges GROUP BY path
     UNION ALL
     SELECT 'path', id, NULL, path, NULL, NULL, NULL FROM analytics_paths WHERE project_id = $1 AND id > $2
     UNION ALL
