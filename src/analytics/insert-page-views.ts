@@ -120,7 +120,7 @@ export async function insertPageViews(
   const paths: string[] = [];
   const profileNumbers: number[] = [];
   const referrerHosts: Array<string | null> = [];
-  const importKeys: Array<Buffer | null> = [];
+  const importKeys: Buffer[] = [];
   // By user agent: the rest of a profile rarely differs between views of one user agent.
   const profiles = new Map<string | undefined, Profile[]>();
   const profileList: Profile[] = [];
@@ -199,7 +199,7 @@ export async function insertPageViews(
   if (imported) {
     const stored = new Set(result.rows.map((row) => row.import_key.toString('base64')));
     counted = importKeys.flatMap((importKey, index) =>
-      stored.has(String(importKey?.toString('base64'))) ? [index] : [],
+      stored.has(importKey.toString('base64')) ? [index] : [],
     );
     if (counted.length === 0) return 0;
   }

@@ -1,6 +1,6 @@
 /**
- * Writes page views with group commit (src/db/group-commit.ts): while one transaction is in
- * flight, arriving batches queue up and go together in the next one, so under load many HTTP
+ * Writes page views with group commit (src/db/group-commit.ts): while the transactions in flight
+ * (two by default) run, arriving batches queue up and go together in the next one, so under load many HTTP
  * requests share one commit (and one fsync) while each caller still learns only after its own
  * views are durably committed.
  */
