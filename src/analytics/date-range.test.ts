@@ -32,6 +32,27 @@ describe('parseInstant', () => {
     assert.equal(instant('2026-03-01T10:20:30.57Z'), '2026-03-01T10:20:30.570Z');
   });
 
+  it('reads what toISOString writes, and refuses impossible values in that form', () => {
+    for (let index = 0; index < 2000; index += 1) {
+      const epochMilliseconds = Date.UTC(2000, 0, 1) + Math.floor(Math.random() * 100 * 365.25 * 86_400_000);
+      assert.deepEqual(parseInstant(new Date(epochMilliseconds).toISOString()), {
+        ok: true,
+        epochMilliseconds,
+      });
+    }
+    for (const value of [
+      '2026-02-30T10:00:00.000Z',
+      '2026-03-01T24:00:00.000Z',
+      '2026-03-01T10:60:00.000Z',
+      '2026-03-01T10:00:60.000Z',
+      '2026-03-01T10:00:00.00xZ',
+      '2026-03-01T10:00:00.000+',
+      '2026-03-01X10:00:00.000Z',
+    ]) {
+      assert.equal(parseInstant(value).ok, false, value);
+    }
+  });
+
   it('knows leap years', () => {
     assert.equal(instant('2000-02-29T12:00:00Z'), '2000-02-29T12:00:00.000Z');
     assert.equal(parseInstant('1900-02-29T12:00:00Z').ok, false);

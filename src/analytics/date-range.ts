@@ -11,6 +11,8 @@ const dateTimePattern =
 export type ParsedInstant = { ok: true; epochMilliseconds: number } | { ok: false; reason: string };
 
 export function parseInstant(value: string): ParsedInstant {
+  const canonical = canonicalInstant(value);
+  if (canonical !== undefined) return { ok: true, epochMilliseconds: canonical };
   const date = datePattern.exec(value);
   if (date !== null) {
     const [year, month, day] = [Number(date[1]), Number(date[2]), Number(date[3])];
@@ -41,6 +43,61 @@ export function parseInstant(value: string): ParsedInstant {
   }
   const epochMilliseconds = utc(year, month, day, hour, minute, second, millisecond) - offsetMinutes * 60_000;
   return { ok: true, epochMilliseconds };
+}
+
+/** Digit positions of `YYYY-MM-DDTHH:MM:SS.sssZ`, the form `Date#toISOString` writes. */
+const canonicalDigits = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18, 20, 21, 22];
+const canonicalSeparators: ReadonlyArray<[number, string]> = [
+  [4, '-'],
+  [7, '-'],
+  [10, 'T'],
+  [13, ':'],
+  [16, ':'],
+  [19, '.'],
+  [23, 'Z'],
+];
+
+/**
+ * The instant of a date-time in exactly the form `toISOString` writes, read without a regular
+ * expression (ingestion parses one per event); `undefined` for anything else, which the general
+ * parser then reads or refuses.
+ */
+function canonicalInstant(value: string): number | undefined {
+  if (value.length !== 24) return undefined;
+  for (const [index, separator] of canonicalSeparators) if (value[index] !== separator) return undefined;
+  const digits: number[] = [];
+  for (const index of canonicalDigits) {
+    const digit = value.charCodeAt(index) - 48;
+    if (digit < 0 || digit > 9) return undefined;
+    digits.push(digit);
+  }
+  const [y1, y2, y3, y4, mo1, mo2, d1, d2, h1, h2, mi1, mi2, s1, s2, ms1, ms2, ms3] = digits as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const year = y1 * 1000 + y2 * 100 + y3 * 10 + y4;
+  const month = mo1 * 10 + mo2;
+  const day = d1 * 10 + d2;
+  const hour = h1 * 10 + h2;
+  const minute = mi1 * 10 + mi2;
+  const second = s1 * 10 + s2;
+  if (!isCalendarDate(year, month, day) || hour > 23 || minute > 59 || second > 59) return undefined;
+  return utc(year, month, day, hour, minute, second, ms1 * 100 + ms2 * 10 + ms3);
 }
 
 const daysInMonth = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
