@@ -102,8 +102,8 @@ const url = await new Promise<string>((resolve, reject) => {
   server.on('exit', () => reject(new Error(`server exited:\n${output}`)));
 });
 
-// Plain node:http with keep-alive: fetch cost the load generator, which shares the two cores with
-// the server, about three times the CPU time per request.
+// Plain node:http with keep-alive for every request: fetch cost the load generator, which shares the
+// two cores with the server, about three times the CPU time per request.
 const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
 
 try {
@@ -145,17 +145,19 @@ try {
   if (values.keep === undefined) await fs.rm(dataDir, { recursive: true, force: true });
 }
 
-function post(body: Uint8Array): Promise<{ status: number; body: string }> {
+/** A POST (with `body`) or GET to the server, over the keep-alive agent. */
+function send(path: string, key: string, body?: Uint8Array): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const request = http.request(
-      `${url}/v1/analytics/${ingestProject.id}/events`,
+      `${url}${path}`,
       {
-        method: 'POST',
+        method: body === undefined ? 'GET' : 'POST',
         agent,
         headers: {
-          authorization: `Bearer ${ingestKey}`,
-          'content-type': 'application/json',
-          'content-length': body.byteLength,
+          authorization: `Bearer ${key}`,
+          ...(body === undefined
+            ? {}
+            : { 'content-type': 'application/json', 'content-length': body.byteLength }),
         },
       },
       (response) => {
@@ -182,7 +184,11 @@ async function ingest(label: string, bodies: Uint8Array[]): Promise<void> {
     Array.from({ length: concurrency }, async (_, worker) => {
       for (let round = worker; Date.now() < deadline; round += concurrency) {
         const sentAt = performance.now();
-        const response = await post(bodies[round % bodies.length] as Uint8Array);
+        const response = await send(
+          `/v1/analytics/${ingestProject.id}/events`,
+          ingestKey,
+          bodies[round % bodies.length] as Uint8Array,
+        );
         latencies.push(performance.now() - sentAt);
         if (response.status === 202)
           acknowledged += (JSON.parse(response.body) as { accepted: number }).accepted;
@@ -314,10 +320,8 @@ async function exportBenchmark(now: number): Promise<void> {
     let body: { totals: { total: number } } | null = null;
     for (let run = 0; run < 60; run += 1) {
       const sentAt = performance.now();
-      const response = await fetch(`${url}/v1/analytics/${exportProject.id}/views?${query}`, {
-        headers: { authorization: `Bearer ${readKey}` },
-      });
-      body = (await response.json()) as { totals: { total: number } };
+      const response = await send(`/v1/analytics/${exportProject.id}/views?${query}`, readKey);
+      body = JSON.parse(response.body) as { totals: { total: number } };
       if (run >= 10) timings.push(performance.now() - sentAt); // the first runs warm caches
     }
     const umami: number[] = [];

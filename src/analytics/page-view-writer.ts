@@ -25,7 +25,7 @@ export interface PageViewWriterOptions {
   /**
    * Transactions in flight at once. Default 2: while one waits for its commit, or for rollup rows
    * the other holds (both lock them in the same order), the other runs; measured about 25% more
-   * views per second than one. More than two measured no better: they share the same hot rows.
+   * views per second than one. Three measured no better: they wait for the same hot rows.
    */
   concurrency?: number;
   /** Views per transaction, at most (one caller's batch is never split). */
@@ -40,9 +40,9 @@ interface PendingWrite {
 const retryableCodes = new Set(['40P01', '40001']);
 
 /**
- * One statement per project for all its writes without import keys: their rollup rows merge (a
+ * One insert per project for all its writes without import keys: their rollup rows merge (a
  * popular page appears in every batch), and every view of theirs is new. Writes with import keys
- * get a statement each, since their callers need to know how many views were new.
+ * get an insert each, since their callers need to know how many views were new.
  */
 async function insertGroup(
   client: pg.PoolClient,
