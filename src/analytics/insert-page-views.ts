@@ -36,7 +36,9 @@ const rawInsert = `
   )
   INSERT INTO analytics_page_views
     (project_id, occurred_at, path, category, agent, classifier_version, user_agent_id, markdown, referrer_host, import_key)
-  SELECT $1, to_timestamp(views.occurred_at / 1000.0), views.path, profiles.category, profiles.agent,
+  -- Epoch milliseconds divided as float8, not numeric: exact to the millisecond for any year this
+  -- accepts, and several times cheaper.
+  SELECT $1, to_timestamp(views.occurred_at / 1000::float8), views.path, profiles.category, profiles.agent,
     profiles.classifier_version, profiles.user_agent_id, profiles.markdown, views.referrer_host, views.import_key
   FROM unnest($2::bigint[], $3::text[], $4::integer[], $5::text[], $13::bytea[])
     AS views (occurred_at, path, profile, referrer_host, import_key)
@@ -53,7 +55,7 @@ const addToRollups = `
 WITH path_rollups AS (
   INSERT INTO analytics_path_rollups AS rollup
     (series, bucket, path_id, human, ai_assistant, ai_search, ai_training, bot)
-  SELECT series, to_timestamp(bucket / 1000.0), path_id, human, ai_assistant, ai_search, ai_training, bot
+  SELECT series, to_timestamp(bucket / 1000::float8), path_id, human, ai_assistant, ai_search, ai_training, bot
   FROM unnest($2::integer[], $3::bigint[], $4::integer[], $5::integer[], $6::integer[], $7::integer[], $8::integer[], $9::integer[])
     AS counts (series, bucket, path_id, human, ai_assistant, ai_search, ai_training, bot)
   ON CONFLICT (series, bucket, path_id) DO UPDATE SET
@@ -64,13 +66,13 @@ WITH path_rollups AS (
     bot = rollup.bot + excluded.bot
 ), agent_rollups AS (
   INSERT INTO analytics_agent_rollups AS rollup (project_id, granularity, bucket, category, agent, views)
-  SELECT $1, granularity, to_timestamp(bucket / 1000.0), category, agent, views
+  SELECT $1, granularity, to_timestamp(bucket / 1000::float8), category, agent, views
   FROM unnest($10::text[], $11::bigint[], $12::text[], $13::text[], $14::integer[])
     AS counts (granularity, bucket, category, agent, views)
   ON CONFLICT (project_id, granularity, bucket, category, agent) DO UPDATE SET
     views = rollup.views + excluded.views
 ), touched AS (
-  SELECT granularity, to_timestamp(bucket / 1000.0) AS bucket
+  SELECT granularity, to_timestamp(bucket / 1000::float8) AS bucket
   FROM unnest($15::text[], $16::bigint[]) AS touched (granularity, bucket)
 ), unpacked AS (
   DELETE FROM analytics_packed_rollups AS packed USING touched
