@@ -1,7 +1,7 @@
 -- Per-page rollups keyed by integers: (series, bucket, path id) instead of (project, granularity,
 -- bucket, path). A series is one project's hour or day rollups (analytics_rollup_series); a path id
 -- is one project's page (analytics_paths). The narrow key makes each rollup upsert of the writer
--- about half as expensive (docs/benchmarks.md). From now on the writer gives a path its id, in its
+-- about a third cheaper (docs/benchmarks.md). From now on the writer gives a path its id, in its
 -- own committed transaction, before it stores the first view of it, so every path in
 -- analytics_page_views and analytics_path_rollups has one.
 
