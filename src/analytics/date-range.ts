@@ -45,8 +45,7 @@ export function parseInstant(value: string): ParsedInstant {
   return { ok: true, epochMilliseconds };
 }
 
-/** Digit positions of `YYYY-MM-DDTHH:MM:SS.sssZ`, the form `Date#toISOString` writes. */
-const canonicalDigits = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18, 20, 21, 22];
+/** Separator positions of `YYYY-MM-DDTHH:MM:SS.sssZ`, the form `Date#toISOString` writes. */
 const canonicalSeparators: ReadonlyArray<[number, string]> = [
   [4, '-'],
   [7, '-'],
@@ -57,6 +56,17 @@ const canonicalSeparators: ReadonlyArray<[number, string]> = [
   [23, 'Z'],
 ];
 
+/** The decimal number at `value[start, start + length)`; NaN if a character is no ASCII digit. */
+function digitsAt(value: string, start: number, length: number): number {
+  let number = 0;
+  for (let index = start; index < start + length; index += 1) {
+    const digit = value.charCodeAt(index) - 48;
+    if (digit < 0 || digit > 9) return Number.NaN;
+    number = number * 10 + digit;
+  }
+  return number;
+}
+
 /**
  * The instant of a date-time in exactly the form `toISOString` writes, read without a regular
  * expression (ingestion parses one per event); `undefined` for anything else, which the general
@@ -65,39 +75,18 @@ const canonicalSeparators: ReadonlyArray<[number, string]> = [
 function canonicalInstant(value: string): number | undefined {
   if (value.length !== 24) return undefined;
   for (const [index, separator] of canonicalSeparators) if (value[index] !== separator) return undefined;
-  const digits: number[] = [];
-  for (const index of canonicalDigits) {
-    const digit = value.charCodeAt(index) - 48;
-    if (digit < 0 || digit > 9) return undefined;
-    digits.push(digit);
-  }
-  const [y1, y2, y3, y4, mo1, mo2, d1, d2, h1, h2, mi1, mi2, s1, s2, ms1, ms2, ms3] = digits as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  const year = y1 * 1000 + y2 * 100 + y3 * 10 + y4;
-  const month = mo1 * 10 + mo2;
-  const day = d1 * 10 + d2;
-  const hour = h1 * 10 + h2;
-  const minute = mi1 * 10 + mi2;
-  const second = s1 * 10 + s2;
+  const [year, month, day, hour, minute, second, millisecond] = [
+    digitsAt(value, 0, 4),
+    digitsAt(value, 5, 2),
+    digitsAt(value, 8, 2),
+    digitsAt(value, 11, 2),
+    digitsAt(value, 14, 2),
+    digitsAt(value, 17, 2),
+    digitsAt(value, 20, 3),
+  ] as [number, number, number, number, number, number, number];
+  if ([year, month, day, hour, minute, second, millisecond].some(Number.isNaN)) return undefined;
   if (!isCalendarDate(year, month, day) || hour > 23 || minute > 59 || second > 59) return undefined;
-  return utc(year, month, day, hour, minute, second, ms1 * 100 + ms2 * 10 + ms3);
+  return utc(year, month, day, hour, minute, second, millisecond);
 }
 
 const daysInMonth = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];

@@ -104,6 +104,15 @@ async function rebuildRollups(client: pg.PoolClient, projectId: string | null, f
      WHERE ($1::text IS NULL OR project_id = $1) AND packed_until > $2`,
     parameters,
   );
+  // Series exist from a project's first view on; made sure of here all the same, since a missing one
+  // would leave its views out of the rebuilt rollups.
+  await client.query(
+    `INSERT INTO analytics_rollup_series (project_id, granularity)
+     SELECT id, level FROM projects CROSS JOIN (VALUES ('hour'), ('day')) AS levels (level)
+     WHERE $1::text IS NULL OR id = $1
+     ON CONFLICT (project_id, granularity) DO NOTHING`,
+    [projectId],
+  );
   await client.query(
     `INSERT INTO analytics_path_rollups (series, bucket, path_id, human, ai_assistant, ai_search, ai_training, bot)
      SELECT series.id, date_trunc(series.granularity, occurred_at, 'UTC'), paths.id,
@@ -112,7 +121,6 @@ async function rebuildRollups(client: pg.PoolClient, projectId: string | null, f
        count(*) FILTER (WHERE category = 'bot')
      FROM analytics_page_views AS views
      JOIN analytics_paths AS paths ON paths.project_id = views.project_id AND paths.path = views.path
-     -- Every project with views has its series: the writer creates them before its first view.
      JOIN analytics_rollup_series AS series ON series.project_id = views.project_id
      WHERE ($1::text IS NULL OR views.project_id = $1) AND occurred_at >= $2
      GROUP BY 1, 2, 3`,
