@@ -1,0 +1,84 @@
+import type { DocsFramework, RepositoryFiles } from './site-model.ts';
+
+export interface DetectedSite {
+  framework: DocsFramework;
+  /** The folder of the configuration ('' for the root). */
+  siteRoot: string;
+  /** The configuration file that identified the framework; null for plain Markdown. */
+  configFile: string | null;
+}
+
+interface Signature {
+  framework: DocsFramework;
+  /** The configuration file's name (the last path segment), or the last two for VitePress. */
+  pattern: RegExp;
+  /** The site root for a matching file. */
+  siteRoot(file: string): string;
+  /** A check of the file's text, for names other tools use too (`docs.json`, `astro.config.mjs`). */
+  confirm?(text: string): boolean;
+}
+
+const folderOfFile = (file: string) => (file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '');
+
+const signatures: Signature[] = [
+  {
+    framework: 'mintlify',
+    pattern: /(^|\/)(docs|mint)\.json$/,
+    siteRoot: folderOfFile,
+    confirm: (text) => /"navigation"|"tabs"|"anchors"|mintlify/.test(text),
+  },
+  {
+    framework: 'docusaurus',
+    pattern: /(^|\/)docusaurus\.config\.(js|cjs|mjs|ts|cts|mts)$/,
+    siteRoot: folderOfFile,
+  },
+  { framework: 'mkdocs', pattern: /(^|\/)mkdocs\.ya?ml$/, siteRoot: folderOfFile },
+  { framework: 'mdbook', pattern: /(^|\/)book\.toml$/, siteRoot: folderOfFile },
+  {
+    framework: 'starlight',
+    pattern: /(^|\/)astro\.config\.(js|cjs|mjs|ts|cts|mts)$/,
+    siteRoot: folderOfFile,
+    confirm: (text) => text.includes('starlight'),
+  },
+  {
+    framework: 'vitepress',
+    pattern: /(^|\/)\.vitepress\/config\.(js|cjs|mjs|ts|cts|mts)$/,
+    siteRoot: (file) => folderOfFile(folderOfFile(file)),
+  },
+];
+
+/** Folders whose configuration files are examples, templates or tests, never the site itself. */
+const ignoredSegments = /^(node_modules|examples?|templates?|fixtures?|__tests__|tests?|packages|vendor)$/i;
+const maximumDepth = 3;
+
+/**
+ * Finds the documentation framework by its configuration file, at the root or in a subfolder
+ * (`website/`, `docs/`, `docs/en/`): the shallowest configuration wins, so a Docusaurus site in
+ * `website/` is found and the templates in `examples/` are not. Plain Markdown otherwise.
+ */
+export async function detectSite(files: RepositoryFiles): Promise<DetectedSite> {
+  const candidates: Array<{ signature: Signature; file: string; depth: number; order: number }> = [];
+  for (const file of files.paths) {
+    const segments = file.split('/');
+    if (segments.length > maximumDepth + 1) continue;
+    if (segments.slice(0, -1).some((segment) => ignoredSegments.test(segment))) continue;
+    for (const [order, signature] of signatures.entries()) {
+      if (!signature.pattern.test(file)) continue;
+      const siteRoot = signature.siteRoot(file);
+      candidates.push({ signature, file, depth: siteRoot === '' ? 0 : siteRoot.split('/').length, order });
+    }
+  }
+  candidates.sort((left, right) => left.depth - right.depth || left.order - right.order);
+  for (const candidate of candidates) {
+    if (candidate.signature.confirm !== undefined) {
+      const text = await files.read(candidate.file);
+      if (text === null || !candidate.signature.confirm(text)) continue;
+    }
+    return {
+      framework: candidate.signature.framework,
+      siteRoot: candidate.signature.siteRoot(candidate.file),
+      configFile: candidate.file,
+    };
+  }
+  return { framework: 'markdown', siteRoot: '', configFile: null };
+}

@@ -1,0 +1,19 @@
+import type { DocsFramework, SiteModelBuilder } from '../site-model.ts';
+import { buildDocusaurusSite } from './docusaurus.ts';
+import { buildMarkdownSite } from './markdown.ts';
+import { buildMdBookSite } from './mdbook.ts';
+import { buildMintlifySite } from './mintlify.ts';
+import { buildMkDocsSite } from './mkdocs.ts';
+import { buildStarlightSite } from './starlight.ts';
+import { buildVitePressSite } from './vitepress.ts';
+
+/** The site model builder of each framework. */
+export const siteModelBuilders: Readonly<Record<DocsFramework, SiteModelBuilder>> = {
+  mintlify: buildMintlifySite,
+  docusaurus: buildDocusaurusSite,
+  mkdocs: buildMkDocsSite,
+  mdbook: buildMdBookSite,
+  starlight: buildStarlightSite,
+  vitepress: buildVitePressSite,
+  markdown: buildMarkdownSite,
+};

@@ -1,0 +1,289 @@
+import { type Node, parse } from 'acorn';
+import { transformSync } from 'amaro';
+
+/**
+ * Configuration written as code (`sidebars.js`, `docusaurus.config.ts`, `astro.config.mjs`,
+ * `.vitepress/config.ts`) is repository content, and so hostile: it is never run. It is parsed
+ * (TypeScript types stripped by `amaro`, Node's own stripper, then `acorn`) and its literal values
+ * are read: objects, arrays, strings, numbers, template strings, constants declared in the file,
+ * spreads, and calls kept as `CallValue` (`defineConfig({...})`, `starlight({...})`) so a model can
+ * look inside. Whatever only running the code could tell is an `UnknownValue`, which callers report
+ * as unchecked, never as broken.
+ */
+
+export class UnknownValue {
+  readonly reason: string;
+  constructor(reason: string) {
+    this.reason = reason;
+  }
+}
+
+export class CallValue {
+  /** The called name as written: `defineConfig`, `starlight`, `require`, `path.resolve`. */
+  readonly callee: string;
+  readonly arguments_: readonly unknown[];
+  constructor(callee: string, arguments_: readonly unknown[]) {
+    this.callee = callee;
+    this.arguments_ = arguments_;
+  }
+}
+
+export interface JavaScriptConfig {
+  /** The default export (`export default`, `module.exports =`), or an `UnknownValue`. */
+  value: unknown;
+  /** Values exported by name (`export const sidebars = ...`). */
+  named: ReadonlyMap<string, unknown>;
+}
+
+type AnyNode = Node & Record<string, unknown>;
+
+const maximumDepth = 64;
+
+/**
+ * Reads a configuration file's exports without running it. `importJson` may answer the JSON files
+ * it imports or requires (`require('./sidebars.json')`); everything else imported is unknown.
+ */
+export function readJavaScriptConfig(
+  text: string,
+  fileName: string,
+  importJson: (specifier: string) => unknown = () => new UnknownValue('imported module'),
+): JavaScriptConfig {
+  let program: AnyNode;
+  try {
+    const source = /\.(c|m)?tsx?$/.test(fileName) ? transformSync(text, { mode: 'strip-only' }).code : text;
+    program = parse(source, {
+      ecmaVersion: 'latest',
+      sourceType: 'module',
+      allowHashBang: true,
+    }) as unknown as AnyNode;
+  } catch (error: unknown) {
+    const reason = error instanceof Error ? error.message : 'unparsable';
+    return { value: new UnknownValue(`${fileName} could not be parsed: ${reason}`), named: new Map() };
+  }
+  const declarations = new Map<string, AnyNode | { imported: string }>();
+  const named = new Map<string, unknown>();
+  let exported: AnyNode | null = null;
+  const body = program.body as AnyNode[];
+
+  for (const statement of body) {
+    if (statement.type === 'VariableDeclaration') collectDeclarations(statement, declarations);
+    if (statement.type === 'ImportDeclaration') {
+      const source = String((statement.source as AnyNode).value);
+      for (const specifier of statement.specifiers as AnyNode[]) {
+        declarations.set(String((specifier.local as AnyNode).name), { imported: source });
+      }
+    }
+    if (statement.type === 'ExportNamedDeclaration' && statement.declaration) {
+      const declaration = statement.declaration as AnyNode;
+      if (declaration.type === 'VariableDeclaration') collectDeclarations(declaration, declarations);
+    }
+  }
+
+  const evaluate = (node: AnyNode | null | undefined, depth: number): unknown => {
+    if (node === null || node === undefined) return undefined;
+    if (depth > maximumDepth) return new UnknownValue('nested too deeply');
+    switch (node.type) {
+      case 'Literal':
+        return node.value instanceof RegExp ? new UnknownValue('regular expression') : node.value;
+      case 'TemplateLiteral': {
+        const quasis = node.quasis as AnyNode[];
+        const expressions = node.expressions as AnyNode[];
+        const cooked = (index: number) =>
+          (quasis[index]?.value as { cooked?: string } | undefined)?.cooked ?? '';
+        let result = cooked(0);
+        for (const [index, expression] of expressions.entries()) {
+          const value = evaluate(expression, depth + 1);
+          if (typeof value !== 'string' && typeof value !== 'number')
+            return new UnknownValue('computed string');
+          result += String(value) + cooked(index + 1);
+        }
+        return result;
+      }
+      case 'ArrayExpression': {
+        const items: unknown[] = [];
+        for (const element of node.elements as Array<AnyNode | null>) {
+          if (element === null) continue;
+          if (element.type === 'SpreadElement') {
+            const spread = evaluate(element.argument as AnyNode, depth + 1);
+            if (Array.isArray(spread)) items.push(...spread);
+            else items.push(new UnknownValue('spread of a computed value'));
+          } else items.push(evaluate(element, depth + 1));
+        }
+        return items;
+      }
+      case 'ObjectExpression': {
+        const result: Record<string, unknown> = Object.create(null);
+        for (const property of node.properties as AnyNode[]) {
+          if (property.type === 'SpreadElement') {
+            const spread = evaluate(property.argument as AnyNode, depth + 1);
+            if (isPlainRecord(spread)) Object.assign(result, spread);
+            continue;
+          }
+          const key = propertyKey(property, (inner) => evaluate(inner, depth + 1));
+          if (key === null) continue;
+          result[key] =
+            property.kind === 'get' || property.kind === 'set' || property.method === true
+              ? new UnknownValue('function')
+              : evaluate(property.value as AnyNode, depth + 1);
+        }
+        return result;
+      }
+      case 'Identifier': {
+        if (node.name === 'undefined') return undefined;
+        const declaration = declarations.get(String(node.name));
+        if (declaration === undefined) return new UnknownValue(`unknown name ${String(node.name)}`);
+        if (isImport(declaration)) {
+          return declaration.imported.endsWith('.json')
+            ? importJson(declaration.imported)
+            : new UnknownValue(`imported from ${declaration.imported}`);
+        }
+        // A constant's initialiser, evaluated where it is used (guarded against cycles by depth).
+        return evaluate(declaration, depth + 1);
+      }
+      case 'MemberExpression': {
+        const object = evaluate(node.object as AnyNode, depth + 1);
+        const key = node.computed
+          ? evaluate(node.property as AnyNode, depth + 1)
+          : String((node.property as AnyNode).name);
+        if (
+          (isPlainRecord(object) || Array.isArray(object)) &&
+          (typeof key === 'string' || typeof key === 'number')
+        ) {
+          return Object.hasOwn(object, key) ? (object as Record<string, unknown>)[key] : undefined;
+        }
+        return new UnknownValue('computed member');
+      }
+      case 'CallExpression': {
+        const callee = calleeName(node.callee as AnyNode);
+        const arguments_ = (node.arguments as AnyNode[]).map((argument) => evaluate(argument, depth + 1));
+        if (callee === 'require' && typeof arguments_[0] === 'string') {
+          return arguments_[0].endsWith('.json')
+            ? importJson(arguments_[0])
+            : new UnknownValue(`required ${arguments_[0]}`);
+        }
+        return new CallValue(callee, arguments_);
+      }
+      case 'AwaitExpression':
+        return evaluate(node.argument as AnyNode, depth + 1);
+      case 'ParenthesizedExpression':
+      case 'ChainExpression':
+        return evaluate(node.expression as AnyNode, depth + 1);
+      case 'UnaryExpression':
+        if (node.operator === '!') {
+          const value = evaluate(node.argument as AnyNode, depth + 1);
+          return value instanceof UnknownValue ? value : !value;
+        }
+        if (node.operator === '-') {
+          const value = evaluate(node.argument as AnyNode, depth + 1);
+          return typeof value === 'number' ? -value : new UnknownValue('computed number');
+        }
+        return new UnknownValue('computed value');
+      case 'ArrowFunctionExpression':
+      case 'FunctionExpression':
+        return new UnknownValue('function');
+      default:
+        return new UnknownValue(`computed value (${node.type})`);
+    }
+  };
+
+  for (const statement of body) {
+    if (statement.type === 'ExportDefaultDeclaration') exported = statement.declaration as AnyNode;
+    if (statement.type === 'ExpressionStatement') {
+      const expression = statement.expression as AnyNode;
+      if (expression.type === 'AssignmentExpression' && isModuleExports(expression.left as AnyNode)) {
+        exported = expression.right as AnyNode;
+      }
+    }
+    if (statement.type === 'ExportNamedDeclaration' && statement.declaration) {
+      const declaration = statement.declaration as AnyNode;
+      if (declaration.type === 'VariableDeclaration') {
+        for (const declarator of declaration.declarations as AnyNode[]) {
+          const id = declarator.id as AnyNode;
+          if (id.type === 'Identifier') named.set(String(id.name), evaluate(declarator.init as AnyNode, 0));
+        }
+      }
+    }
+  }
+  // `module.exports = async function createConfig() { ...; return {...}; }`: what it returns.
+  if (exported !== null) exported = returnedExpression(exported, declarations) ?? exported;
+  let value: unknown =
+    exported === null ? new UnknownValue(`${fileName} has no default export`) : evaluate(exported, 0);
+  // `export default defineConfig({...})` and `module.exports = config` where config is a function call.
+  if (value instanceof CallValue && /^(defineConfig|defineUserConfig|withMermaid)$/.test(value.callee)) {
+    value = value.arguments_[0];
+  }
+  return { value, named };
+}
+
+/** The expression a config function returns (its local constants become readable), or null. */
+function returnedExpression(
+  node: AnyNode,
+  declarations: Map<string, AnyNode | { imported: string }>,
+): AnyNode | null {
+  if (node.type === 'Identifier') {
+    const declared = declarations.get(String(node.name));
+    return declared !== undefined && !isImport(declared) ? returnedExpression(declared, declarations) : null;
+  }
+  if (!/^(ArrowFunctionExpression|FunctionExpression|FunctionDeclaration)$/.test(node.type)) return null;
+  const body = node.body as AnyNode;
+  if (body.type !== 'BlockStatement') return body;
+  let returned: AnyNode | null = null;
+  for (const statement of body.body as AnyNode[]) {
+    if (statement.type === 'VariableDeclaration') collectDeclarations(statement, declarations);
+    if (statement.type === 'ReturnStatement' && statement.argument) returned = statement.argument as AnyNode;
+  }
+  return returned;
+}
+
+function isImport(declaration: AnyNode | { imported: string }): declaration is { imported: string } {
+  return typeof (declaration as { imported?: unknown }).imported === 'string';
+}
+
+function collectDeclarations(
+  statement: AnyNode,
+  declarations: Map<string, AnyNode | { imported: string }>,
+): void {
+  for (const declarator of statement.declarations as AnyNode[]) {
+    const id = declarator.id as AnyNode;
+    if (id.type === 'Identifier' && declarator.init)
+      declarations.set(String(id.name), declarator.init as AnyNode);
+  }
+}
+
+function propertyKey(property: AnyNode, evaluate: (node: AnyNode) => unknown): string | null {
+  const key = property.key as AnyNode;
+  if (property.computed) {
+    const value = evaluate(key);
+    return typeof value === 'string' || typeof value === 'number' ? String(value) : null;
+  }
+  if (key.type === 'Identifier') return String(key.name);
+  if (key.type === 'Literal') return String(key.value);
+  return null;
+}
+
+function calleeName(node: AnyNode): string {
+  if (node.type === 'Identifier') return String(node.name);
+  if (node.type === 'MemberExpression' && !node.computed) {
+    return `${calleeName(node.object as AnyNode)}.${String((node.property as AnyNode).name)}`;
+  }
+  return '(computed)';
+}
+
+function isModuleExports(node: AnyNode): boolean {
+  return (
+    node.type === 'MemberExpression' &&
+    (node.object as AnyNode).type === 'Identifier' &&
+    (node.object as AnyNode).name === 'module' &&
+    (node.property as AnyNode).name === 'exports'
+  );
+}
+
+export function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    !(value instanceof UnknownValue) &&
+    !(value instanceof CallValue)
+  );
+}

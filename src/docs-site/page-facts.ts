@@ -1,0 +1,142 @@
+import createMarkdownIt, { type MarkdownIt, type Token } from 'markdown-it';
+import { parse as parseYaml } from 'yaml';
+import type { PageFacts, PageLink } from './site-model.ts';
+
+/**
+ * How a framework reads Markdown: `commonmark` (Mintlify's `.md`, Docusaurus, mdBook, VitePress,
+ * Starlight), `mdx` (`.mdx` files: no indented code blocks, JSX, ESM imports), or `python-markdown`
+ * (MkDocs: admonitions and tabs nest content by indentation, so indented text is not code).
+ */
+export type MarkdownDialect = 'commonmark' | 'mdx' | 'python-markdown';
+
+function createParser(dialect: MarkdownDialect): MarkdownIt {
+  const parser = createMarkdownIt({ html: true, linkify: false });
+  // Links are checked as written: no percent-encoding, and no scheme is dropped.
+  parser.normalizeLink = (url) => url;
+  parser.validateLink = () => true;
+  if (dialect !== 'commonmark') parser.disable('code');
+  return parser;
+}
+
+const parsers = new Map<MarkdownDialect, MarkdownIt>();
+const frontMatterPattern = /^---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
+const attributePattern =
+  /\b(href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|\{\s*(?:"([^"]*)"|'([^']*)'|`([^`$]*)`)\s*\})/g;
+const importPattern = /^\s*import\s[^;]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm;
+
+/**
+ * The front matter, first heading and links of one page, read as its framework reads it: links in
+ * code blocks, inline code and comments are not links; reference links count where they are used.
+ * Fast enough for every page of a large site (markdown-it, about 0.3 ms for a typical page); the
+ * MDX syntax check of changed pages is `check-syntax.ts`.
+ */
+export function readPageFacts(text: string, dialect: MarkdownDialect): PageFacts {
+  let frontMatter: Record<string, unknown> | null = null;
+  let body = text;
+  const match = frontMatterPattern.exec(text);
+  if (match !== null) {
+    frontMatter = parseFrontMatter(match[1] ?? '');
+    // Blank lines keep the body's line numbers the same as the file's.
+    body = '\n'.repeat(match[0].split('\n').length - 1) + text.slice(match[0].length);
+  }
+  let parser = parsers.get(dialect);
+  if (parser === undefined) {
+    parser = createParser(dialect);
+    parsers.set(dialect, parser);
+  }
+  const tokens = parser.parse(body, {});
+  const links: PageLink[] = [];
+  let title: string | null = null;
+  const codeLines = new Set<number>();
+  // Table cells carry no line map of their own: they are on the line of their row.
+  let lastLine = 0;
+  for (const [index, token] of tokens.entries()) {
+    if (token.map !== null) lastLine = token.map[0];
+    if ((token.type === 'fence' || token.type === 'code_block') && token.map !== null) {
+      for (let line = token.map[0]; line < token.map[1]; line += 1) codeLines.add(line);
+    }
+    if (token.type === 'inline') {
+      readInlineLinks(token, lastLine, links);
+      if (title === null && tokens[index - 1]?.tag === 'h1') title = token.content.trim();
+    }
+  }
+  readAttributeLinks(body, codeLines, links);
+  if (dialect === 'mdx') readImports(body, codeLines, links);
+  links.sort((left, right) => left.line - right.line);
+  return { frontMatter, title, links };
+}
+
+function parseFrontMatter(text: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = parseYaml(text, { logLevel: 'silent', uniqueKeys: false });
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+function readInlineLinks(token: Token, firstLine: number, links: PageLink[]): void {
+  let line = firstLine + 1;
+  for (const child of token.children ?? []) {
+    if (child.type === 'softbreak' || child.type === 'hardbreak') line += 1;
+    else if (child.type === 'link_open') {
+      const href = child.attrGet('href');
+      if (href !== null && child.markup !== 'autolink') links.push({ url: String(href), line, kind: 'link' });
+    } else if (child.type === 'image') {
+      const source = child.attrGet('src');
+      if (source !== null) links.push({ url: String(source), line, kind: 'image' });
+    } else if (child.type === 'text' || child.type === 'html_inline') {
+      // A text run may span lines when a soft break is not its own token (tables, some HTML).
+      line += countNewlines(child.content);
+    }
+  }
+}
+
+/**
+ * `href` and `src` attributes of HTML and JSX elements (`<a href>`, `<Card href>`, `<img src>`),
+ * found in the text outside code blocks, comments and inline code, so multi-line JSX counts too.
+ */
+function readAttributeLinks(body: string, codeLines: ReadonlySet<number>, links: PageLink[]): void {
+  if (!body.includes('href') && !body.includes('src')) return;
+  const lines = blankComments(body).split('\n');
+  for (const [index, text] of lines.entries()) {
+    if (codeLines.has(index) || (!text.includes('href') && !text.includes('src'))) continue;
+    const outsideCode = text.replace(/(`+)[^`]*?\1/g, '');
+    for (const match of outsideCode.matchAll(attributePattern)) {
+      const url = match[2] ?? match[3] ?? match[4] ?? match[5] ?? match[6];
+      if (url === undefined) continue;
+      // A tag's attribute, not prose that mentions one: the text before it opens a tag.
+      const before = outsideCode.slice(0, match.index);
+      if (before.lastIndexOf('<') < before.lastIndexOf('>') && !/^\s/.test(text)) continue;
+      links.push({ url, line: index + 1, kind: match[1] === 'src' ? 'image' : 'html' });
+    }
+  }
+}
+
+/** HTML comments and MDX `{/* ... *\/}` comments replaced by spaces, newlines kept. */
+function blankComments(text: string): string {
+  return text.replace(/<!--[\s\S]*?-->|\{\s*\/\*[\s\S]*?\*\/\s*\}/g, (comment) =>
+    comment.replace(/[^\n]/g, ' '),
+  );
+}
+
+/** Local ESM imports of an MDX page (snippets, shared components) must point to files that exist. */
+function readImports(body: string, codeLines: ReadonlySet<number>, links: PageLink[]): void {
+  if (!body.includes('import')) return;
+  for (const match of body.matchAll(importPattern)) {
+    const specifier = match[1] ?? match[2];
+    if (specifier === undefined || !/^(\.{1,2}\/|\/)/.test(specifier)) continue;
+    const line =
+      countNewlines(body.slice(0, match.index)) + 1 + countNewlines(match[0].match(/^\s*/)?.[0] ?? '');
+    if (codeLines.has(line - 1)) continue;
+    links.push({ url: specifier, line, kind: 'import' });
+  }
+}
+
+function countNewlines(text: string): number {
+  let count = 0;
+  for (let index = text.indexOf('\n'); index >= 0; index = text.indexOf('\n', index + 1)) count += 1;
+  return count;
+}

@@ -1,0 +1,276 @@
+import { spawn } from 'node:child_process';
+import type { Dirent } from 'node:fs';
+import { lstat, readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runGit } from '../workspace/git.ts';
+import type { RepositoryFiles } from './site-model.ts';
+
+const skippedDirectories = new Set(['.git', 'node_modules']);
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/** True for content a text editor should not touch: a NUL byte, or bytes that are not UTF-8. */
+export function isBinary(bytes: Uint8Array): boolean {
+  if (bytes.subarray(0, 8000).includes(0)) return true;
+  try {
+    decoder.decode(bytes);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+function compareCodePoints(left: string, right: string): number {
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
+/**
+ * Yields the relative paths (forward slashes) of regular files under `directory`, sorted, without
+ * following symbolic links (so a link cannot lead the walk outside the repository); with
+ * `includeLinks`, links themselves are listed too (they exist, even if they are never followed).
+ */
+export async function* walkFiles(
+  root: string,
+  directory: string,
+  prefix: string,
+  options: { includeLinks?: boolean } = {},
+): AsyncGenerator<string> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(join(root, directory), { withFileTypes: true });
+  } catch {
+    return;
+  }
+  entries.sort((left, right) => compareCodePoints(left.name, right.name));
+  for (const entry of entries) {
+    const relativePath = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
+    if (entry.isDirectory()) {
+      if (skippedDirectories.has(entry.name.toLowerCase())) continue;
+      yield* walkFiles(root, join(directory, entry.name), relativePath, options);
+    } else if (entry.isFile() || (options.includeLinks === true && entry.isSymbolicLink())) {
+      yield relativePath;
+    }
+  }
+}
+
+/**
+ * The files of a worktree on disk. The listing is taken once; the agent's tools tell it what they
+ * change (`changed`, `removed`), so a validation after an edit reads only what the edit touched.
+ * Only regular files are read: a symbolic link could point outside the repository.
+ */
+export class DirectoryFiles implements RepositoryFiles {
+  readonly #root: string;
+  readonly #maximumFileBytes: number;
+  readonly #present: Set<string>;
+  readonly #texts = new Map<string, Promise<string | null>>();
+  #sorted: string[] | null = null;
+
+  private constructor(root: string, maximumFileBytes: number, present: Set<string>) {
+    this.#root = root;
+    this.#maximumFileBytes = maximumFileBytes;
+    this.#present = present;
+  }
+
+  static async list(root: string, maximumFileBytes: number): Promise<DirectoryFiles> {
+    const present = new Set<string>();
+    for await (const file of walkFiles(root, '', '', { includeLinks: true })) present.add(file);
+    return new DirectoryFiles(root, maximumFileBytes, present);
+  }
+
+  get paths(): readonly string[] {
+    this.#sorted ??= [...this.#present].sort(compareCodePoints);
+    return this.#sorted;
+  }
+
+  has(path: string): boolean {
+    return this.#present.has(path);
+  }
+
+  read(path: string): Promise<string | null> {
+    if (!this.#present.has(path)) return Promise.resolve(null);
+    let text = this.#texts.get(path);
+    if (text === undefined) {
+      text = this.#readFromDisk(path);
+      this.#texts.set(path, text);
+    }
+    return text;
+  }
+
+  /** A file was written (created or changed). */
+  changed(path: string): void {
+    if (!this.#present.has(path)) this.#sorted = null;
+    this.#present.add(path);
+    this.#texts.delete(path);
+  }
+
+  /** A file was deleted (or moved away). */
+  removed(path: string): void {
+    if (this.#present.delete(path)) this.#sorted = null;
+    this.#texts.delete(path);
+  }
+
+  async #readFromDisk(path: string): Promise<string | null> {
+    const absolute = join(this.#root, path);
+    const status = await lstat(absolute).catch(() => null);
+    if (status === null || !status.isFile() || status.size > this.#maximumFileBytes) return null;
+    const bytes = await readFile(absolute).catch(() => null);
+    if (bytes === null || isBinary(bytes)) return null;
+    return decoder.decode(bytes);
+  }
+}
+
+interface TreeEntry {
+  object: string;
+  size: number;
+}
+
+/**
+ * The files of one commit, read from git without a checkout (the base commit of a run whose worktree
+ * is already at its branch). Texts are read on demand, all the wanted ones in one `git cat-file --batch`.
+ */
+export class CommitFiles implements RepositoryFiles {
+  readonly paths: readonly string[];
+  readonly #cwd: string;
+  readonly #entries: Map<string, TreeEntry>;
+  readonly #maximumFileBytes: number;
+  readonly #texts = new Map<string, Promise<string | null>>();
+
+  private constructor(cwd: string, entries: Map<string, TreeEntry>, maximumFileBytes: number) {
+    this.#cwd = cwd;
+    this.#entries = entries;
+    this.#maximumFileBytes = maximumFileBytes;
+    this.paths = [...entries.keys()].sort(compareCodePoints);
+  }
+
+  /** Lists `commit` in the repository at `cwd` (a worktree or a bare mirror). */
+  static async list(cwd: string, commit: string, maximumFileBytes: number): Promise<CommitFiles> {
+    const output = await runGit(['ls-tree', '-r', '-l', '-z', '--full-tree', commit], { cwd });
+    const entries = new Map<string, TreeEntry>();
+    for (const record of output.split('\0')) {
+      // "<mode> SP <type> SP <object> SP+ <size> TAB <path>"
+      const tab = record.indexOf('\t');
+      if (tab < 0) continue;
+      const [mode, type, object, size] = record.slice(0, tab).split(/ +/);
+      const path = record.slice(tab + 1);
+      if (type !== 'blob' || object === undefined || mode === '160000') continue;
+      if (path.split('/').some((segment) => skippedDirectories.has(segment.toLowerCase()))) continue;
+      // A symbolic link exists (links to it resolve) but is never read.
+      entries.set(path, { object, size: mode === '120000' ? -1 : Number(size) });
+    }
+    return new CommitFiles(cwd, entries, maximumFileBytes);
+  }
+
+  has(path: string): boolean {
+    return this.#entries.has(path);
+  }
+
+  read(path: string): Promise<string | null> {
+    const cached = this.#texts.get(path);
+    if (cached !== undefined) return cached;
+    const entry = this.#entries.get(path);
+    if (entry === undefined || entry.size < 0 || entry.size > this.#maximumFileBytes)
+      return Promise.resolve(null);
+    const text = readBlobs(this.#cwd, [entry.object]).then((blobs) => decodeText(blobs.get(entry.object)));
+    this.#texts.set(path, text);
+    return text;
+  }
+
+  /** Reads the texts of many files in one git process (a whole site's pages before a full check). */
+  async preload(paths: Iterable<string>): Promise<void> {
+    const wanted = new Map<string, string>();
+    for (const path of paths) {
+      const entry = this.#entries.get(path);
+      if (entry === undefined || this.#texts.has(path)) continue;
+      if (entry.size < 0 || entry.size > this.#maximumFileBytes) continue;
+      wanted.set(path, entry.object);
+    }
+    if (wanted.size === 0) return;
+    const blobs = readBlobs(this.#cwd, [...new Set(wanted.values())]);
+    for (const [path, object] of wanted) {
+      this.#texts.set(
+        path,
+        blobs.then((read) => decodeText(read.get(object))),
+      );
+    }
+    await blobs;
+  }
+}
+
+function decodeText(bytes: Buffer | undefined): string | null {
+  if (bytes === undefined || isBinary(bytes)) return null;
+  return decoder.decode(bytes);
+}
+
+/** `git cat-file --batch` for many objects at once: "<object> blob <size>\n<content>\n" each. */
+function readBlobs(cwd: string, objects: string[]): Promise<Map<string, Buffer>> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', ['cat-file', '--batch'], {
+      cwd,
+      env: {
+        PATH: process.env.PATH ?? '',
+        GIT_CONFIG_NOSYSTEM: '1',
+        GIT_CONFIG_GLOBAL: '/dev/null',
+        LC_ALL: 'C',
+      },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stderr.resume();
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) {
+        reject(new Error(`git cat-file --batch failed (exit ${code ?? 'signal'})`));
+        return;
+      }
+      const output = Buffer.concat(chunks);
+      const blobs = new Map<string, Buffer>();
+      let offset = 0;
+      while (offset < output.length) {
+        const newline = output.indexOf(10, offset);
+        if (newline < 0) break;
+        const [object, type, size] = output.subarray(offset, newline).toString('latin1').split(' ');
+        offset = newline + 1;
+        if (type === 'missing' || object === undefined) continue;
+        const length = Number(size);
+        if (type === 'blob') blobs.set(object, output.subarray(offset, offset + length));
+        offset += length + 1;
+      }
+      resolve(blobs);
+    });
+    child.stdin.end(`${objects.join('\n')}\n`);
+  });
+}
+
+/** Files with some changed on top (a text, or null for a deleted file): a change tried without writing it. */
+export class OverlayFiles implements RepositoryFiles {
+  readonly paths: readonly string[];
+  readonly #base: RepositoryFiles;
+  readonly #changes: ReadonlyMap<string, string | null>;
+
+  constructor(base: RepositoryFiles, changes: ReadonlyMap<string, string | null>) {
+    this.#base = base;
+    this.#changes = changes;
+    const paths = new Set(base.paths);
+    for (const [path, text] of changes) {
+      if (text === null) paths.delete(path);
+      else paths.add(path);
+    }
+    this.paths = [...paths].sort(compareCodePoints);
+  }
+
+  has(path: string): boolean {
+    const changed = this.#changes.get(path);
+    return changed === undefined ? this.#base.has(path) : changed !== null;
+  }
+
+  read(path: string): Promise<string | null> {
+    const changed = this.#changes.get(path);
+    return changed === undefined ? this.#base.read(path) : Promise.resolve(changed);
+  }
+}
+
+/** Files held in memory (tests, and checks of generated content). */
+export function memoryFiles(files: Readonly<Record<string, string>>): RepositoryFiles {
+  const empty: RepositoryFiles = { paths: [], has: () => false, read: async () => null };
+  return new OverlayFiles(empty, new Map(Object.entries(files)));
+}

@@ -1,0 +1,125 @@
+/**
+ * What Quire knows about a documentation site, the way its build tool knows it: which files are
+ * pages and at which routes they are served, the navigation, and where a link written in a page leads.
+ * One builder per framework (`frameworks/`) makes a `SiteModel` from the repository's files; the
+ * checks (`check-site.ts`) and the agent's tools only ever talk to this interface.
+ */
+
+export type DocsFramework =
+  | 'mintlify'
+  | 'docusaurus'
+  | 'mkdocs'
+  | 'mdbook'
+  | 'starlight'
+  | 'vitepress'
+  | 'markdown';
+
+/** The repository's files as a model reads them (a worktree, a commit, or either with changes on top). */
+export interface RepositoryFiles {
+  /** Every file path, relative to the repository root with forward slashes, sorted by code point. */
+  readonly paths: readonly string[];
+  has(path: string): boolean;
+  /** A file's text, or null when it is missing, binary, too large or not a regular file. */
+  read(path: string): Promise<string | null>;
+}
+
+/** A link written in a page, with the line it is on (1-based, counted in the whole file). */
+export interface PageLink {
+  url: string;
+  line: number;
+  /** `link`: Markdown link or definition; `image`; `html`: an `href`/`src` attribute; `import`: an MDX import. */
+  kind: 'link' | 'image' | 'html' | 'import';
+}
+
+/** What the checks need from one page: its front matter, title and links. Cached by content. */
+export interface PageFacts {
+  /** The front matter as an object; null when the page has none or it is not a YAML mapping. */
+  frontMatter: Readonly<Record<string, unknown>> | null;
+  /** The first level-1 heading's text, or null. */
+  title: string | null;
+  links: readonly PageLink[];
+}
+
+/** The files and the page facts a model is built from. */
+export interface SiteSource {
+  files: RepositoryFiles;
+  /** Facts of a Markdown or MDX file, or null when it cannot be read. */
+  pageFacts(path: string): Promise<PageFacts | null>;
+}
+
+/** Why a value could not be known (configuration computed by code, a plugin this model does not read). */
+export interface Unchecked {
+  unchecked: string;
+}
+
+export interface NavigationEntry {
+  /** The reference exactly as written (`quickstart`, `guide/setup.md`, `api/intro`, a doc id). */
+  reference: string;
+  /** The navigation file it is written in, and its line there (1-based). */
+  file: string;
+  line: number;
+  /** Titles from the top of the navigation down to this entry (languages, versions, tabs, groups). */
+  groups: string[];
+  /** The page file it names; null when no page serves it; `Unchecked` when this model cannot tell. */
+  target: string | null | Unchecked;
+}
+
+/** Where a link leads. Only `broken` is ever reported: whatever a model cannot tell is `unchecked`. */
+export type LinkTarget =
+  | { kind: 'file'; file: string }
+  | { kind: 'served'; reason: string }
+  | { kind: 'external' }
+  | { kind: 'unchecked'; reason: string }
+  | { kind: 'broken'; reason: string };
+
+/** A problem a check found, with the file and line it is in. */
+export interface SiteProblem {
+  file: string;
+  line: number;
+  column?: number;
+  message: string;
+  /**
+   * The problem's identity without its file and position (edits above it move its line, a move changes
+   * its file): the same file and key on the base commit means the problem was already there.
+   */
+  key: string;
+}
+
+export interface SiteModel {
+  framework: DocsFramework;
+  /** The folder of the site's configuration, relative to the repository root ('' for the root). */
+  siteRoot: string;
+  /** Every configuration and navigation file the model read; changing one means building it again. */
+  configFiles: readonly string[];
+  /** Each page (a file the framework renders) and the routes it is served at, the canonical one first. */
+  pages: ReadonlyMap<string, readonly string[]>;
+  /** Files whose links are checked but that are not pages themselves (Mintlify snippets, partials). */
+  partials: ReadonlySet<string>;
+  /** Navigation entries in order, from every navigation file, language and version. */
+  navigation: readonly NavigationEntry[];
+  /** Whether a page at `file` must be listed in navigation to be reachable (or built at all). */
+  needsNavigationEntry(file: string): boolean;
+  /** Where a link written in `from` (a page or partial) leads. */
+  resolveLink(from: string, url: string): LinkTarget;
+  /** Problems in the configuration itself (a syntax error), with file and line. */
+  configurationProblems: readonly SiteProblem[];
+  /** What this model did not understand in this repository; the run says so instead of guessing. */
+  unsupported: readonly string[];
+  /** Sentences for the agent's instructions: how links are written here, where new pages belong. */
+  conventions: readonly string[];
+}
+
+/** Builds the model of one framework from the files, for a site whose configuration is in `siteRoot`. */
+export type SiteModelBuilder = (source: SiteSource, siteRoot: string) => Promise<SiteModel>;
+
+export function isUnchecked(value: unknown): value is Unchecked {
+  return typeof value === 'object' && value !== null && typeof (value as Unchecked).unchecked === 'string';
+}
+
+export const pageExtensions = ['.mdx', '.md'] as const;
+
+/** Markdown and MDX files (any case), the files a docs framework may render as pages. */
+export function isPagePath(path: string): boolean {
+  const lower = path.toLowerCase();
+  return lower.endsWith('.md') || lower.endsWith('.mdx') || lower.endsWith('.markdown');
+}
