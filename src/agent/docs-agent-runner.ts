@@ -6,21 +6,20 @@ import type {
   AgentRunProject,
 } from '../agent-jobs/agent-runner.ts';
 import type { CodeHost } from '../code-hosts/code-host.ts';
+import type { SiteProblem } from '../docs-site/index.ts';
 import { NonRetriableError } from '../errors.ts';
 import { branchName } from '../workspace/branch-name.ts';
 import type { CommitAuthor, Workspace } from '../workspace/workspace.ts';
 import type { AgentLimits } from './agent-limits.ts';
-import { detectDocsSite } from './docs/detect-docs-site.ts';
 import { classifyModelError } from './model/classify-model-error.ts';
 import { publishChanges } from './publish-changes.ts';
 import { pullRequestTitle } from './pull-request-text.ts';
 import { readRepositoryInstructions } from './repository-instructions.ts';
 import { runToolLoop } from './run-tool-loop.ts';
+import { createSiteCaches, formatValidation, SiteSession } from './site-session.ts';
 import { buildSystemPrompt } from './system-prompt.ts';
 import { createRunChanges, type ToolContext } from './tools/tool-context.ts';
 import { createToolSet } from './tools/tool-set.ts';
-import type { PageProblem } from './validation/parse-page.ts';
-import { formatProblems, validateDocs } from './validation/validate-docs.ts';
 
 export interface DocsAgentDependencies {
   workspace: Workspace;
@@ -38,6 +37,8 @@ export interface DocsAgentDependencies {
  */
 export function createDocsAgentRunner(dependencies: DocsAgentDependencies): AgentRunner {
   const { workspace, limits } = dependencies;
+  // Page facts and each base commit's problems, kept across runs (a second run on a base costs nothing).
+  const siteCaches = createSiteCaches();
   return {
     async run(input: AgentRunInput): Promise<AgentRunOutcome> {
       const { job, project } = input;
@@ -71,23 +72,28 @@ export function createDocsAgentRunner(dependencies: DocsAgentDependencies): Agen
         },
       });
       try {
-        const site = await detectDocsSite(worktree.path);
-        const system = buildSystemPrompt(site, await readRepositoryInstructions(worktree.path));
-        const changes = createRunChanges();
+        const site = await SiteSession.open({
+          root: worktree.path,
+          baseCommit: worktree.baseCommit,
+          maximumFileBytes: limits.maximumFileBytes,
+          caches: siteCaches,
+        });
+        const system = buildSystemPrompt(
+          (await site.current()).model,
+          await readRepositoryInstructions(worktree.path),
+        );
+        const changes = createRunChanges(site);
         const validate = async () => {
-          // Read again: the run may have changed the navigation.
-          const currentSite = await detectDocsSite(worktree.path);
-          const result = await validateDocs({
-            root: worktree.path,
-            site: currentSite,
-            changedPaths: changes.changed,
-            createdPaths: changes.created,
-            removedPaths: changes.removed,
-            originals: changes.originals,
-            maximumFileBytes: limits.maximumFileBytes,
+          const result = await site.validate({
+            ...changes,
+            // A moved page is not new: its navigation entry is checked where it was.
+            created: new Set([...changes.created].filter((path) => !changes.renamedFrom.has(path))),
           });
-          await input.emit({ type: 'validation-end', data: { problems: result.problems } });
-          return result.problems;
+          await input.emit({
+            type: 'validation-end',
+            data: { problems: result.problems, alreadyPresent: result.alreadyPresent },
+          });
+          return result;
         };
         const context: ToolContext = {
           root: worktree.path,
@@ -95,9 +101,10 @@ export function createDocsAgentRunner(dependencies: DocsAgentDependencies): Agen
           readPaths: new Set(),
           changes,
           validate: async () => {
-            const problems = await validate();
-            return { ok: problems.length === 0, report: formatProblems(problems) };
+            const result = await validate();
+            return { ok: result.problems.length === 0, report: formatValidation(result) };
           },
+          site,
         };
         const tools = createToolSet(context);
         const messages: ModelMessage[] = [...(input.history as ModelMessage[])];
@@ -106,7 +113,7 @@ export function createDocsAgentRunner(dependencies: DocsAgentDependencies): Agen
         const usage = { inputTokens: 0, outputTokens: 0 };
         let steps = 0;
         let summary = '';
-        let problems: PageProblem[] = [];
+        let problems: SiteProblem[] = [];
         for (let round = 0; ; round += 1) {
           const result = await runToolLoop({
             model,
@@ -140,7 +147,8 @@ export function createDocsAgentRunner(dependencies: DocsAgentDependencies): Agen
           }
           summary = result.text;
           if (changes.changed.size === 0 && changes.removed.size === 0) break;
-          problems = await validate();
+          const validation = await validate();
+          problems = validation.problems;
           if (
             problems.length === 0 ||
             round >= limits.maximumValidationRounds ||
@@ -149,7 +157,7 @@ export function createDocsAgentRunner(dependencies: DocsAgentDependencies): Agen
             break;
           messages.push({
             role: 'user',
-            content: `Validation found problems in your changes. Fix them, then answer with your summary again.\n\n${formatProblems(problems)}`,
+            content: `Validation found problems in your changes. Fix them, then answer with your summary again.\n\n${formatValidation(validation)}`,
           });
         }
 

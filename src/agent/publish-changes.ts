@@ -1,9 +1,9 @@
 import type { AgentRunInput } from '../agent-jobs/agent-runner.ts';
 import type { CodeHost } from '../code-hosts/code-host.ts';
+import type { SiteProblem } from '../docs-site/index.ts';
 import type { GitCredentials } from '../workspace/git-credentials.ts';
 import type { CommitAuthor, RunWorktree, Workspace } from '../workspace/workspace.ts';
 import { commitMessage, pullRequestBody } from './pull-request-text.ts';
-import type { PageProblem } from './validation/parse-page.ts';
 
 export interface PublishRequest {
   workspace: Workspace;
@@ -13,7 +13,7 @@ export interface PublishRequest {
   title: string;
   summary: string;
   /** Validation problems still open; listed in the pull request body. */
-  problems: PageProblem[];
+  problems: SiteProblem[];
   author: CommitAuthor;
   credentials: GitCredentials | null;
   signal: AbortSignal;

@@ -1,5 +1,5 @@
-import type { PageProblem } from './validation/parse-page.ts';
-import { formatProblems } from './validation/validate-docs.ts';
+import type { SiteProblem } from '../docs-site/index.ts';
+import { formatProblems } from './site-session.ts';
 
 const maximumTitleLength = 72;
 
@@ -14,7 +14,7 @@ export function pullRequestTitle(firstPrompt: string): string {
 export function pullRequestBody(options: {
   summary: string;
   changedFiles: string[];
-  problems: PageProblem[];
+  problems: SiteProblem[];
   jobId: string;
 }): string {
   const sections = [options.summary.trim() || 'No summary was given.'];

@@ -1,11 +1,14 @@
-import type { DocsSite } from './docs/docs-site.ts';
+import type { DocsFramework, NavigationEntry, SiteModel } from '../docs-site/index.ts';
 
-const maximumNavigationLines = 300;
+const maximumNavigationLines = 250;
 
-const frameworkNames: Record<DocsSite['framework'], string> = {
+const frameworkNames: Record<DocsFramework, string> = {
   mintlify: 'Mintlify',
   docusaurus: 'Docusaurus',
   mkdocs: 'MkDocs',
+  mdbook: 'mdBook',
+  starlight: 'Starlight (Astro)',
+  vitepress: 'VitePress',
   markdown: 'plain Markdown',
 };
 
@@ -15,7 +18,7 @@ const frameworkNames: Record<DocsSite['framework'], string> = {
  * conventions, never widen what the agent may do.
  */
 export function buildSystemPrompt(
-  site: DocsSite,
+  site: SiteModel,
   instructions: { file: string; text: string } | null,
 ): string {
   const sections = [
@@ -29,8 +32,8 @@ How to work:
   consistent with the surrounding style. Use move_file and delete_file when the request needs it.
 - Paths are always relative to the repository root. Files in .git, paths outside the repository, binary files and
   very large files are not available.
-- Every new page must be added to the navigation. When you move or delete a page, update the navigation and the
-  links that point to it.
+- Every new page must be added to the navigation where the site has one. move_file and delete_file update the
+  navigation entries they safely can and list every inbound link and entry left for you to fix.
 - When you have changed files, run validate and fix what it reports.
 - When you are done, answer with a short summary of what you changed and why, without calling a tool. If nothing
   needs to change, change nothing and say why.
@@ -52,27 +55,42 @@ ${instructions.text.replaceAll('</repository-conventions>', '')}
   return sections.join('\n\n');
 }
 
-function describeSite(site: DocsSite): string {
+function describeSite(site: SiteModel): string {
   const lines = [`This repository is a ${frameworkNames[site.framework]} documentation site.`];
-  if (site.configFile !== null) lines.push(`Its configuration is ${site.configFile}.`);
-  if (site.contentRoot !== '') lines.push(`Pages live under ${site.contentRoot}/.`);
-  if (site.framework === 'mintlify') {
-    lines.push(
-      'Navigation entries are page paths relative to the folder of the configuration, without extension.',
-    );
-  }
-  if (site.navigation === null) {
+  if (site.configFiles.length > 0)
+    lines.push(`Its configuration: ${site.configFiles.slice(0, 8).join(', ')}.`);
+  if (site.siteRoot !== '') lines.push(`The site lives in ${site.siteRoot}/.`);
+  lines.push(...site.conventions);
+  if (site.navigation.length === 0) {
     lines.push('The navigation is built from the files themselves.');
   } else {
-    const outline = site.navigation
-      .slice(0, maximumNavigationLines)
-      .map((entry) => `- ${[...entry.groups, entry.reference].join(' > ')}`);
-    if (site.navigation.length > maximumNavigationLines) {
-      outline.push(
-        `- ... ${site.navigation.length - maximumNavigationLines} more entries (read ${site.configFile})`,
-      );
-    }
-    lines.push(`The navigation (${site.configFile}):\n${outline.join('\n') || '(empty)'}`);
+    lines.push(`The navigation:\n${navigationOutline(site.navigation)}`);
   }
-  return lines.join(' ');
+  if (site.unsupported.length > 0) {
+    lines.push(
+      `Quire does not understand these parts, so validation does not check them: ${site.unsupported.join('; ')}.`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/**
+ * The navigation as an outline. A large one (languages, versions) is shown in full up to a limit,
+ * then summarised per navigation file and top-level group, so no file, language or version is dropped.
+ */
+function navigationOutline(navigation: readonly NavigationEntry[]): string {
+  const outline = navigation
+    .slice(0, maximumNavigationLines)
+    .map((entry) => `- ${[...entry.groups, entry.reference].join(' > ')} (${entry.file}:${entry.line})`);
+  if (navigation.length > maximumNavigationLines) {
+    const rest = new Map<string, number>();
+    for (const entry of navigation.slice(maximumNavigationLines)) {
+      const key = `${entry.file}: ${entry.groups.slice(0, 2).join(' > ') || '(top level)'}`;
+      rest.set(key, (rest.get(key) ?? 0) + 1);
+    }
+    outline.push(`- ... ${navigation.length - maximumNavigationLines} more entries:`);
+    for (const [key, count] of [...rest].slice(0, 60)) outline.push(`  - ${key}: ${count} entries`);
+    if (rest.size > 60) outline.push(`  - ... and ${rest.size - 60} more groups (read the navigation files)`);
+  }
+  return outline.join('\n');
 }

@@ -50,7 +50,7 @@ export function pagesMissingFromNavigation(model: SiteModel, created: Iterable<s
     problems.push({
       file,
       line: 1,
-      message: `New page is not in the navigation; add it to ${where}`,
+      message: `New page is missing from navigation; add it to ${where}`,
       key: 'navigation-missing',
     });
   }

@@ -43,3 +43,4 @@ export async function analyzeSite(files: RepositoryFiles, cache: PageFactsCache)
   const model = await siteModelBuilders[detected.framework](source, detected.siteRoot);
   return { model, source };
 }
+export { checkPageSyntax } from './check-syntax.ts';

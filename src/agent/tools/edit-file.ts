@@ -47,6 +47,7 @@ export const editFileTool: RepositoryTool<EditFileInput> = {
           'unique, or set replace_all to true to replace every occurrence.',
       );
     }
+    const firstAt = text.indexOf(input.old_string);
     const updated =
       input.replace_all === true
         ? text.split(input.old_string).join(input.new_string)
@@ -56,6 +57,25 @@ export const editFileTool: RepositoryTool<EditFileInput> = {
     await writeFile(path.absolute, updated);
     recordWrite(context.changes, path.relative, false);
     const replaced = input.replace_all === true ? occurrences : 1;
-    return `Edited ${path.relative}: ${replaced} replacement${replaced === 1 ? '' : 's'}.`;
+    const region = editedRegion(updated, firstAt, input.new_string.length);
+    return `Edited ${path.relative}: ${replaced} replacement${replaced === 1 ? '' : 's'}. ${
+      replaced > 1 ? 'The first edited region' : 'The edited region'
+    } now reads:\n${region}`;
   },
 };
+
+const regionContextLines = 2;
+const maximumRegionLines = 40;
+
+/** The lines around an edit, numbered like read_file, so the model can check it without reading again. */
+function editedRegion(text: string, start: number, length: number): string {
+  const lines = text.split('\n');
+  const firstLine = text.slice(0, start).split('\n').length - 1;
+  const lastLine = firstLine + text.slice(start, start + length).split('\n').length - 1;
+  const from = Math.max(0, firstLine - regionContextLines);
+  const to = Math.min(lines.length - 1, lastLine + regionContextLines, from + maximumRegionLines - 1);
+  const shown = lines.slice(from, to + 1).map((line, index) => `${from + index + 1}\t${line}`);
+  if (to < lastLine + regionContextLines && to < lines.length - 1)
+    shown.push('(the edit continues; read_file shows the rest)');
+  return shown.join('\n');
+}

@@ -1,4 +1,5 @@
 import { lstat, readFile, stat } from 'node:fs/promises';
+import { isBinary } from '../../docs-site/index.ts';
 import type { ResolvedPath } from './path-safety.ts';
 import { ToolError } from './tool-error.ts';
 
@@ -6,17 +7,6 @@ import { ToolError } from './tool-error.ts';
 export const defaultMaximumFileBytes = 1024 * 1024;
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
-
-/** True for content a text editor should not touch: a NUL byte, or bytes that are not UTF-8. */
-export function isBinary(bytes: Uint8Array): boolean {
-  if (bytes.subarray(0, 8000).includes(0)) return true;
-  try {
-    decoder.decode(bytes);
-    return false;
-  } catch {
-    return true;
-  }
-}
 
 /** Reads an existing regular text file within the size limit, or throws a `ToolError` saying why not. */
 export async function readTextFile(path: ResolvedPath, maximumBytes: number): Promise<string> {

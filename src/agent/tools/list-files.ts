@@ -1,10 +1,10 @@
 import { lstat } from 'node:fs/promises';
 import { matchesGlob, posix } from 'node:path';
 import { z } from 'zod';
+import { walkFiles } from '../../docs-site/index.ts';
 import { resolveRepositoryPath } from './path-safety.ts';
 import type { RepositoryTool } from './tool-context.ts';
 import { ToolError } from './tool-error.ts';
-import { walkFiles } from './walk-files.ts';
 
 const maximumEntries = 1000;
 

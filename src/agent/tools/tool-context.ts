@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { SiteSession } from '../site-session.ts';
 
 /** What a tool may touch during one run: the worktree, and nothing else. */
 export interface ToolContext {
@@ -11,6 +12,8 @@ export interface ToolContext {
   changes: RunChanges;
   /** Runs the repository's validation and returns the report the model sees. */
   validate(): Promise<{ ok: boolean; report: string }>;
+  /** The documentation site, for tools that keep navigation whole and find inbound links; null without one. */
+  site: SiteSession | null;
 }
 
 export interface RunChanges {
@@ -19,15 +22,43 @@ export interface RunChanges {
   removed: Set<string>;
   /** The content of each changed file before this run first changed it (for telling old problems from new). */
   originals: Map<string, string>;
+  /** A moved file's new path → its path before the run. */
+  renamedFrom: Map<string, string>;
+  /** Told of every write and removal (the site session, so it never walks the tree again). */
+  listener: FileChangeListener | null;
 }
 
-export function createRunChanges(): RunChanges {
-  return { changed: new Set(), created: new Set(), removed: new Set(), originals: new Map() };
+export interface FileChangeListener {
+  changed(path: string): void;
+  removed(path: string): void;
+}
+
+export function createRunChanges(listener: FileChangeListener | null = null): RunChanges {
+  return {
+    changed: new Set(),
+    created: new Set(),
+    removed: new Set(),
+    originals: new Map(),
+    renamedFrom: new Map(),
+    listener,
+  };
 }
 
 export function recordWrite(changes: RunChanges, path: string, created: boolean): void {
   changes.changed.add(path);
   if (created && !changes.removed.delete(path)) changes.created.add(path);
+  changes.listener?.changed(path);
+}
+
+/** A move: the removal and the write, and where the file was before the run (for its old problems). */
+export function recordMove(changes: RunChanges, from: string, to: string): void {
+  const original = changes.renamedFrom.get(from) ?? (changes.created.has(from) ? null : from);
+  changes.renamedFrom.delete(from);
+  if (original !== null) changes.renamedFrom.set(to, original);
+  const content = changes.originals.get(from);
+  if (content !== undefined) changes.originals.set(to, content);
+  recordRemoval(changes, from);
+  recordWrite(changes, to, true);
 }
 
 export function rememberOriginal(changes: RunChanges, path: string, content: string): void {
@@ -37,6 +68,7 @@ export function rememberOriginal(changes: RunChanges, path: string, content: str
 export function recordRemoval(changes: RunChanges, path: string): void {
   changes.changed.delete(path);
   if (!changes.created.delete(path)) changes.removed.add(path);
+  changes.listener?.removed(path);
 }
 
 /** One tool: its input schema (the contract in DESIGN.md §3) and what it does. */

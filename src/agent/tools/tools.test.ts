@@ -35,6 +35,7 @@ describe('repository tools', () => {
       readPaths: new Set(),
       changes: createRunChanges(),
       validate: async () => ({ ok: true, report: 'No problems found.' }),
+      site: null,
     };
   });
   afterEach(() => directory.cleanup());
@@ -139,7 +140,7 @@ describe('repository tools', () => {
         new_string: 'Apex',
         replace_all: true,
       }),
-      'Edited docs/index.md: 2 replacements.',
+      'Edited docs/index.md: 2 replacements. The first edited region now reads:\n1\t# Home\n2\t\n3\tWelcome to Apex.\n4\tApex is great.\n5\t',
     );
     assert.equal(
       readFileSync(join(context.root, 'docs/index.md'), 'utf8'),
@@ -183,7 +184,7 @@ describe('repository tools', () => {
     assert.equal(await run('list_files', { pattern: 'docs/**/*.md' }), 'docs/index.md');
     assert.equal(
       await run('search', { query: 'acme' }),
-      'docs/index.md:3: Welcome to Acme.\ndocs/index.md:4: Acme is great.',
+      'docs/index.md:3\n      1\t# Home\n      2\t\n>     3\tWelcome to Acme.\n>     4\tAcme is great.\n      5\t',
     );
     assert.equal(await run('validate', {}), 'No problems found.');
   });

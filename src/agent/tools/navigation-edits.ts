@@ -1,0 +1,132 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { NavigationEntry } from '../../docs-site/index.ts';
+import { recordWrite, rememberOriginal, type ToolContext } from './tool-context.ts';
+
+const pageExtension = /\.(mdx?|markdown)$/i;
+
+/**
+ * Keeps the site whole when a page moves or goes: every navigation entry that names it, in every
+ * navigation file, language and version, is rewritten (move) or removed (delete) where that can be
+ * done safely on its own line; each inbound link, and each entry that could not be changed, is
+ * reported with its file and line so the model fixes it. Returns the report's lines.
+ */
+export async function keepSiteWhole(
+  context: ToolContext,
+  change: { kind: 'move'; from: string; to: string } | { kind: 'delete'; path: string },
+  before: { entries: NavigationEntry[]; links: Array<{ file: string; line: number; text: string }> },
+): Promise<string[]> {
+  const report: string[] = [];
+  const edits = new Map<string, Array<{ entry: NavigationEntry; replacement: string | null }>>();
+  for (const entry of before.entries) {
+    const replacement =
+      change.kind === 'move' ? movedReference(entry.reference, change.from, change.to) : null;
+    if (change.kind === 'move' && replacement === null) {
+      report.push(
+        `- ${entry.file}:${entry.line}: navigation entry "${entry.reference}" still names the old path; update it`,
+      );
+      continue;
+    }
+    const list = edits.get(entry.file) ?? [];
+    list.push({ entry, replacement });
+    edits.set(entry.file, list);
+  }
+  for (const [file, list] of edits) {
+    const absolute = join(context.root, file);
+    const text = await readFile(absolute, 'utf8').catch(() => null);
+    if (text === null) continue;
+    const lines = text.split('\n');
+    // Bottom-up, so removing a line does not move the ones still to edit.
+    for (const { entry, replacement } of [...list].sort(
+      (left, right) => right.entry.line - left.entry.line,
+    )) {
+      const index = entry.line - 1;
+      const line = lines[index];
+      const done =
+        line !== undefined &&
+        (replacement === null
+          ? removeEntryLine(lines, index, entry.reference)
+          : replaceValue(lines, index, entry.reference, replacement));
+      report.push(
+        done
+          ? `- ${file}:${entry.line}: navigation entry "${entry.reference}" ${replacement === null ? 'removed' : `updated to "${replacement}"`}`
+          : `- ${file}:${entry.line}: navigation entry "${entry.reference}" ${replacement === null ? 'still names the deleted page; remove it' : 'still names the old path; update it'}`,
+      );
+    }
+    const updated = lines.join('\n');
+    if (updated === text) continue;
+    rememberOriginal(context.changes, file, text);
+    await writeFile(absolute, updated);
+    recordWrite(context.changes, file, false);
+  }
+  for (const link of before.links) {
+    if (link.text.startsWith('navigation entry')) continue;
+    report.push(
+      `- ${link.file}:${link.line}: ${link.text} points to the ${change.kind === 'move' ? 'old path' : 'deleted page'}; update it`,
+    );
+  }
+  return report;
+}
+
+/**
+ * The reference for the moved page written the way the old one was: the same prefix (a content folder
+ * the navigation leaves out), with or without the extension, with or without a leading slash.
+ * Null when the old reference does not name the old path plainly (a doc id, a slug).
+ */
+export function movedReference(reference: string, from: string, to: string): string | null {
+  const leading = /^(\.\/|\/)/.exec(reference)?.[0] ?? '';
+  const withExtension = pageExtension.test(reference);
+  const written = reference.slice(leading.length).replace(pageExtension, '');
+  const oldPath = from.replace(pageExtension, '');
+  const newPath = to.replace(pageExtension, '');
+  if (written === '' || !(oldPath === written || oldPath.endsWith(`/${written}`))) return null;
+  const prefix = oldPath.slice(0, oldPath.length - written.length);
+  if (!newPath.startsWith(prefix)) return null;
+  const extension = withExtension ? (pageExtension.exec(to)?.[0] ?? '') : '';
+  return `${leading}${newPath.slice(prefix.length)}${extension}`;
+}
+
+function escapeForPattern(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Replaces `value` on a line where it is written once as a whole value (quoted, or a YAML/Markdown value). */
+function replaceValue(lines: string[], index: number, value: string, replacement: string): boolean {
+  const line = lines[index] ?? '';
+  const pattern = new RegExp(`(^|["'\`\\s(:])${escapeForPattern(value)}(?=$|["'\`\\s)\\],#])`, 'g');
+  const matches = [...line.matchAll(pattern)];
+  if (matches.length !== 1) return false;
+  lines[index] = line.replace(pattern, (_whole, before: string) => `${before}${replacement}`);
+  return true;
+}
+
+/**
+ * Removes a line that holds nothing but the entry: `"page",` (JSON, JavaScript), `- page.md` or
+ * `- Title: page.md` (YAML), `- [Title](page.md)` (a Markdown summary) — and no children below it.
+ * A JSON list's comma is kept right when the last item goes.
+ */
+function removeEntryLine(lines: string[], index: number, reference: string): boolean {
+  const line = lines[index] ?? '';
+  const quoted = escapeForPattern(reference);
+  const alone = new RegExp(
+    `^\\s*(?:["'\`]${quoted}["'\`],?|-\\s+(?:[^:]+:\\s+)?["']?${quoted}["']?|[-*]?\\s*\\[[^\\]]*\\]\\(${quoted}\\))\\s*$`,
+  );
+  if (!alone.test(line)) return false;
+  const indentation = /^\s*/.exec(line)?.[0].length ?? 0;
+  const next = lines.slice(index + 1).find((candidate) => candidate.trim() !== '');
+  if (next !== undefined && (/^\s*/.exec(next)?.[0].length ?? 0) > indentation && !/^\s*[\]}]/.test(next)) {
+    return false;
+  }
+  const hadComma = line.trimEnd().endsWith(',');
+  lines.splice(index, 1);
+  if (!hadComma && /["'`],?\s*$/.test(line)) {
+    // The last item of a JSON list went: the item before it loses its comma.
+    for (let previous = index - 1; previous >= 0; previous -= 1) {
+      const text = lines[previous] ?? '';
+      if (text.trim() === '') continue;
+      if (text.trimEnd().endsWith(',')) lines[previous] = text.replace(/,(\s*)$/, '$1');
+      break;
+    }
+  }
+  return true;
+}
