@@ -22,6 +22,7 @@ const parsers = new Map<MarkdownDialect, MarkdownIt>();
 const frontMatterPattern = /^---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
 const attributePattern =
   /\b(href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|\{\s*(?:"([^"]*)"|'([^']*)'|`([^`$]*)`)\s*\})/g;
+const attributeStart = /\b(?:href|src)\s*=/;
 const importPattern = /^\s*import\s[^;]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm;
 
 /**
@@ -99,10 +100,10 @@ function readInlineLinks(token: Token, firstLine: number, links: PageLink[]): vo
  * found in the text outside code blocks, comments and inline code, so multi-line JSX counts too.
  */
 function readAttributeLinks(body: string, codeLines: ReadonlySet<number>, links: PageLink[]): void {
-  if (!body.includes('href') && !body.includes('src')) return;
-  const lines = blankComments(body).split('\n');
+  if (!attributeStart.test(body)) return;
+  const lines = (body.includes('<!--') || body.includes('/*') ? blankComments(body) : body).split('\n');
   for (const [index, text] of lines.entries()) {
-    if (codeLines.has(index) || (!text.includes('href') && !text.includes('src'))) continue;
+    if (codeLines.has(index) || !attributeStart.test(text)) continue;
     const outsideCode = text.replace(/(`+)[^`]*?\1/g, '');
     for (const match of outsideCode.matchAll(attributePattern)) {
       const url = match[2] ?? match[3] ?? match[4] ?? match[5] ?? match[6];

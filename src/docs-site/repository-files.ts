@@ -184,14 +184,8 @@ export class CommitFiles implements RepositoryFiles {
       wanted.set(path, entry.object);
     }
     if (wanted.size === 0) return;
-    const blobs = readBlobs(this.#cwd, [...new Set(wanted.values())]);
-    for (const [path, object] of wanted) {
-      this.#texts.set(
-        path,
-        blobs.then((read) => decodeText(read.get(object))),
-      );
-    }
-    await blobs;
+    const blobs = await readBlobs(this.#cwd, [...new Set(wanted.values())]);
+    for (const [path, object] of wanted) this.#texts.set(path, Promise.resolve(decodeText(blobs.get(object))));
   }
 }
 

@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { createRepository, git, temporaryDirectory } from '../../test/temporary-repository.ts';
+import { createSiteCaches, formatValidation, SiteSession } from './site-session.ts';
+import { createRunChanges, recordMove, recordRemoval, recordWrite } from './tools/tool-context.ts';
+
+describe('site session', () => {
+  let directory: ReturnType<typeof temporaryDirectory>;
+  let root: string;
+  let baseCommit: string;
+  beforeEach(() => {
+    directory = temporaryDirectory();
+    root = createRepository(join(directory.path, 'repository'), {
+      'README.md': '# Docs\n\nSee [the guide](guides/setup.md) and [an old page](gone.md).\n',
+      'guides/setup.md': '# Setup\n\nBack to [the start](../README.md). Also [missing](nowhere.md).\n',
+      'guides/deploy.md': '# Deploy\n\nFirst [set up](setup.md).\n',
+    });
+    baseCommit = git(root, 'rev-parse', 'HEAD').trim();
+  });
+  afterEach(() => directory.cleanup());
+
+  const open = (caches = createSiteCaches()) =>
+    SiteSession.open({ root, baseCommit, maximumFileBytes: 1024 * 1024, caches });
+
+  it('reports only what the change introduced, at its file and line; old problems are counted apart', async () => {
+    const site = await open();
+    const changes = createRunChanges(site);
+    writeFileSync(
+      join(root, 'guides/deploy.md'),
+      '# Deploy\n\nFirst [set up](setup.md).\n\nThen [ship](ship.md).\n',
+    );
+    recordWrite(changes, 'guides/deploy.md', false);
+    const validation = await site.validate(changes);
+    assert.deepEqual(
+      validation.problems.map((problem) => `${problem.file}:${problem.line}: ${problem.message}`),
+      ['guides/deploy.md:5: Broken link "ship.md": no file guides/ship.md'],
+    );
+    assert.equal(validation.alreadyPresent, 2);
+    assert.match(formatValidation(validation), /2 problems were already present on the base branch/);
+  });
+
+  it('finds links to a deleted page by where they lead, and does not blame a moved page for its old problems', async () => {
+    const site = await open();
+    const changes = createRunChanges(site);
+    assert.deepEqual(await site.inbound('guides/setup.md'), [
+      { file: 'README.md', line: 3, text: 'link "guides/setup.md"' },
+      { file: 'guides/deploy.md', line: 3, text: 'link "setup.md"' },
+    ]);
+    renameSync(join(root, 'guides/setup.md'), join(root, 'guides/start.md'));
+    recordMove(changes, 'guides/setup.md', 'guides/start.md');
+    const problems = (await site.validate(changes)).problems.map(
+      (problem) => `${problem.file}:${problem.line}`,
+    );
+    // The two inbound links break; guides/start.md's own broken link ("nowhere.md") was already there.
+    assert.deepEqual(problems.sort(), ['README.md:3', 'guides/deploy.md:3']);
+  });
+
+  it('checks syntax of changed pages against their own earlier text', async () => {
+    const site = await open();
+    const changes = createRunChanges(site);
+    writeFileSync(join(root, 'page.mdx'), '# Page\n\n<Note>\n');
+    recordWrite(changes, 'page.mdx', true);
+    const problems = (await site.validate(changes)).problems;
+    assert.equal(problems.length, 1);
+    assert.match(problems[0]?.message ?? '', /MDX syntax error: Expected a closing tag for `<Note>`/);
+    assert.equal(problems[0]?.line, 3);
+  });
+
+  it('measures a follow-up against the base commit, read from git, not against the branch it continues', async () => {
+    writeFileSync(
+      join(root, 'guides/deploy.md'),
+      '# Deploy\n\nSee [a page from the first turn](first.md).\n',
+    );
+    git(root, 'commit', '--quiet', '-am', 'First turn');
+    const site = await open();
+    const problems = (await site.validate(createRunChanges(site))).problems;
+    assert.deepEqual(
+      problems.map((problem) => `${problem.file}:${problem.line}`),
+      ['guides/deploy.md:3'],
+    );
+  });
+
+  it('checks a base commit once per process, whatever the number of runs on it', async () => {
+    const caches = createSiteCaches();
+    await (await open(caches)).validate(createRunChanges());
+    const cached = caches.baseProblems.get(`${baseCommit}\0${1024 * 1024}`);
+    assert.notEqual(cached, undefined);
+    await (await open(caches)).validate(createRunChanges());
+    assert.equal(caches.baseProblems.get(`${baseCommit}\0${1024 * 1024}`), cached);
+  });
+
+  it('forgets a deleted file at once, without walking the tree again', async () => {
+    const site = await open();
+    const changes = createRunChanges(site);
+    rmSync(join(root, 'guides/deploy.md'));
+    recordRemoval(changes, 'guides/deploy.md');
+    const { model } = await site.current();
+    assert.equal(model.pages.has('guides/deploy.md'), false);
+    assert.equal(model.pages.has('guides/setup.md'), true);
+    assert.deepEqual((await site.validate(changes)).problems, []);
+  });
+});

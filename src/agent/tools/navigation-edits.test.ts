@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { temporaryDirectory, writeFiles } from '../../../test/temporary-repository.ts';
+import type { NavigationEntry } from '../../docs-site/index.ts';
+import { keepSiteWhole, movedReference } from './navigation-edits.ts';
+import { createRunChanges, type ToolContext } from './tool-context.ts';
+
+const entry = (file: string, line: number, reference: string, target: string): NavigationEntry => ({
+  file,
+  line,
+  reference,
+  groups: [],
+  target,
+});
+
+describe('navigation kept whole', () => {
+  it('writes the moved page the way the old reference was written', () => {
+    assert.equal(
+      movedReference('guides/setup', 'guides/setup.mdx', 'guides/start/setup.mdx'),
+      'guides/start/setup',
+    );
+    assert.equal(movedReference('setup.md', 'docs/setup.md', 'docs/install/setup.md'), 'install/setup.md');
+    assert.equal(
+      movedReference('/guides/setup', 'guides/setup.mdx', 'tutorials/setup.mdx'),
+      '/tutorials/setup',
+    );
+    assert.equal(movedReference('./ch01.md', 'src/ch01.md', 'src/part1/ch01.md'), './part1/ch01.md');
+    // A doc id or slug that is not the path: left to the model.
+    assert.equal(movedReference('intro', 'docs/01-intro.md', 'docs/start.md'), null);
+    // Out of the folder the navigation leaves out: no plain reference exists.
+    assert.equal(movedReference('setup.md', 'docs/setup.md', 'other/setup.md'), null);
+  });
+
+  let directory: ReturnType<typeof temporaryDirectory>;
+  let context: ToolContext;
+  beforeEach(() => {
+    directory = temporaryDirectory();
+    writeFiles(directory.path, {
+      'docs.json':
+        '{\n  "navigation": [\n    {\n      "group": "Start",\n      "pages": [\n        "index",\n        "guides/setup"\n      ]\n    }\n  ]\n}\n',
+      'mkdocs.yml': 'nav:\n  - Home: index.md\n  - Setup: guides/setup.md\n  - Deploy: deploy.md\n',
+      'src/SUMMARY.md':
+        '# Summary\n\n- [Intro](intro.md)\n- [Setup](guides/setup.md)\n    - [Nested](guides/nested.md)\n',
+    });
+    context = {
+      root: directory.path,
+      maximumFileBytes: 1024 * 1024,
+      readPaths: new Set(),
+      changes: createRunChanges(),
+      validate: async () => ({ ok: true, report: '' }),
+      site: null,
+    };
+  });
+  afterEach(() => directory.cleanup());
+
+  const read = (path: string) => readFileSync(`${directory.path}/${path}`, 'utf8');
+
+  it('updates every entry that names a moved page, and reports inbound links with file and line', async () => {
+    const report = await keepSiteWhole(
+      context,
+      { kind: 'move', from: 'guides/setup.mdx', to: 'guides/install/setup.mdx' },
+      {
+        entries: [entry('docs.json', 7, 'guides/setup', 'guides/setup.mdx')],
+        links: [{ file: 'index.mdx', line: 4, text: 'link "/guides/setup"' }],
+      },
+    );
+    assert.match(read('docs.json'), /"guides\/install\/setup"\n/);
+    assert.deepEqual(report, [
+      '- docs.json:7: navigation entry "guides/setup" updated to "guides/install/setup"',
+      '- index.mdx:4: link "/guides/setup" points to the old path; update it',
+    ]);
+    assert.deepEqual([...context.changes.changed], ['docs.json']);
+    assert.equal(context.changes.originals.get('docs.json')?.includes('"guides/setup"'), true);
+  });
+
+  it('removes a deleted page from a JSON list and keeps the JSON valid', async () => {
+    await keepSiteWhole(
+      context,
+      { kind: 'delete', path: 'guides/setup.mdx' },
+      { entries: [entry('docs.json', 7, 'guides/setup', 'guides/setup.mdx')], links: [] },
+    );
+    const configuration = JSON.parse(read('docs.json')) as { navigation: Array<{ pages: string[] }> };
+    assert.deepEqual(configuration.navigation[0]?.pages, ['index']);
+  });
+
+  it('removes YAML and summary lines, but not an entry with children', async () => {
+    const report = await keepSiteWhole(
+      context,
+      { kind: 'delete', path: 'docs/deploy.md' },
+      {
+        entries: [
+          entry('mkdocs.yml', 4, 'deploy.md', 'docs/deploy.md'),
+          entry('src/SUMMARY.md', 4, 'guides/setup.md', 'src/guides/setup.md'),
+        ],
+        links: [],
+      },
+    );
+    assert.equal(read('mkdocs.yml'), 'nav:\n  - Home: index.md\n  - Setup: guides/setup.md\n');
+    assert.match(read('src/SUMMARY.md'), /\[Setup\]\(guides\/setup\.md\)/);
+    assert.deepEqual(report, [
+      '- mkdocs.yml:4: navigation entry "deploy.md" removed',
+      '- src/SUMMARY.md:4: navigation entry "guides/setup.md" still names the deleted page; remove it',
+    ]);
+  });
+});
