@@ -185,7 +185,8 @@ export class CommitFiles implements RepositoryFiles {
     }
     if (wanted.size === 0) return;
     const blobs = await readBlobs(this.#cwd, [...new Set(wanted.values())]);
-    for (const [path, object] of wanted) this.#texts.set(path, Promise.resolve(decodeText(blobs.get(object))));
+    for (const [path, object] of wanted)
+      this.#texts.set(path, Promise.resolve(decodeText(blobs.get(object))));
   }
 }
 

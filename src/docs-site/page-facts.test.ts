@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { readPageFacts } from './page-facts.ts';
+
+const page = `---
+title: Setup
+slug: /start
+---
+# Setting up
+
+Read [the guide](./guide.md) and [a reference][ref].
+A second line with ![a diagram](/img/a.png)
+and a [soft break](../x.md#y).
+
+\`\`\`md
+[in a fence](not-a-link.md)
+\`\`\`
+
+<!-- [commented out](c.md) <a href="/also-commented"> -->
+{/* <Card href="/mdx-comment" /> */}
+
+<Card
+  title="Multi-line JSX"
+  href="/cards/target"
+>
+  [Inside JSX](in-jsx.md)
+</Card>
+
+Inline \`<a href="/in-code">\` code, then <a href="/real">real HTML</a>.
+
+| a | b |
+|---|---|
+| [in a table](cell.md) | x |
+
+[ref]: https://example.com/reference
+import Snippet from '../snippets/part.mdx';
+`;
+
+describe('page facts', () => {
+  it('reads front matter, the title, and every link at its line, as the page is rendered', () => {
+    const facts = readPageFacts(page, 'mdx');
+    assert.deepEqual(facts.frontMatter, { title: 'Setup', slug: '/start' });
+    assert.equal(facts.title, 'Setting up');
+    assert.deepEqual(
+      facts.links.map((link) => `${link.line} ${link.kind} ${link.url}`),
+      [
+        '7 link ./guide.md',
+        '7 link https://example.com/reference',
+        '8 image /img/a.png',
+        '9 link ../x.md#y',
+        '20 html /cards/target',
+        '22 link in-jsx.md',
+        '25 html /real',
+        '29 link cell.md',
+        '32 import ../snippets/part.mdx',
+      ],
+    );
+  });
+
+  it('treats indented text as code in CommonMark and as content in MDX and Python-Markdown', () => {
+    const text = '!!! note\n\n    See [the admonition link](inside.md).\n';
+    assert.deepEqual(readPageFacts(text, 'commonmark').links, []);
+    assert.deepEqual(
+      readPageFacts(text, 'python-markdown').links.map((link) => link.url),
+      ['inside.md'],
+    );
+  });
+
+  it('keeps a link as written: no percent-encoding, no scheme filtering', () => {
+    const facts = readPageFacts(
+      '[space](my page.md) [unicode](/été) [script](javascript:alert(1))\n',
+      'commonmark',
+    );
+    assert.deepEqual(
+      facts.links.map((link) => link.url),
+      ['/été', 'javascript:alert(1)'],
+    );
+  });
+
+  it('survives hostile input: unterminated front matter, huge nesting, no links', () => {
+    assert.equal(readPageFacts('---\ntitle: [unclosed\n', 'commonmark').frontMatter, null);
+    assert.equal(readPageFacts('---\n- a list\n---\n', 'commonmark').frontMatter, null);
+    const nested = `${'> '.repeat(5000)}[deep](deep.md)\n`;
+    assert.equal(readPageFacts(nested, 'commonmark').links.length <= 1, true);
+    assert.deepEqual(readPageFacts('', 'mdx'), { frontMatter: null, title: null, links: [] });
+  });
+});
