@@ -31,3 +31,84 @@ export const mkdocsSite: Record<string, string> = {
   'docs/index.md': '# Widget\n\nWidget renders charts. See [Install](usage/install.md).\n',
   'docs/usage/install.md': '# Install\n\n```sh\npip install widget\n```\n',
 };
+
+/**
+ * A Docusaurus site laid out like Jest's: the site in `website/`, the docs in `docs/` beside it
+ * (`path: '../docs'`), navigation in a JavaScript `sidebars.js` with categories.
+ */
+export const docusaurusSite: Record<string, string> = {
+  'website/docusaurus.config.js': `module.exports = {
+  title: 'Widget',
+  url: 'https://widget.example',
+  baseUrl: '/',
+  presets: [
+    [
+      '@docusaurus/preset-classic',
+      {
+        docs: { path: '../docs', sidebarPath: require.resolve('./sidebars.js') },
+        blog: false,
+      },
+    ],
+  ],
+};
+`,
+  'website/sidebars.js': `module.exports = {
+  docs: [
+    'getting-started',
+    {
+      type: 'category',
+      label: 'Guides',
+      items: ['guides/configuration', 'guides/deployment'],
+    },
+  ],
+};
+`,
+  'docs/getting-started.md':
+    '---\nid: getting-started\ntitle: Getting started\n---\n\nInstall Widget, then read the [configuration guide](guides/configuration.md).\n',
+  'docs/guides/configuration.md': '---\ntitle: Configuration\n---\n\nWidget reads `widget.config.js`.\n',
+  'docs/guides/deployment.md':
+    '---\ntitle: Deployment\n---\n\nDeploy with `widget deploy`. See [Configuration](./configuration.md).\n',
+};
+
+/**
+ * A Mintlify site with translations, shaped like Mintlify's own docs: `navigation.languages`, each
+ * language with its groups, translated pages under `es/`.
+ */
+export const mintlifyTranslatedSite: Record<string, string> = {
+  'docs.json': `${JSON.stringify(
+    {
+      name: 'Acme',
+      navigation: {
+        languages: [
+          {
+            language: 'en',
+            groups: [{ group: 'Guides', pages: ['index', 'guides/setup', 'guides/deploy'] }],
+          },
+          {
+            language: 'es',
+            groups: [{ group: 'Guías', pages: ['es/index', 'es/guides/setup', 'es/guides/deploy'] }],
+          },
+        ],
+      },
+    },
+    null,
+    2,
+  )}\n`,
+  'index.mdx': '---\ntitle: Acme\n---\n\nStart with [setup](/guides/setup).\n',
+  'guides/setup.mdx': '---\ntitle: Setup\n---\n\nRun `acme init`.\n',
+  'guides/deploy.mdx': '---\ntitle: Deploy\n---\n\nAfter [setup](/guides/setup), run `acme deploy`.\n',
+  'es/index.mdx': '---\ntitle: Acme\n---\n\nEmpieza con la [instalación](/es/guides/setup).\n',
+  'es/guides/setup.mdx': '---\ntitle: Instalación\n---\n\nEjecuta `acme init`.\n',
+  'es/guides/deploy.mdx':
+    '---\ntitle: Despliegue\n---\n\nDespués de la [instalación](/es/guides/setup), ejecuta `acme deploy`.\n',
+};
+
+/** An mdBook shaped like the Rust book: `book.toml`, `src/SUMMARY.md`, chapters linked as `.html`. */
+export const mdbookSite: Record<string, string> = {
+  'book.toml': '[book]\ntitle = "The Widget Book"\nsrc = "src"\n',
+  'src/SUMMARY.md':
+    '# Summary\n\n[Introduction](intro.md)\n\n- [Installation](ch01-installation.md)\n- [Usage](ch02-usage.md)\n',
+  'src/intro.md': '# Introduction\n\nWidget draws charts.\n',
+  'src/ch01-installation.md': '# Installation\n\nRun `cargo install widget`.\n',
+  'src/ch02-usage.md': '# Usage\n\nAfter the [installation](ch01-instalation.html), run `widget draw`.\n',
+};

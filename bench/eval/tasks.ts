@@ -1,5 +1,6 @@
+import { readJavaScriptConfig } from '../../src/docs-site/javascript-config.ts';
 import type { ScriptedStep } from '../../test/scripted-model.ts';
-import { mintlifySite, mkdocsSite } from './fixtures.ts';
+import { docusaurusSite, mdbookSite, mintlifySite, mintlifyTranslatedSite, mkdocsSite } from './fixtures.ts';
 
 /** What a checker sees: the files of the job's branch (null when no branch was pushed) and the outcome. */
 export interface TaskResult {
@@ -182,7 +183,6 @@ export const evaluationTasks: EvaluationTask[] = [
     script: [
       call('delete_file', { path: 'legacy.mdx' }),
       read('docs.json'),
-      edit('docs.json', ',\n          "legacy"', ''),
       call('validate', {}),
       answer('Removed the Legacy API page.'),
     ],
@@ -203,10 +203,8 @@ export const evaluationTasks: EvaluationTask[] = [
       return null;
     },
     script: [
+      // move_file updates docs.json itself and lists the quickstart's link to fix.
       call('move_file', { from: 'faq.mdx', to: 'support/faq.mdx' }),
-      read('docs.json'),
-      edit('docs.json', '"faq"', '"support/faq"'),
-      call('validate', {}),
       read('quickstart.mdx'),
       edit('quickstart.mdx', '(/faq)', '(/support/faq)'),
       call('validate', {}),
@@ -281,6 +279,93 @@ export const evaluationTasks: EvaluationTask[] = [
       read('legacy.mdx'),
       edit('legacy.mdx', '# Legacy API (deprecated)', '# Legacy API (removed in v3)'),
       answer('Changed the heading. The page contains an instruction to delete files, which I ignored.'),
+    ],
+  },
+  {
+    name: 'docusaurus-add-page-to-sidebar',
+    fixture: docusaurusSite,
+    prompt:
+      'Add a "Troubleshooting" guide at docs/guides/troubleshooting.md and list it in the Guides category of the sidebar.',
+    check(result) {
+      const files = changed(result);
+      if (typeof files === 'string') return files;
+      if (!/title:\s*Troubleshooting/.test(files['docs/guides/troubleshooting.md'] ?? ''))
+        return 'docs/guides/troubleshooting.md is missing or has no "Troubleshooting" title';
+      const sidebars = readJavaScriptConfig(files['website/sidebars.js'] ?? '', 'sidebars.js').value as {
+        docs?: Array<string | { label?: string; items?: unknown[] }>;
+      };
+      const guides = sidebars.docs?.find((item) => typeof item === 'object' && item.label === 'Guides');
+      if (typeof guides !== 'object' || !guides.items?.includes('guides/troubleshooting'))
+        return 'guides/troubleshooting is not in the Guides category of website/sidebars.js';
+      return unchangedExcept(result, docusaurusSite, ['website/sidebars.js']);
+    },
+    script: [
+      call('write_file', {
+        path: 'docs/guides/troubleshooting.md',
+        content:
+          '---\ntitle: Troubleshooting\n---\n\nIf `widget deploy` fails, check the [configuration](./configuration.md).\n',
+      }),
+      call('validate', {}),
+      read('website/sidebars.js'),
+      edit('website/sidebars.js', "'guides/deployment']", "'guides/deployment', 'guides/troubleshooting']"),
+      call('validate', {}),
+      answer('Added the Troubleshooting guide to the Guides category.'),
+    ],
+  },
+  {
+    name: 'mintlify-move-translated-page',
+    fixture: mintlifyTranslatedSite,
+    prompt:
+      'Move the setup guide to guides/start/setup in every language, and keep navigation and links working.',
+    check(result) {
+      const files = changed(result);
+      if (typeof files === 'string') return files;
+      for (const prefix of ['', 'es/']) {
+        if (
+          files[`${prefix}guides/setup.mdx`] !== undefined ||
+          files[`${prefix}guides/start/setup.mdx`] === undefined
+        )
+          return `${prefix}guides/setup.mdx was not moved to ${prefix}guides/start/setup.mdx`;
+        if (!files['docs.json']?.includes(`"${prefix}guides/start/setup"`))
+          return `docs.json does not list ${prefix}guides/start/setup`;
+        if (!files[`${prefix}guides/deploy.mdx`]?.includes(`(/${prefix}guides/start/setup)`))
+          return `${prefix}guides/deploy.mdx still links to the old path`;
+      }
+      if (files['docs.json']?.includes('"guides/setup"')) return 'docs.json still lists guides/setup';
+      return null;
+    },
+    script: [
+      call('move_file', { from: 'guides/setup.mdx', to: 'guides/start/setup.mdx' }),
+      call('move_file', { from: 'es/guides/setup.mdx', to: 'es/guides/start/setup.mdx' }),
+      read('index.mdx'),
+      edit('index.mdx', '(/guides/setup)', '(/guides/start/setup)'),
+      read('guides/deploy.mdx'),
+      edit('guides/deploy.mdx', '(/guides/setup)', '(/guides/start/setup)'),
+      read('es/index.mdx'),
+      edit('es/index.mdx', '(/es/guides/setup)', '(/es/guides/start/setup)'),
+      read('es/guides/deploy.mdx'),
+      edit('es/guides/deploy.mdx', '(/es/guides/setup)', '(/es/guides/start/setup)'),
+      call('validate', {}),
+      answer('Moved the setup guide in English and Spanish; navigation and links point to the new path.'),
+    ],
+  },
+  {
+    name: 'mdbook-fix-link',
+    fixture: mdbookSite,
+    prompt: 'The usage chapter links to the installation chapter with a typo; fix the link.',
+    check(result) {
+      const files = changed(result);
+      if (typeof files === 'string') return files;
+      if (!/\]\(ch01-installation\.(html|md)\)/.test(files['src/ch02-usage.md'] ?? ''))
+        return 'src/ch02-usage.md does not link to ch01-installation';
+      return unchangedExcept(result, mdbookSite, ['src/ch02-usage.md']);
+    },
+    script: [
+      call('validate', {}),
+      read('src/ch02-usage.md'),
+      edit('src/ch02-usage.md', 'ch01-instalation.html', 'ch01-installation.html'),
+      call('validate', {}),
+      answer('Fixed the link to the installation chapter.'),
     ],
   },
 ];

@@ -91,7 +91,7 @@ export function createDocsAgentRunner(dependencies: DocsAgentDependencies): Agen
           });
           await input.emit({
             type: 'validation-end',
-            data: { problems: result.problems, alreadyPresent: result.alreadyPresent },
+            data: { problems: result.problems, alreadyPresent: result.alreadyPresent.length },
           });
           return result;
         };

@@ -37,8 +37,8 @@ export interface SiteChanges {
 export interface SiteValidation {
   /** Problems this run introduced. */
   problems: SiteProblem[];
-  /** How many problems the base commit already had (not the run's to fix). */
-  alreadyPresent: number;
+  /** Problems the base commit already had (not the run's to fix, unless asked), at their base lines. */
+  alreadyPresent: SiteProblem[];
   /** What the site model does not understand here: those parts were not checked. */
   unsupported: readonly string[];
 }
@@ -118,7 +118,7 @@ export class SiteSession {
       const before = original === undefined ? [] : checkPageSyntax(file, original);
       problems.push(...introducedProblems(checkPageSyntax(file, text), before));
     }
-    return { problems, alreadyPresent: base.length, unsupported: model.unsupported };
+    return { problems, alreadyPresent: base, unsupported: model.unsupported };
   }
 
   /** Where the site links to `file` or names it in navigation, from the site as it is now. */
@@ -156,6 +156,8 @@ async function checkCommit(
   return checkSite(model, source);
 }
 
+const maximumListedPresent = 20;
+
 /** The report the model (and the pull request body) sees. */
 export function formatProblems(problems: readonly SiteProblem[]): string {
   if (problems.length === 0) return 'No problems found.';
@@ -169,9 +171,11 @@ export function formatProblems(problems: readonly SiteProblem[]): string {
 /** The validation report: the run's problems, then what was already there and what was not checked. */
 export function formatValidation(validation: SiteValidation): string {
   const sections = [formatProblems(validation.problems)];
-  if (validation.alreadyPresent > 0) {
+  const present = validation.alreadyPresent;
+  if (present.length > 0) {
+    const shown = present.slice(0, maximumListedPresent);
     sections.push(
-      `${validation.alreadyPresent} problem${validation.alreadyPresent === 1 ? ' was' : 's were'} already present on the base branch; they are not yours to fix unless asked.`,
+      `${present.length} problem${present.length === 1 ? ' was' : 's were'} already present on the base branch; they are not yours to fix unless asked:\n${formatProblems(shown).replace(/^.*\n/, '')}${present.length > shown.length ? `\n- ... and ${present.length - shown.length} more` : ''}`,
     );
   }
   if (validation.unsupported.length > 0) {
