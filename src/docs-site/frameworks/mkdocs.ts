@@ -18,6 +18,7 @@ import type {
   SiteProblem,
   SiteSource,
 } from '../site-model.ts';
+import { createCheckoutCoverage } from './checkout-coverage.ts';
 import { isRecord, readMarkdownExtensions, readPlugins } from './mkdocs-config.ts';
 import { gitignoreMatcher, readMkDocsNav } from './mkdocs-navigation.ts';
 import { findMkDocsSites, isMkDocsDocument, type MkDocsSite, siteOf } from './mkdocs-sites.ts';
@@ -64,6 +65,7 @@ export const buildMkDocsSite: SiteModelBuilder = async (source, siteRoot) => {
   const navigation = readNavigation(sites, files, hasNavigationPlugin || generatesPages);
   const notInNav = gitignoreMatcher(typeof values.not_in_nav === 'string' ? values.not_in_nav : '');
   const folders = listFolders(files.paths);
+  const isExpected = createCheckoutCoverage(files.paths);
 
   const resolveLink = (from: string, url: string): LinkTarget => {
     if (isExternalUrl(url)) return { kind: 'external' };
@@ -86,10 +88,12 @@ export const buildMkDocsSite: SiteModelBuilder = async (source, siteRoot) => {
       if (generatesPages)
         return { kind: 'unchecked', reason: 'a plugin generates files this model does not see' };
       if (site.isExcluded(target)) return { kind: 'unchecked', reason: 'an excluded file' };
-      // An image or download in a folder the checkout does not have at all: binary files may be
-      // kept out of it (Git LFS, a text-only copy), so only a missing page is certain.
-      if (!isMkDocsDocument(target) && !folders.has(folderOf(target)))
-        return { kind: 'unchecked', reason: `no folder ${folderOf(target)} in this checkout` };
+      // An image or download this checkout may not hold at all (see checkout-coverage.ts).
+      if (!isMkDocsDocument(target) && !isExpected(target))
+        return {
+          kind: 'unchecked',
+          reason: 'this checkout may not hold such files (LFS, sparse or text-only)',
+        };
       return { kind: 'broken', reason: `no file ${target}` };
     }
     // Not a file path: MkDocs leaves it as written; it may still name a page's URL.
