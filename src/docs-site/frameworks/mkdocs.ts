@@ -231,6 +231,8 @@ async function describeConventions(
   let checked = 0;
   for (const page of primary.routes.keys()) {
     if (example !== '' || checked > 200) break;
+    // A documentation page shows the site's habits better than a blog post.
+    if (primary.postsDir !== null && isWithin(primary.postsDir, page)) continue;
     checked += 1;
     for (const link of (await source.pageFacts(page))?.links ?? []) {
       const target = resolveLink(page, link.url);
