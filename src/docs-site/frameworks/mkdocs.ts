@@ -1,13 +1,272 @@
-import type { SiteModelBuilder } from '../site-model.ts';
-import { buildMarkdownSite } from './markdown.ts';
+import { posix } from 'node:path';
+import { ConfigLines } from '../config-lines.ts';
+import {
+  folderOf,
+  isExternalUrl,
+  isWithin,
+  joinInside,
+  listFolders,
+  normalizeRoute,
+  relativeTo,
+  splitUrl,
+} from '../link-urls.ts';
+import type {
+  LinkTarget,
+  NavigationEntry,
+  SiteModel,
+  SiteModelBuilder,
+  SiteProblem,
+  SiteSource,
+} from '../site-model.ts';
+import { createCheckoutCoverage } from './checkout-coverage.ts';
+import { isRecord, readMarkdownExtensions, readPlugins } from './mkdocs-config.ts';
+import { gitignoreMatcher, readMkDocsNav } from './mkdocs-navigation.ts';
+import { findMkDocsSites, isMkDocsDocument, type MkDocsSite, siteOf } from './mkdocs-sites.ts';
 
-// Placeholder until the MkDocs model lands: files as plain Markdown, and the run says so.
+// Plugins that make the navigation from the files (so a page needs no `nav` entry) or generate pages.
+const navigationPlugins = ['awesome-pages', 'literate-nav', 'awesome-nav', 'monorepo', 'i18n', 'multirepo'];
+const pageGeneratingPlugins = ['gen-files', 'monorepo', 'multirepo', 'i18n', 'mkdocs-simple'];
+
+/**
+ * MkDocs (https://www.mkdocs.org/user-guide/configuration/, writing-your-docs/): every Markdown
+ * file under `docs_dir` is a page at `/path/` (`index.md` and `README.md` serve their folder),
+ * `nav` lists pages relative to docs_dir, and links are file paths relative to the linking page.
+ * Translations in sibling folders that inherit the configuration are sites of their own under
+ * `/<language>/`, falling back to the primary language's files.
+ */
 export const buildMkDocsSite: SiteModelBuilder = async (source, siteRoot) => {
-  const model = await buildMarkdownSite(source, siteRoot);
-  return {
-    ...model,
+  const files = source.files;
+  const configFile = [`${siteRoot}/mkdocs.yml`, `${siteRoot}/mkdocs.yaml`]
+    .map((path) => path.replace(/^\//, ''))
+    .find((path) => files.has(path));
+  const sites = configFile === undefined ? [] : await findMkDocsSites(source, configFile);
+  const primary = sites[0];
+  const unsupported: string[] = [];
+  const configFiles = new Set<string>();
+  const pages = new Map<string, string[]>();
+  const problems = new Map<string, SiteProblem>();
+  for (const site of sites) {
+    for (const file of [site.config.file, ...site.config.inherited])
+      if (files.has(file)) configFiles.add(file);
+    for (const [page, route] of site.routes) pages.set(page, [route]);
+    // Translations read the primary configuration again: each problem once.
+    for (const problem of site.config.problems)
+      problems.set(`${problem.file}\0${problem.line}\0${problem.key}`, problem);
+  }
+  const values = primary?.config.values ?? {};
+  const plugins = readPlugins(values);
+  const hasNavigationPlugin = navigationPlugins.some((name) => plugins.has(name));
+  const generatesPages = pageGeneratingPlugins.some((name) => plugins.has(name));
+  const redirects = readRedirects(plugins.get('redirects'));
+  describeUnsupported(values, plugins, configFile ?? 'mkdocs.yml', unsupported);
+  if (primary === undefined)
+    unsupported.push('No readable MkDocs configuration: pages and links are not checked');
+
+  const navigation = readNavigation(sites, files, hasNavigationPlugin || generatesPages);
+  const notInNav = gitignoreMatcher(typeof values.not_in_nav === 'string' ? values.not_in_nav : '');
+  const folders = listFolders(files.paths);
+  const isExpected = createCheckoutCoverage(files.paths);
+
+  const resolveLink = (from: string, url: string): LinkTarget => {
+    if (isExternalUrl(url)) return { kind: 'external' };
+    const { path } = splitUrl(url);
+    if (path === '') return { kind: 'external' };
+    if (path.startsWith('/')) return { kind: 'unchecked', reason: 'MkDocs does not validate absolute links' };
+    const site = siteOf(sites, from);
+    if (site === null) return { kind: 'unchecked', reason: 'the linking file is outside docs_dir' };
+    const target = joinInside(folderOf(from), path);
+    if (target === null || !isWithin(site.docsDir, target))
+      return { kind: 'unchecked', reason: 'the link leaves docs_dir' };
+    if (files.has(target)) return { kind: 'file', file: target };
+    const relative = relativeTo(site.docsDir, target);
+    const fallback =
+      site.language !== null && primary !== undefined ? `${primary.docsDir}/${relative}` : null;
+    if (fallback !== null && files.has(fallback))
+      return { kind: 'served', reason: `the translation falls back to ${fallback}` };
+    if (redirects.has(relative)) return { kind: 'served', reason: 'a redirect of the redirects plugin' };
+    if (isMkDocsDocument(target) || /\.[a-z0-9]+$/i.test(target.slice(target.lastIndexOf('/') + 1))) {
+      if (generatesPages)
+        return { kind: 'unchecked', reason: 'a plugin generates files this model does not see' };
+      if (site.isExcluded(target)) return { kind: 'unchecked', reason: 'an excluded file' };
+      // An image or download this checkout may not hold at all (see checkout-coverage.ts).
+      if (!isMkDocsDocument(target) && !isExpected(target))
+        return {
+          kind: 'unchecked',
+          reason: 'this checkout may not hold such files (LFS, sparse or text-only)',
+        };
+      return { kind: 'broken', reason: `no file ${target}` };
+    }
+    // Not a file path: MkDocs leaves it as written; it may still name a page's URL.
+    const byFolder = pageOfFolder(site, target);
+    if (byFolder !== null) return { kind: 'file', file: byFolder };
+    const byRoute = site.files.get(routeRelative(site, from, path));
+    if (byRoute !== undefined) return { kind: 'file', file: byRoute };
+    if (site.blogDir !== null && isWithin(site.blogDir, target))
+      return { kind: 'served', reason: 'a page the blog plugin generates (archive, category, pagination)' };
+    if (folders.has(target))
+      return { kind: 'unchecked', reason: 'MkDocs does not validate links to folders' };
+    return { kind: 'unchecked', reason: 'MkDocs does not validate links that are not file paths' };
+  };
+
+  const needsNavigationEntry = (file: string): boolean => {
+    const site = siteOf(sites, file);
+    if (site === null || !isMkDocsDocument(file) || site.isExcluded(file)) return false;
+    if (hasNavigationPlugin || site.config.navFile === null) return false;
+    if (site.postsDir !== null && isWithin(site.postsDir, file)) return false;
+    return !notInNav(relativeTo(site.docsDir, file));
+  };
+
+  const model: SiteModel = {
     framework: 'mkdocs',
     siteRoot,
-    unsupported: ['MkDocs navigation and routes are not read yet'],
+    configFiles: [...configFiles],
+    pages,
+    partials: new Set(),
+    navigation,
+    needsNavigationEntry,
+    resolveLink,
+    configurationProblems: [...problems.values()],
+    unsupported,
+    conventions: await describeConventions(source, sites, resolveLink),
   };
+  return model;
 };
+
+/** The page serving a folder link (`guide/`): its `index.md` or `README.md`. */
+function pageOfFolder(site: MkDocsSite, folder: string): string | null {
+  const route = site.routes.get(`${folder}/index.md`) ?? site.routes.get(`${folder}/README.md`);
+  return route === undefined ? null : (site.files.get(route) ?? null);
+}
+
+/** A link read as a URL relative to the linking page's own URL (`../other/` from `/guide/setup/`). */
+function routeRelative(site: MkDocsSite, from: string, path: string): string {
+  const route = site.routes.get(from) ?? '/';
+  const base = site.useDirectoryUrls || route.endsWith('/') ? route : posix.dirname(route);
+  return normalizeRoute(posix.join(base === '' ? '/' : base, path));
+}
+
+/** `redirect_maps` of mkdocs-redirects: old page path → new page or URL, relative to docs_dir. */
+function readRedirects(options: Record<string, unknown> | undefined): Set<string> {
+  const maps = options?.redirect_maps;
+  return new Set(isRecord(maps) ? Object.keys(maps) : []);
+}
+
+function readNavigation(sites: readonly MkDocsSite[], files: SiteSource['files'], generated: boolean) {
+  const navigation: NavigationEntry[] = [];
+  const primary = sites[0];
+  // Lines are found once per navigation file: translations share the primary's `nav`.
+  const placed = new Map<string, Array<{ reference: string; groups: string[]; line: number }>>();
+  for (const site of sites) {
+    const navFile = site.config.navFile;
+    if (navFile === null) continue;
+    let items = placed.get(navFile);
+    if (items === undefined) {
+      const lines = new ConfigLines(site.config.texts.get(navFile) ?? '');
+      items = readMkDocsNav(site.config.values.nav).map((item) => ({
+        ...item,
+        line: lines.lineOf(item.reference),
+      }));
+      placed.set(navFile, items);
+    }
+    for (const item of items) {
+      const page = joinInside(site.docsDir, item.reference);
+      const fallback =
+        site.language !== null && primary !== undefined ? joinInside(primary.docsDir, item.reference) : null;
+      const target =
+        page !== null && files.has(page)
+          ? page
+          : fallback !== null && files.has(fallback)
+            ? fallback
+            : generated
+              ? { unchecked: 'a plugin may generate this page' }
+              : null;
+      navigation.push({
+        reference: item.reference,
+        file: navFile,
+        line: item.line,
+        groups: site.language === null ? item.groups : [site.language, ...item.groups],
+        target,
+      });
+    }
+  }
+  return navigation;
+}
+
+function describeUnsupported(
+  values: Record<string, unknown>,
+  plugins: Map<string, Record<string, unknown>>,
+  configFile: string,
+  unsupported: string[],
+): void {
+  for (const name of [...navigationPlugins, ...pageGeneratingPlugins]) {
+    if (plugins.has(name))
+      unsupported.push(
+        `${configFile}: the \`${name}\` plugin is not read; pages it adds or lists are unchecked`,
+      );
+  }
+  const extensions = readMarkdownExtensions(values);
+  for (const name of [
+    'pymdownx.snippets',
+    'mdx_include',
+    'markdown_include_variants',
+    'markdown_include.include',
+  ]) {
+    if (extensions.has(name))
+      unsupported.push(
+        `${configFile}: files included by \`${name}\` are not followed; their links are not checked`,
+      );
+  }
+  if (Array.isArray(values.hooks) && values.hooks.length > 0)
+    unsupported.push(`${configFile}: hooks (${values.hooks.join(', ')}) are not run`);
+}
+
+async function describeConventions(
+  source: SiteSource,
+  sites: readonly MkDocsSite[],
+  resolveLink: (from: string, url: string) => LinkTarget,
+): Promise<string[]> {
+  const primary = sites[0];
+  if (primary === undefined) return [];
+  let example = '';
+  let checked = 0;
+  for (const page of primary.routes.keys()) {
+    if (example !== '' || checked > 200) break;
+    // A documentation page shows the site's habits better than a blog post.
+    if (primary.postsDir !== null && isWithin(primary.postsDir, page)) continue;
+    checked += 1;
+    for (const link of (await source.pageFacts(page))?.links ?? []) {
+      const target = resolveLink(page, link.url);
+      if (
+        target.kind === 'file' &&
+        isMkDocsDocument(target.file) &&
+        isMkDocsDocument(splitUrl(link.url).path)
+      ) {
+        example = ` (for example \`${page}\` links to \`${link.url}\`)`;
+        break;
+      }
+    }
+  }
+  const conventions = [
+    `Links are file paths relative to the linking page, to the Markdown file itself${example}; MkDocs turns them into URLs.`,
+  ];
+  const navFile = primary.config.navFile;
+  conventions.push(
+    navFile === null
+      ? `New pages go under \`${primary.docsDir}/\`; there is no \`nav\`, so every page appears in the navigation.`
+      : `New pages go under \`${primary.docsDir}/\` and must be added to \`nav\` in \`${navFile}\` (paths relative to \`${primary.docsDir}/\`).`,
+  );
+  if (primary.postsDir !== null)
+    conventions.push(
+      `Blog posts go in \`${primary.postsDir}/\` with a \`date\` in front matter; they need no \`nav\` entry.`,
+    );
+  if (sites.length > 1)
+    conventions.push(
+      `Translations live in ${sites
+        .slice(1)
+        .map((site) => `\`${site.docsDir}/\``)
+        .join(
+          ', ',
+        )} with the same paths as \`${primary.docsDir}/\`; a missing translation falls back to the primary page.`,
+    );
+  return conventions.slice(0, 4);
+}

@@ -1,0 +1,141 @@
+import { parseDocument } from 'yaml';
+import { folderOf, joinInside } from '../link-urls.ts';
+import type { RepositoryFiles, SiteProblem } from '../site-model.ts';
+
+/** One `mkdocs.yml` as read, with the `INHERIT` chain merged in. */
+export interface MkDocsConfig {
+  /** The configuration file, and the files it inherits from (nearest first). */
+  file: string;
+  inherited: string[];
+  /** The merged configuration (the child's values over its parent's, as MkDocs merges them). */
+  values: Record<string, unknown>;
+  /** The file whose `nav` is in effect (the child's own, or the nearest parent's), or null without one. */
+  navFile: string | null;
+  /** Every file's text by path, for finding lines. */
+  texts: Map<string, string>;
+  problems: SiteProblem[];
+}
+
+/** How many `INHERIT` steps are followed: a chain this long is a mistake or a loop. */
+const maximumInheritance = 5;
+
+/**
+ * Reads an MkDocs configuration as MkDocs does: YAML with Python tags (`!!python/name:...`,
+ * `!ENV`) taken as plain values, and `INHERIT: ../en/mkdocs.yml` merged under it — mappings merged
+ * key by key, everything else replaced by the child's value
+ * (https://www.mkdocs.org/user-guide/configuration/#configuration-inheritance).
+ */
+export async function readMkDocsConfig(files: RepositoryFiles, file: string): Promise<MkDocsConfig> {
+  const texts = new Map<string, string>();
+  const problems: SiteProblem[] = [];
+  const chain: Array<{ file: string; values: Record<string, unknown> }> = [];
+  let current: string | null = file;
+  while (current !== null && chain.length < maximumInheritance && !texts.has(current)) {
+    const text = await files.read(current);
+    if (text === null) break;
+    texts.set(current, text);
+    const values = parseYamlMapping(text, current, problems);
+    chain.push({ file: current, values });
+    const parent: unknown = values.INHERIT;
+    current = typeof parent === 'string' ? joinInside(folderOf(current), parent.trim()) : null;
+  }
+  let values: Record<string, unknown> = {};
+  let navFile: string | null = null;
+  for (const link of [...chain].reverse()) {
+    values = mergeConfig(values, link.values, 0);
+    if (Array.isArray(link.values.nav)) navFile = link.file;
+  }
+  return {
+    file,
+    inherited: chain.slice(1).map((link) => link.file),
+    values,
+    navFile,
+    texts,
+    problems,
+  };
+}
+
+function parseYamlMapping(text: string, file: string, problems: SiteProblem[]): Record<string, unknown> {
+  const document = parseDocument(text, {
+    customTags: [],
+    logLevel: 'silent',
+    strict: false,
+    uniqueKeys: false,
+  });
+  for (const error of document.errors) {
+    const line = error.linePos?.[0]?.line ?? 1;
+    problems.push({
+      file,
+      line,
+      message: `${file} is not valid YAML: ${error.message.split('\n')[0]}`,
+      key: `configuration\0${error.code}`,
+    });
+  }
+  try {
+    const value: unknown = document.toJS({ maxAliasCount: 100 });
+    return isRecord(value) ? value : {};
+  } catch {
+    return {};
+  }
+}
+
+function mergeConfig(
+  parent: Record<string, unknown>,
+  child: Record<string, unknown>,
+  depth: number,
+): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...parent };
+  for (const [key, value] of Object.entries(child)) {
+    const before = merged[key];
+    merged[key] =
+      depth < 8 && isRecord(before) && isRecord(value) ? mergeConfig(before, value, depth + 1) : value;
+  }
+  return merged;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The plugins a configuration enables with their options: `plugins` is a list of names or
+ * `{name: options}` items, or a mapping of name to options.
+ */
+export function readPlugins(values: Record<string, unknown>): Map<string, Record<string, unknown>> {
+  const plugins = new Map<string, Record<string, unknown>>();
+  const add = (name: string, options: unknown) => {
+    // `material/blog` is the same plugin as `blog`.
+    plugins.set(name.replace(/^material\//, ''), isRecord(options) ? options : {});
+  };
+  const list = values.plugins;
+  if (Array.isArray(list)) {
+    for (const item of list) {
+      if (typeof item === 'string') add(item, {});
+      else if (isRecord(item)) for (const [name, options] of Object.entries(item)) add(name, options);
+    }
+  } else if (isRecord(list)) {
+    for (const [name, options] of Object.entries(list)) add(name, options);
+  } else {
+    // MkDocs enables `search` when `plugins` is not set.
+    add('search', {});
+  }
+  return plugins;
+}
+
+/** `markdown_extensions` names with their options (a list of names or `{name: options}`, or a mapping). */
+export function readMarkdownExtensions(
+  values: Record<string, unknown>,
+): Map<string, Record<string, unknown>> {
+  const extensions = new Map<string, Record<string, unknown>>();
+  const list = values.markdown_extensions;
+  const add = (name: string, options: unknown) => extensions.set(name, isRecord(options) ? options : {});
+  if (Array.isArray(list)) {
+    for (const item of list) {
+      if (typeof item === 'string') add(item, {});
+      else if (isRecord(item)) for (const [name, options] of Object.entries(item)) add(name, options);
+    }
+  } else if (isRecord(list)) {
+    for (const [name, options] of Object.entries(list)) add(name, options);
+  }
+  return extensions;
+}

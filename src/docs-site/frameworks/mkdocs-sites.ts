@@ -1,0 +1,179 @@
+import { posix } from 'node:path';
+import { folderOf, isWithin, joinInside, normalizeRoute, relativeTo } from '../link-urls.ts';
+import type { SiteSource } from '../site-model.ts';
+import { isRecord, type MkDocsConfig, readMkDocsConfig, readPlugins } from './mkdocs-config.ts';
+import { gitignoreMatcher } from './mkdocs-navigation.ts';
+
+/** One built MkDocs site: the primary one, or a translation built from its own folder. */
+export interface MkDocsSite {
+  /** The language folder's name for a translation (`de`), null for the primary site. */
+  language: string | null;
+  config: MkDocsConfig;
+  docsDir: string;
+  /** Routes of this site start with it (`/de`), '' for the primary site. */
+  routePrefix: string;
+  useDirectoryUrls: boolean;
+  /** Page file → its route (normalized), and back. */
+  routes: Map<string, string>;
+  files: Map<string, string>;
+  /** The Material blog plugin's folder of posts and folder of the blog (both repository paths), or null. */
+  blogDir: string | null;
+  postsDir: string | null;
+  isExcluded(path: string): boolean;
+}
+
+// Python-Markdown's page extensions as MkDocs lists them (mkdocs/utils/__init__.py, markdown_extensions).
+const documentPattern = /\.(md|markdown|mdown|mkdn|mkd)$/i;
+
+export function isMkDocsDocument(path: string): boolean {
+  return documentPattern.test(path);
+}
+
+/**
+ * The sites an MkDocs configuration builds. FastAPI's shape: `docs/en/mkdocs.yml` is the primary
+ * configuration, and each sibling language folder (`docs/de/`) holds its own `docs/` built with a
+ * configuration that inherits the primary one (`INHERIT: ../en/mkdocs.yml`), served under `/de/`.
+ * The translation layout is recognized when at least one sibling's `mkdocs.yml` inherits the primary.
+ */
+export async function findMkDocsSites(source: SiteSource, configFile: string): Promise<MkDocsSite[]> {
+  const files = source.files;
+  const primaryConfig = await readMkDocsConfig(files, configFile);
+  const primary = await buildSite(source, primaryConfig, null);
+  const sites = primary === null ? [] : [primary];
+  const configFolder = folderOf(configFile);
+  if (configFolder === '' || primary === null) return sites;
+  const parent = folderOf(configFolder);
+  const siblings = new Map<string, string | null>();
+  const configName = configFile.slice(configFolder.length + 1);
+  for (const path of files.paths) {
+    if (!isWithin(parent, path) || isWithin(configFolder, path)) continue;
+    const rest = relativeTo(parent, path);
+    const slash = rest.indexOf('/');
+    if (slash <= 0) continue;
+    const folder = rest.slice(0, slash);
+    if (!siblings.has(folder)) siblings.set(folder, null);
+    if (rest.slice(slash + 1) === configName) siblings.set(folder, path);
+  }
+  let inheritsPrimary = false;
+  const languageConfigs = new Map<string, MkDocsConfig>();
+  for (const [folder, file] of siblings) {
+    if (file === null) continue;
+    const config = await readMkDocsConfig(files, file);
+    languageConfigs.set(folder, config);
+    if (config.inherited.includes(configFile)) inheritsPrimary = true;
+  }
+  if (!inheritsPrimary) return sites;
+  const docsDirRelative = relativeTo(configFolder, primary.docsDir);
+  for (const folder of siblings.keys()) {
+    const languageFolder = parent === '' ? folder : `${parent}/${folder}`;
+    const config = languageConfigs.get(folder) ?? {
+      // A language without its own configuration is built with the primary one (FastAPI's script does).
+      ...primaryConfig,
+      file: `${languageFolder}/${configName}`,
+      inherited: [configFile, ...primaryConfig.inherited],
+      values: { ...primaryConfig.values, docs_dir: docsDirRelative },
+      problems: [],
+    };
+    const site = await buildSite(source, config, folder, languageFolder);
+    if (site !== null && site.files.size > 0) sites.push(site);
+  }
+  return sites;
+}
+
+async function buildSite(
+  source: SiteSource,
+  config: MkDocsConfig,
+  language: string | null,
+  folder = folderOf(config.file),
+): Promise<MkDocsSite | null> {
+  const values = config.values;
+  const docsDirValue = typeof values.docs_dir === 'string' ? values.docs_dir : 'docs';
+  const docsDir = joinInside(folder, docsDirValue);
+  if (docsDir === null) return null;
+  const useDirectoryUrls = values.use_directory_urls !== false;
+  // MkDocs leaves out dot files and `templates/` unless `exclude_docs` says otherwise.
+  const excludePatterns = typeof values.exclude_docs === 'string' ? values.exclude_docs : '';
+  const excluded = gitignoreMatcher(`.*\n/templates/\n${excludePatterns}`);
+  const isExcluded = (path: string) => excluded(relativeTo(docsDir, path));
+  const plugins = readPlugins(values);
+  const blog = plugins.get('blog');
+  const blogDir =
+    blog === undefined
+      ? null
+      : joinInside(docsDir, typeof blog.blog_dir === 'string' ? blog.blog_dir : 'blog');
+  const postDirValue = typeof blog?.post_dir === 'string' ? blog.post_dir : '{blog}/posts';
+  const postsDir =
+    blogDir === null
+      ? null
+      : joinInside(docsDir, postDirValue.replace('{blog}', relativeTo(docsDir, blogDir)));
+  const site: MkDocsSite = {
+    language,
+    config,
+    docsDir,
+    routePrefix: language === null ? '' : `/${language}`,
+    useDirectoryUrls,
+    routes: new Map(),
+    files: new Map(),
+    blogDir,
+    postsDir,
+    isExcluded,
+  };
+  for (const path of source.files.paths) {
+    if (!isWithin(docsDir, path) || !isMkDocsDocument(path) || isExcluded(path)) continue;
+    // index.md wins over README.md in the same folder (MkDocs skips the README with a warning).
+    if (/(^|\/)README\.md$/i.test(path) && source.files.has(`${folderOf(path)}/index.md`)) continue;
+    let route = routeOfDocument(relativeTo(docsDir, path), useDirectoryUrls);
+    if (postsDir !== null && isWithin(postsDir, path) && blogDir !== null) {
+      route = (await postRoute(source, path, relativeTo(docsDir, blogDir))) ?? route;
+    }
+    const full = normalizeRoute(`${site.routePrefix}/${route}`);
+    site.routes.set(path, full);
+    if (!site.files.has(full)) site.files.set(full, path);
+  }
+  return site;
+}
+
+/** `guide/setup.md` → `guide/setup/`; `guide/index.md` and `guide/README.md` → `guide/`. */
+export function routeOfDocument(relative: string, useDirectoryUrls: boolean): string {
+  const withoutExtension = relative.replace(documentPattern, '');
+  const name = withoutExtension.slice(withoutExtension.lastIndexOf('/') + 1);
+  if (/^(index|readme)$/i.test(name)) return withoutExtension.slice(0, -name.length);
+  return useDirectoryUrls ? `${withoutExtension}/` : `${withoutExtension}.html`;
+}
+
+/**
+ * A blog post's route as the Material blog plugin makes it by default: `blog/2024/01/31/slug/`
+ * from the front matter's `date` (or `date.created`) and `slug`, else the title
+ * (https://squidfunk.github.io/mkdocs-material/plugins/blog/#config.post_url_format).
+ */
+async function postRoute(source: SiteSource, path: string, blogRelative: string): Promise<string | null> {
+  const facts = await source.pageFacts(path);
+  const matter = facts?.frontMatter ?? null;
+  if (matter === null) return null;
+  const dateValue =
+    isRecord(matter.date) && !(matter.date instanceof Date) ? matter.date.created : matter.date;
+  const date = dateValue instanceof Date ? dateValue.toISOString() : String(dateValue ?? '');
+  const parts = /^(\d{4})-(\d{2})-(\d{2})/.exec(date);
+  const title = typeof matter.title === 'string' ? matter.title : facts?.title;
+  const slug = typeof matter.slug === 'string' ? matter.slug : slugify(title ?? '');
+  if (parts === null || slug === '') return null;
+  return posix.join(blogRelative, parts[1] ?? '', parts[2] ?? '', parts[3] ?? '', slug, '/');
+}
+
+function slugify(title: string): string {
+  return title
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .trim()
+    .replace(/[\s-]+/g, '-');
+}
+
+/** The site whose docs_dir holds `path` (the deepest one), or null. */
+export function siteOf(sites: readonly MkDocsSite[], path: string): MkDocsSite | null {
+  let best: MkDocsSite | null = null;
+  for (const site of sites) {
+    if (isWithin(site.docsDir, path) && (best === null || site.docsDir.length > best.docsDir.length))
+      best = site;
+  }
+  return best;
+}
