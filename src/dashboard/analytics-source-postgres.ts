@@ -1,7 +1,5 @@
-import { queryAgents } from '../analytics/agents-query.ts';
-import type { DateRange as AnalyticsRange } from '../analytics/date-range.ts';
-import { queryPageViews } from '../analytics/page-views-query.ts';
-import { queryTimeSeries } from '../analytics/time-series-query.ts';
+import type { DateRange as AnalyticsRange } from '../analytics/reports/index.ts';
+import { queryAgents, queryPageViews, queryTimeSeries } from '../analytics/reports/index.ts';
 import type { Queryable } from '../db/database.ts';
 import type { AnalyticsSource, DateRange } from './analytics-source.ts';
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { parseOrigin } from '../../analytics/analytics-settings.ts';
+import { parseOrigin } from '../../analytics/settings/index.ts';
 import type { Queryable } from '../../db/database.ts';
 import { InvalidInputError, isQuireError } from '../../errors.ts';
 import type { Project } from '../../projects/project.ts';

@@ -1,8 +1,11 @@
 import { Type } from '@fastify/type-provider-typebox';
-import { queryAgents } from '../../analytics/agents-query.ts';
-import { parseDateRange } from '../../analytics/date-range.ts';
-import { queryPageViews } from '../../analytics/page-views-query.ts';
-import { queryTimeSeries, timeSeriesIntervals } from '../../analytics/time-series-query.ts';
+import {
+  parseDateRange,
+  queryAgents,
+  queryPageViews,
+  queryTimeSeries,
+  timeSeriesIntervals,
+} from '../../analytics/reports/index.ts';
 import type { Database } from '../../db/database.ts';
 import { InvalidInputError } from '../../errors.ts';
 import type { App } from '../app.ts';

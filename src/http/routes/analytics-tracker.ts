@@ -8,10 +8,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AnalyticsServices } from '../../analytics/analytics-services.ts';
-import { analyticsSettingsOf } from '../../analytics/analytics-settings.ts';
-import { maximumRawPathLength } from '../../analytics/normalize-path.ts';
-import { maximumHeaderLength, preparePageView } from '../../analytics/page-view.ts';
+import type { AnalyticsServices } from '../../analytics/ingestion/index.ts';
+import {
+  maximumHeaderLength,
+  maximumRawPathLength,
+  preparePageView,
+} from '../../analytics/ingestion/index.ts';
+import { analyticsSettingsOf } from '../../analytics/settings/index.ts';
 import type { Database } from '../../db/database.ts';
 import { ForbiddenError, InvalidInputError, isQuireError, RateLimitedError } from '../../errors.ts';
 import { findProject } from '../../projects/project-store.ts';
@@ -26,7 +29,10 @@ export function registerAnalyticsTrackerRoutes(
   database: Database,
   services: AnalyticsServices,
 ): void {
-  const script = fs.readFileSync(path.join(import.meta.dirname, '../../analytics/tracker/script.js'), 'utf8');
+  const script = fs.readFileSync(
+    path.join(import.meta.dirname, '../../analytics/ingestion/tracker/script.js'),
+    'utf8',
+  );
   // Per client and process; the key is hashed so that not even memory holds the IP address.
   const limiter = createMemoryRateLimiter({ limit: 120, windowSeconds: 60 });
   // A client is its address and user agent: visitors behind one proxy or NAT address are told apart.

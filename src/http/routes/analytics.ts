@@ -1,7 +1,6 @@
 /** Every analytics route, sharing one set of analytics services per app (closed with the app). */
-import { createAnalyticsServices } from '../../analytics/analytics-services.ts';
-import { startRetention } from '../../analytics/retention.ts';
-import { startRollupPacking } from '../../analytics/rollup-packer.ts';
+import { createAnalyticsServices } from '../../analytics/ingestion/index.ts';
+import { startRetention, startRollupPacking } from '../../analytics/rollups/index.ts';
 import type { RouteRegistrar } from '../app.ts';
 import { registerAnalyticsEventRoutes } from './analytics-events.ts';
 import { registerAnalyticsReportRoutes } from './analytics-reports.ts';
