@@ -1,6 +1,6 @@
 /**
  * The long-lived analytics objects a process needs: the classifier (with its cache) and the
- * group-committing writer. Built by the HTTP registrar for its app, closed with it.
+ * group-committing writer. Built once per process by the composition root (src/main.ts), closed with it.
  */
 import type pg from 'pg';
 import { type Classifier, createClassifier } from '../classification/index.ts';

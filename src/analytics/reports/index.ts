@@ -2,4 +2,5 @@
 export { queryAgents } from './agents-query.ts';
 export { type DateRange, parseDateRange, parseInstant } from './date-range.ts';
 export { type PageViewsExport, queryPageViews } from './page-views-query.ts';
+export { type AnalyticsReports, createAnalyticsReports } from './report-service.ts';
 export { queryTimeSeries, timeSeriesIntervals } from './time-series-query.ts';

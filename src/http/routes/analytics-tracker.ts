@@ -15,9 +15,8 @@ import {
   preparePageView,
 } from '../../analytics/ingestion/index.ts';
 import { analyticsSettingsOf } from '../../analytics/settings/index.ts';
-import type { Database } from '../../db/database.ts';
 import { ForbiddenError, InvalidInputError, isQuireError, RateLimitedError } from '../../errors.ts';
-import { findProject } from '../../projects/project-store.ts';
+import type { ProjectService } from '../../projects/project-service.ts';
 import { createMemoryRateLimiter } from '../../rate-limits/rate-limit.ts';
 import type { App } from '../app.ts';
 import { errorResponses, ProjectIdParameter } from '../schemas.ts';
@@ -26,7 +25,7 @@ const settingsCacheMilliseconds = 30_000;
 
 export function registerAnalyticsTrackerRoutes(
   app: App,
-  database: Database,
+  projects: ProjectService,
   services: AnalyticsServices,
 ): void {
   const script = fs.readFileSync(
@@ -52,7 +51,7 @@ export function registerAnalyticsTrackerRoutes(
   async function allowedOrigins(projectId: string): Promise<string[]> {
     const cached = origins.get(projectId);
     if (cached !== undefined && cached.expires > Date.now()) return cached.origins;
-    const project = await findProject(database.pool, projectId);
+    const project = await projects.find(projectId);
     const allowed = project === null ? [] : analyticsSettingsOf(project.settings).allowedOrigins;
     if (origins.size > 10_000) origins.clear();
     origins.set(projectId, { origins: allowed, expires: Date.now() + settingsCacheMilliseconds });
