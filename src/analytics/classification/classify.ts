@@ -9,6 +9,7 @@
 
 import { isbotMatch } from 'isbot';
 import isbotPackage from 'isbot/package.json' with { type: 'json' };
+import { assertNever } from '../../assert-never.ts';
 import { createAiAgentMatcher } from './ai-agent-matcher.ts';
 import type { AiAgentEntry, AiAgentTable } from './ai-agent-table-builder.ts';
 import defaultTable from './data/ai-agents.json' with { type: 'json' };
@@ -81,7 +82,7 @@ export function createClassifier(options: { table?: AiAgentTable; cacheSize?: nu
         case 'browser':
           return { category: 'human', agent: null };
         default:
-          return assertNever(kind);
+          return assertNever(kind, 'user-agent kind');
       }
     },
   };
@@ -121,8 +122,4 @@ function productName(userAgent: string, matched: string): string {
   const product = tokens.find((token) => token.toLowerCase().includes(needle) && token.length <= 64);
   const name = (product ?? matched).replace(/[^\x20-\x7e]/g, '').slice(0, maximumAgentLength);
   return name === '' ? 'unknown' : name;
-}
-
-function assertNever(value: never): never {
-  throw new Error(`Unexpected user-agent kind: ${JSON.stringify(value)}`);
 }

@@ -2,6 +2,7 @@
  * The categories every page view is classified into (DESIGN.md §4), and how they fold into the
  * export's two columns.
  */
+import { assertNever } from '../../assert-never.ts';
 
 export const trafficCategories = ['human', 'ai_assistant', 'ai_search', 'ai_training', 'bot'] as const;
 
@@ -40,10 +41,6 @@ export function exportColumn(
     case 'bot':
       return null;
     default:
-      return assertNever(category);
+      return assertNever(category, 'traffic category');
   }
-}
-
-function assertNever(value: never): never {
-  throw new Error(`Unexpected traffic category: ${String(value)}`);
 }
