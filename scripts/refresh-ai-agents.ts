@@ -1,12 +1,12 @@
 // Regenerates the AI-agent table from an ai.robots.txt robots.json:
 //   node scripts/refresh-ai-agents.ts PATH/TO/robots.json --commit SHA --date YYYY-MM-DD
-// Copies robots.json into src/analytics/data/, writes src/analytics/data/ai-agents.json, and lists what
+// Copies robots.json into src/analytics/classification/data/, writes src/analytics/classification/data/ai-agents.json, and lists what
 // changed since the previous table, marking new entries that only the free-text fallback categorised:
-// review those and add an override in src/analytics/ai-agent-review.ts when the fallback is wrong. Commit the result; the classifier
+// review those and add an override in src/analytics/classification/ai-agent-review.ts when the fallback is wrong. Commit the result; the classifier
 // version changes with the source commit, and `quire analytics reclassify` applies it to history.
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { type AiAgentTable, buildAiAgentTable } from '../src/analytics/ai-agent-table-builder.ts';
+import { type AiAgentTable, buildAiAgentTable } from '../src/analytics/classification/index.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -22,7 +22,7 @@ if (!/^[0-9a-f]{7,40}$/.test(values.commit) || !/^\d{4}-\d{2}-\d{2}$/.test(value
   process.exit(2);
 }
 
-const dataDirectory = new URL('../src/analytics/data/', import.meta.url);
+const dataDirectory = new URL('../src/analytics/classification/data/', import.meta.url);
 const robots: unknown = JSON.parse(readFileSync(robotsPath, 'utf8'));
 const { table, unreviewed } = buildAiAgentTable(robots, {
   project: 'ai-robots-txt/ai.robots.txt',

@@ -1,12 +1,15 @@
 /**
- * The composition root: config → database → queue → services → HTTP and/or worker. Nothing else
- * builds long-lived objects; everything below receives what it needs.
+ * The composition root: config → database → queue → services → HTTP and/or worker and maintenance.
+ * Nothing else builds long-lived objects; everything below receives what it needs. The HTTP API and
+ * the dashboard receive services (src/services.ts), never the pool.
+ *
+ * Roles: `api` serves HTTP; `worker` runs agent jobs and the maintenance loops (analytics retention,
+ * rollup packing, pruning of sessions and sign-in failures; src/maintenance/); `all` does both.
  */
 import type { FastifyServerOptions } from 'fastify';
 import { createFirstUserIfNone, type FirstUser } from './accounts/first-user.ts';
 import { createAgentRunner } from './agent/create-agent-runner.ts';
 import type { AgentRunner } from './agent-jobs/agent-runner.ts';
-import { createJobCache, createJobService } from './agent-jobs/job-service.ts';
 import { type JobWorker, startJobWorker } from './agent-jobs/job-worker.ts';
 import { createApiKeyCache } from './auth/api-key-cache.ts';
 import type { Config } from './config.ts';
@@ -15,15 +18,16 @@ import { migrate } from './db/migrator.ts';
 import { createNotifier } from './db/notifier.ts';
 import { openDatabase } from './db/open-database.ts';
 import { type App, buildApp, type RouteRegistrar } from './http/app.ts';
-import { createAgentRateLimiter } from './http/rate-limiting.ts';
 import { registerAgentJobEventRoutes } from './http/routes/agent-job-events.ts';
 import { registerAgentJobRoutes } from './http/routes/agent-jobs.ts';
 import { registerAnalyticsRoutes } from './http/routes/analytics.ts';
 import { registerHealthRoutes } from './http/routes/health.ts';
 import { registerProjectRoutes } from './http/routes/projects.ts';
 import { registerReviewRoutes } from './http/routes/reviews.ts';
+import { startMaintenance } from './maintenance/start-maintenance.ts';
 import { createDefaultProjectIfEmpty, type FirstStart } from './projects/first-start.ts';
 import { startQueue } from './queue/queue.ts';
+import { createServices } from './services.ts';
 
 export const routeRegistrars: RouteRegistrar[] = [
   registerHealthRoutes,
@@ -76,13 +80,15 @@ export async function startService(
     closers.push(() => boss.stop({ graceful: true, close: true, timeout: 10_000 }));
     const notifier = createNotifier(database.connectionString);
     closers.push(() => notifier.close());
-    const jobs = createJobService({
-      pool: database.pool,
+    const services = await createServices(config, database, {
       boss,
-      defaultModel: config.model,
+      notifier,
+      apiKeyCache: config.role === 'worker' ? null : await createApiKeyCache(notifier),
       // Polling clients read jobs over and over: API processes keep recent reads in memory.
-      cache: config.role === 'worker' ? null : await createJobCache(notifier),
+      cacheJobs: config.role !== 'worker',
     });
+    // Closed after the listener: in-flight requests may still write page views.
+    closers.push(() => services.close());
 
     let worker: JobWorker | null = null;
     if (config.role !== 'api') {
@@ -105,11 +111,7 @@ export async function startService(
     let app: App | null = null;
     let url: string | null = null;
     if (config.role !== 'worker') {
-      const apiKeys = await createApiKeyCache(notifier);
-      const agentRateLimiter = createAgentRateLimiter(config, database);
-      app = await buildApp({ config, database, jobs, notifier, apiKeys, agentRateLimiter }, routeRegistrars, {
-        logger: options.logger ?? false,
-      });
+      app = await buildApp({ config, ...services }, routeRegistrars, { logger: options.logger ?? false });
       const listening = app;
       closers.push(() => listening.close());
       await app.listen({ port: config.port, host: config.host });
@@ -121,6 +123,19 @@ export async function startService(
     if (worker) {
       const running = worker;
       closers.push(() => running.stop());
+    }
+    if (config.role !== 'api') {
+      const logger = app?.log ?? null;
+      const maintenance = startMaintenance({
+        pool: database.pool,
+        retentionMonths: config.analyticsRetentionMonths,
+        log: (message, error) => {
+          if (logger === null) log(error === undefined ? message : `${message}: ${String(error)}`);
+          else if (error === undefined) logger.info(message);
+          else logger.error({ err: error }, message);
+        },
+      });
+      closers.push(() => maintenance.stop());
     }
 
     let closing: Promise<void> | null = null;

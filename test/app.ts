@@ -1,15 +1,15 @@
 import { after } from 'node:test';
 import type { AgentRunner } from '../src/agent-jobs/agent-runner.ts';
-import { createJobCache, createJobService, type JobService } from '../src/agent-jobs/job-service.ts';
+import type { JobService } from '../src/agent-jobs/job-service.ts';
 import { type JobWorker, startJobWorker } from '../src/agent-jobs/job-worker.ts';
 import { createApiKeyCache } from '../src/auth/api-key-cache.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import type { Database } from '../src/db/database.ts';
 import { createNotifier, type Notifier } from '../src/db/notifier.ts';
 import { type App, type AppOptions, buildApp, type RouteRegistrar } from '../src/http/app.ts';
-import { createAgentRateLimiter } from '../src/http/rate-limiting.ts';
 import { routeRegistrars } from '../src/main.ts';
 import { startQueue } from '../src/queue/queue.ts';
+import { createServices } from '../src/services.ts';
 
 export interface TestServices {
   app: App;
@@ -43,15 +43,15 @@ export async function buildTestServices(
     runExpirySeconds: 600,
   });
   const notifier = createNotifier(database.connectionString);
-  const jobs = createJobService({
-    pool: database.pool,
+  const services = await createServices(config, database, {
     boss,
-    defaultModel: config.model,
-    cache: await createJobCache(notifier),
+    notifier,
+    apiKeyCache: await createApiKeyCache(notifier),
+    cacheJobs: true,
   });
-  const apiKeys = await createApiKeyCache(notifier);
+  const { jobs } = services;
   const app = await buildApp(
-    { config, database, jobs, notifier, apiKeys, agentRateLimiter: createAgentRateLimiter(config, database) },
+    { config, ...services },
     [...routeRegistrars, ...(options.extraRoutes ?? [])],
     options,
   );
@@ -60,6 +60,7 @@ export async function buildTestServices(
   after(async () => {
     for (const worker of workers) await worker.stop();
     await app.close();
+    await services.close();
     await boss.stop({ graceful: false, close: true });
     await notifier.close();
   });

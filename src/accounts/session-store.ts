@@ -2,27 +2,17 @@
  * Dashboard sessions. The cookie carries a random token (256 bits); only its SHA-256 is stored,
  * so a copy of the database holds no usable session. Each session has its own CSRF token.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Queryable } from '../db/database.ts';
-
-export interface DashboardSession {
-  userId: string;
-  email: string;
-  csrfToken: string;
-  expiresAt: Date;
-  lastSeenAt: Date;
-}
-
-/** Sessions end this long after sign-in, or after this long unused, whichever comes first. */
-export const sessionLifetimeSeconds = 7 * 24 * 3600;
-export const sessionIdleSeconds = 24 * 3600;
+import {
+  type DashboardSession,
+  generateToken,
+  sessionIdleSeconds,
+  sessionLifetimeSeconds,
+} from './session.ts';
 
 function hashToken(token: string): Buffer {
   return createHash('sha256').update(token).digest();
-}
-
-export function generateToken(): string {
-  return randomBytes(32).toString('base64url');
 }
 
 /** Creates a session; returns the cookie token, which is never stored. */

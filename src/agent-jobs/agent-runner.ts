@@ -11,19 +11,10 @@
  * Any other error is treated as transient and the run is retried with backoff.
  */
 
-export type CodeHostKind = 'local' | 'github' | 'gitlab';
+import type { Project } from '../projects/project.ts';
 
-export interface AgentRunProject {
-  id: string;
-  name: string;
-  /** A URL or a local path; null when the project has no repository (analytics only). */
-  repository: string | null;
-  /** The base ref jobs start from, such as `main`. */
-  ref: string;
-  codeHost: CodeHostKind;
-  /** Per-project settings (model override, code-host credentials, ...); secrets never reach the model. */
-  settings: Record<string, unknown>;
-}
+/** The project an agent runs on (src/projects/project.ts); settings never reach the model. */
+export type AgentRunProject = Pick<Project, 'id' | 'name' | 'repository' | 'ref' | 'codeHost' | 'settings'>;
 
 export interface AgentRunJob {
   id: string;

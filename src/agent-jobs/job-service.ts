@@ -19,6 +19,7 @@ import { type JobStatus, nextStatus } from './job-status.ts';
 import {
   cancelPendingMessages,
   findJob,
+  firstPrompts,
   insertMessage,
   insertQueuedJobs,
   type JobPage,
@@ -163,6 +164,11 @@ export function createJobService({ pool, boss, defaultModel, cache = null }: Job
       options: { status: JobStatus | null; limit: number; after: { createdAt: Date; id: string } | null },
     ): Promise<JobPage> {
       return listJobs(pool, projectId, options);
+    },
+
+    /** The first prompt of each job, by job id (a job list's titles). */
+    firstPrompts(jobIds: string[]): Promise<Map<string, string>> {
+      return firstPrompts(pool, jobIds);
     },
   };
 }

@@ -3,6 +3,8 @@
  * create → active; active → completed | failed; completed | failed → active on a follow-up;
  * any → archived, which is final.
  */
+
+import { assertNever } from '../assert-never.ts';
 import { ConflictError } from '../errors.ts';
 
 export type JobStatus = 'active' | 'completed' | 'archived' | 'failed';
@@ -37,8 +39,4 @@ export function nextStatus(current: JobStatus, transition: JobTransition): JobSt
     default:
       return assertNever(transition);
   }
-}
-
-export function assertNever(value: never): never {
-  throw new Error(`Unexpected value: ${JSON.stringify(value)}`);
 }

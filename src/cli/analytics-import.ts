@@ -1,10 +1,10 @@
 /** `quire analytics import`: streams log files into a project, with a progress bar and a summary. */
 import fs from 'node:fs';
 import { type Command, Option } from 'commander';
-import { createClassifier } from '../analytics/classify.ts';
-import { type ImportSummary, importLog, type LogFormat, logFormats } from '../analytics/log-import.ts';
-import { createPageViewWriter } from '../analytics/page-view-writer.ts';
-import { retentionCutoff } from '../analytics/retention.ts';
+import { createClassifier } from '../analytics/classification/index.ts';
+import { createPageViewWriter } from '../analytics/ingestion/index.ts';
+import { type ImportSummary, importLog, type LogFormat, logFormats } from '../analytics/log-import/index.ts';
+import { retentionCutoff } from '../analytics/rollups/index.ts';
 import { NotFoundError } from '../errors.ts';
 import { findProject } from '../projects/project-store.ts';
 import { withDatabase } from './database-command.ts';

@@ -1,12 +1,14 @@
 /** `quire analytics ...`: import logs, print the export, verify and reclassify, retention, settings. */
 import { type Command, InvalidArgumentError } from 'commander';
-import { analyticsSettingsOf, parseOrigin, settingsPatch } from '../analytics/analytics-settings.ts';
-import { createClassifier } from '../analytics/classify.ts';
-import { dropMonthPartitionsBefore } from '../analytics/month-partitions.ts';
-import { reclassifyPageViews } from '../analytics/reclassify.ts';
-import { retentionCutoff } from '../analytics/retention.ts';
-import { packRollups } from '../analytics/rollup-packer.ts';
-import { verifyRollups } from '../analytics/rollup-verification.ts';
+import { createClassifier } from '../analytics/classification/index.ts';
+import {
+  packRollups,
+  reclassifyPageViews,
+  retentionCutoff,
+  verifyRollups,
+} from '../analytics/rollups/index.ts';
+import { analyticsSettingsOf, parseOrigin, settingsPatch } from '../analytics/settings/index.ts';
+import { dropMonthPartitionsBefore } from '../analytics/storage/index.ts';
 import { type PageViewsExport, QuireApiError, type QuireClient } from '../client/quire-client.ts';
 import { NotFoundError, QuireError } from '../errors.ts';
 import { findProject, updateProjectSettings } from '../projects/project-store.ts';

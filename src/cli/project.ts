@@ -1,9 +1,9 @@
 import fs from 'node:fs/promises';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import type { CodeHostKind } from '../agent-jobs/agent-runner.ts';
+import { type CodeHostKind, codeHostKinds } from '../code-hosts/code-host.ts';
 import { parseModelId } from '../config.ts';
 import { NotFoundError } from '../errors.ts';
-import { codeHostKinds, presentProject } from '../projects/project.ts';
+import { presentProject } from '../projects/project.ts';
 import {
   insertProject,
   listProjects,

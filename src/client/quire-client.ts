@@ -9,8 +9,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentJobResource } from '../agent-jobs/agent-job.ts';
 import type { JobStatus } from '../agent-jobs/job-status.ts';
-import type { IncomingEvent, IngestResult } from '../analytics/ingest-events.ts';
-import type { PageViewsExport } from '../analytics/page-views-query.ts';
+import type { IncomingEvent, IngestResult } from '../analytics/ingestion/index.ts';
+import type { PageViewsExport } from '../analytics/reports/index.ts';
 
 export type { AgentJobResource, IncomingEvent, IngestResult, PageViewsExport };
 

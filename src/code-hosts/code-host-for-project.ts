@@ -1,7 +1,6 @@
 import { isAbsolute } from 'node:path';
-import type { AgentRunProject } from '../agent-jobs/agent-runner.ts';
 import { NonRetriableError } from '../errors.ts';
-import type { CodeHost } from './code-host.ts';
+import type { CodeHost, CodeHostProject } from './code-host.ts';
 import { createGitHubCodeHost } from './github/github-code-host.ts';
 import { createGitLabCodeHost } from './gitlab/gitlab-code-host.ts';
 import { createLocalCodeHost } from './local/local-code-host.ts';
@@ -14,7 +13,7 @@ import type { ReviewStore } from './local/review.ts';
  *   local:  the repository is an absolute path on this machine; no settings.
  */
 export function createCodeHostResolver(dependencies: { publicUrl: string; reviews: ReviewStore }) {
-  return (project: AgentRunProject): CodeHost => {
+  return (project: CodeHostProject): CodeHost => {
     const repository = project.repository ?? '';
     switch (project.codeHost) {
       case 'local':

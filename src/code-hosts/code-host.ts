@@ -1,5 +1,18 @@
 import type { GitCredentials } from '../workspace/git-credentials.ts';
 
+export type CodeHostKind = 'local' | 'github' | 'gitlab';
+
+export const codeHostKinds: readonly CodeHostKind[] = ['local', 'github', 'gitlab'];
+
+/** What choosing and configuring a project's code host reads of the project. */
+export interface CodeHostProject {
+  /** A URL or a local path; null when the project has no repository (analytics only). */
+  repository: string | null;
+  codeHost: CodeHostKind;
+  /** Per-project settings, where code-host credentials live. */
+  settings: Record<string, unknown>;
+}
+
 export interface PullRequestRequest {
   projectId: string;
   jobId: string;

@@ -4,7 +4,6 @@
  * buttons, the live step log, the chart). It uses the same services as the API, not the API.
  */
 import type { FastifyInstance } from 'fastify';
-import { createSignIn } from '../accounts/sign-in.ts';
 import { isQuireError } from '../errors.ts';
 import type { App, RouteRegistrar } from '../http/app.ts';
 import type { HttpDependencies } from '../http/dependencies.ts';
@@ -42,8 +41,7 @@ export const registerDashboard: RouteRegistrar = async (app: App, dependencies: 
 };
 
 async function dashboardPlugin(app: FastifyInstance, dependencies: HttpDependencies): Promise<void> {
-  const { config, database } = dependencies;
-  const db = database.pool;
+  const { config } = dependencies;
   // Pages, not API: kept out of the OpenAPI document.
   app.addHook('onRoute', (route) => {
     route.schema = { ...route.schema, hide: true };
@@ -59,7 +57,7 @@ async function dashboardPlugin(app: FastifyInstance, dependencies: HttpDependenc
     reply.header('referrer-policy', 'same-origin');
     reply.header('x-frame-options', 'DENY');
   });
-  installSessionAccess(app, db);
+  installSessionAccess(app, dependencies.accounts);
 
   app.setErrorHandler((error: unknown, request, reply) => {
     const { status, body } = errorResponseOf(error);
@@ -82,22 +80,25 @@ async function dashboardPlugin(app: FastifyInstance, dependencies: HttpDependenc
   );
 
   registerAssetRoutes(app);
+  const { projects } = dependencies;
   registerSignInRoutes(app, {
-    db,
-    signIn: createSignIn(db),
+    accounts: dependencies.accounts,
     secureCookies: config.publicUrl.startsWith('https:'),
   });
-  registerHomeRoutes(app, db);
-  registerKeyRoutes(app, { db, publicUrl: config.publicUrl, apiKeys: dependencies.apiKeys });
+  registerHomeRoutes(app, projects);
+  registerKeyRoutes(app, { projects, apiKeys: dependencies.apiKeys, publicUrl: config.publicUrl });
   registerJobRoutes(app, {
-    db,
+    projects,
     jobs: dependencies.jobs,
-    streams: createJobEventStreams(app, { pool: db, notifier: dependencies.notifier }),
+    jobEvents: dependencies.jobEvents,
+    reviews: dependencies.reviews,
+    streams: createJobEventStreams(app, dependencies.jobEvents),
     consumeAgentRateLimit: (projectId) => dependencies.agentRateLimiter.consume(projectId),
   });
-  registerAnalyticsRoutes(app, { db, source: createAnalyticsSource(db) });
+  registerAnalyticsRoutes(app, { projects, source: createAnalyticsSource(dependencies.analyticsReports) });
   registerSettingsRoutes(app, {
-    db,
+    projects,
+    webhooks: dependencies.webhooks,
     publicUrl: config.publicUrl,
     defaultModel: config.model,
     defaultAgentRateLimit: config.agentRateLimitPerHour,

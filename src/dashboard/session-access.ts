@@ -5,8 +5,8 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { type DashboardSession, findSession, touchSession } from '../accounts/session-store.ts';
-import type { Queryable } from '../db/database.ts';
+import type { AccountService } from '../accounts/account-service.ts';
+import type { DashboardSession } from '../accounts/session.ts';
 import { ForbiddenError, UnauthorizedError } from '../errors.ts';
 import { readCookie, sessionCookieName } from './cookies.ts';
 import { formField } from './form.ts';
@@ -27,15 +27,15 @@ export function sameToken(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-export function installSessionAccess(app: FastifyInstance, db: Queryable): void {
+export function installSessionAccess(app: FastifyInstance, accounts: AccountService): void {
   app.decorateRequest('dashboardSession', null);
   app.addHook('onRequest', async (request) => {
     const token = readCookie(request.headers.cookie, sessionCookieName);
     if (token === null) return;
-    const session = await findSession(db, token);
+    const session = await accounts.findSession(token);
     if (session === null) return;
     request.dashboardSession = { ...session, token };
-    if (Date.now() - session.lastSeenAt.getTime() > 60_000) touchSession(db, token).catch(() => {});
+    if (Date.now() - session.lastSeenAt.getTime() > 60_000) accounts.touchSession(token).catch(() => {});
   });
   // preHandler: after the body is parsed, so that the form's CSRF field can be read.
   app.addHook('preHandler', async (request, reply) => {

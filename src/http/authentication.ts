@@ -4,7 +4,7 @@
  * before the body is read or validated, so an unauthenticated caller learns nothing else.
  */
 import type { ApiKey, Scope } from '../auth/api-key.ts';
-import { authenticate, authorize } from '../auth/authenticate.ts';
+import { authorize } from '../auth/authenticate.ts';
 import type { App } from './app.ts';
 import type { HttpDependencies } from './dependencies.ts';
 
@@ -23,11 +23,7 @@ export function installAuthentication(app: App, dependencies: HttpDependencies):
   app.addHook('onRequest', async (request) => {
     const scope = request.routeOptions.config.scope;
     if (scope === undefined) return;
-    const key = await authenticate(
-      dependencies.database.pool,
-      request.headers.authorization,
-      dependencies.apiKeys,
-    );
+    const key = await dependencies.apiKeys.authenticate(request.headers.authorization);
     const projectId = (request.params as { projectId?: string }).projectId ?? '';
     authorize(key, projectId, scope);
     request.apiKey = key;

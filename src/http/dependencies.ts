@@ -1,18 +1,33 @@
+import type { AccountService } from '../accounts/account-service.ts';
+import type { JobEventFeed } from '../agent-jobs/job-event-feed.ts';
 import type { JobService } from '../agent-jobs/job-service.ts';
-import type { ApiKeyCache } from '../auth/api-key-cache.ts';
+import type { AnalyticsServices } from '../analytics/ingestion/index.ts';
+import type { AnalyticsReports } from '../analytics/reports/index.ts';
+import type { ApiKeyService } from '../auth/api-key-service.ts';
+import type { ReviewService } from '../code-hosts/local/review-service.ts';
 import type { Config } from '../config.ts';
-import type { Database } from '../db/database.ts';
-import type { Notifier } from '../db/notifier.ts';
+import type { ProjectService } from '../projects/project-service.ts';
 import type { RateLimiter } from '../rate-limits/rate-limit.ts';
+import type { WebhookService } from '../webhooks/webhook-service.ts';
 
-/** What route handlers may use; built once by the composition root (src/main.ts). */
+/**
+ * What route handlers and the dashboard may use: services, never the database. Built once by the
+ * composition root (src/main.ts, `createServices` in src/services.ts).
+ */
 export interface HttpDependencies {
   config: Readonly<Config>;
-  database: Database;
+  projects: ProjectService;
+  apiKeys: ApiKeyService;
   jobs: JobService;
-  notifier: Notifier;
-  /** Recently verified keys; null to look every key up. */
-  apiKeys: ApiKeyCache | null;
-  /** Agent job creates and follow-ups per project (`createAgentRateLimiter`), one per process. */
+  jobEvents: JobEventFeed;
+  /** The classifier and the group-committing page-view writer, one per process. */
+  analyticsIngestion: AnalyticsServices;
+  analyticsReports: AnalyticsReports;
+  reviews: ReviewService;
+  accounts: AccountService;
+  webhooks: WebhookService;
+  /** Agent job creates and follow-ups per project, one per process. */
   agentRateLimiter: RateLimiter;
+  /** True when the database is reachable and migrated (`GET /health/ready`). */
+  isReady(): Promise<boolean>;
 }

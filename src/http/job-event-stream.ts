@@ -5,9 +5,8 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import type pg from 'pg';
-import { type JobEvent, jobEventsChannel, listJobEvents, presentJobEvent } from '../agent-jobs/job-events.ts';
-import type { Notifier } from '../db/notifier.ts';
+import type { JobEventFeed } from '../agent-jobs/job-event-feed.ts';
+import { type JobEvent, presentJobEvent } from '../agent-jobs/job-events.ts';
 
 const heartbeatMilliseconds = 15_000;
 
@@ -27,10 +26,7 @@ export interface JobEventStreams {
   ): Promise<void>;
 }
 
-export function createJobEventStreams(
-  app: FastifyInstance,
-  dependencies: { pool: pg.Pool; notifier: Notifier },
-): JobEventStreams {
+export function createJobEventStreams(app: FastifyInstance, feed: JobEventFeed): JobEventStreams {
   const openStreams = new Set<ServerResponse>();
   // Live streams never go idle; end them so that shutdown does not wait for clients to leave.
   app.addHook('preClose', async () => {
@@ -61,7 +57,7 @@ export function createJobEventStreams(
           do {
             again = false;
             for (;;) {
-              const events = await listJobEvents(dependencies.pool, options.jobId, cursor, 500);
+              const events = await feed.list(options.jobId, cursor, 500);
               for (const event of events) {
                 if (closed) return;
                 const name = options.namedEvents === false ? '' : `event: ${event.type}\n`;
@@ -79,10 +75,10 @@ export function createJobEventStreams(
         }
       };
 
-      const unsubscribe = await dependencies.notifier.subscribe(jobEventsChannel, (jobId) => {
+      const unsubscribe = await feed.subscribe((jobId) => {
         if (jobId === options.jobId) void flush();
       });
-      const stopReconnect = dependencies.notifier.onReconnect(() => void flush());
+      const stopReconnect = feed.onReconnect(() => void flush());
       const heartbeat = setInterval(() => response.write(': keep-alive\n\n'), heartbeatMilliseconds);
       response.on('close', () => {
         closed = true;

@@ -2,10 +2,9 @@
  * Checks of project fields typed by people (the dashboard's settings forms). Each returns the
  * cleaned value, or throws `InvalidInputError` saying what is expected.
  */
-import type { CodeHostKind } from '../agent-jobs/agent-runner.ts';
+import { type CodeHostKind, codeHostKinds } from '../code-hosts/code-host.ts';
 import { parseModelId } from '../config.ts';
 import { InvalidInputError } from '../errors.ts';
-import { codeHostKinds } from './project.ts';
 
 export function checkProjectName(text: string): string {
   const name = text.trim();

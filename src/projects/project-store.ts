@@ -1,4 +1,4 @@
-import type { CodeHostKind } from '../agent-jobs/agent-runner.ts';
+import type { CodeHostKind } from '../code-hosts/code-host.ts';
 import type { Queryable } from '../db/database.ts';
 import { newId } from '../ids.ts';
 import { type Project, type ProjectRow, projectFromRow } from './project.ts';

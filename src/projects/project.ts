@@ -1,13 +1,14 @@
-import type { CodeHostKind } from '../agent-jobs/agent-runner.ts';
-
-export const codeHostKinds: readonly CodeHostKind[] = ['local', 'github', 'gitlab'];
+import type { CodeHostKind } from '../code-hosts/code-host.ts';
 
 export interface Project {
   id: string;
   name: string;
+  /** A URL or a local path; null when the project has no repository (analytics only). */
   repository: string | null;
+  /** The base ref jobs start from, such as `main`. */
   ref: string;
   codeHost: CodeHostKind;
+  /** Per-project settings (model override, code-host credentials, ...); may hold secrets. */
   settings: Record<string, unknown>;
   createdAt: Date;
   updatedAt: Date;

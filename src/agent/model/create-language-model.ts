@@ -2,6 +2,7 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
+import { assertNever } from '../../assert-never.ts';
 import { parseModelId } from '../../config.ts';
 import { NonRetriableError } from '../../errors.ts';
 
@@ -54,7 +55,7 @@ export function createLanguageModel(
         ...fetchOption,
       })(parsed.modelId);
     default:
-      return assertNever(parsed.provider);
+      return assertNever(parsed.provider, 'provider');
   }
 }
 
@@ -66,8 +67,4 @@ export function chooseModelName(
   const override = projectSettings.model;
   if (typeof override === 'string' && parseModelId(override) !== null) return override;
   return defaultModel;
-}
-
-function assertNever(value: never): never {
-  throw new Error(`Unexpected provider ${String(value)}`);
 }

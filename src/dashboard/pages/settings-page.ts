@@ -1,5 +1,5 @@
+import { codeHostKinds } from '../../code-hosts/code-host.ts';
 import type { Project } from '../../projects/project.ts';
-import { codeHostKinds } from '../../projects/project.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { projectPath } from '../project-context.ts';
 import { csrfField, notice, type PageContext, renderPage } from './layout.ts';

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { Queryable } from '../../db/database.ts';
 import { InvalidInputError, NotFoundError } from '../../errors.ts';
-import { findProject } from '../../projects/project-store.ts';
+import type { ProjectService } from '../../projects/project-service.ts';
 import type { AnalyticsSource, DateRange } from '../analytics-source.ts';
 import { type AnalyticsPageState, renderAnalyticsPage, viewsPerPage } from '../pages/analytics-page.ts';
 import { loadPageContext } from '../project-context.ts';
@@ -43,14 +42,14 @@ export function readRange(query: { from?: string; to?: string }, now: Date) {
 
 export function registerAnalyticsRoutes(
   app: FastifyInstance,
-  options: { db: Queryable; source: AnalyticsSource | null; now?: () => Date },
+  options: { projects: ProjectService; source: AnalyticsSource | null; now?: () => Date },
 ): void {
-  const { db, source } = options;
+  const { projects, source } = options;
   const now = options.now ?? (() => new Date());
 
   app.get<AnalyticsRequest>('/projects/:projectId/analytics', async (request, reply) => {
     const context = await loadPageContext(
-      db,
+      projects,
       request.dashboardSession!,
       request.params.projectId,
       'analytics',
@@ -87,7 +86,7 @@ export function registerAnalyticsRoutes(
   });
 
   app.get<AnalyticsRequest>('/projects/:projectId/analytics/views.csv', async (request, reply) => {
-    const project = await findProject(db, request.params.projectId);
+    const project = await projects.find(request.params.projectId);
     if (project === null) throw new NotFoundError('There is no project with this id');
     if (source === null) throw new NotFoundError('Analytics is not part of this build of Quire');
     const { from, to, range } = readRange(request.query, now());

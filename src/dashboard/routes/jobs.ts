@@ -1,15 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { decodeJobCursor, encodeJobCursor } from '../../agent-jobs/job-cursor.ts';
-import { listJobEvents } from '../../agent-jobs/job-events.ts';
+import type { JobEventFeed } from '../../agent-jobs/job-event-feed.ts';
 import type { JobService } from '../../agent-jobs/job-service.ts';
 import { type JobStatus, jobStatuses } from '../../agent-jobs/job-status.ts';
-import { firstPrompts } from '../../agent-jobs/job-store.ts';
-import { readReviewDiff } from '../../code-hosts/local/review-git.ts';
-import { findLatestReviewOfJob } from '../../code-hosts/local/review-store-postgres.ts';
-import type { Queryable } from '../../db/database.ts';
+import type { ReviewService } from '../../code-hosts/local/review-service.ts';
 import { InvalidInputError } from '../../errors.ts';
 import type { JobEventStreams } from '../../http/job-event-stream.ts';
 import type { Project } from '../../projects/project.ts';
+import type { ProjectService } from '../../projects/project-service.ts';
 import { formField } from '../form.ts';
 import { renderJobEventItem } from '../pages/job-event-item.ts';
 import { type JobDiff, renderJobPage } from '../pages/job-page.ts';
@@ -21,8 +19,10 @@ type ProjectParameters = { Params: { projectId: string } };
 type JobParameters = { Params: { projectId: string; jobId: string } };
 
 export interface JobRouteDependencies {
-  db: Queryable;
+  projects: ProjectService;
   jobs: JobService;
+  jobEvents: JobEventFeed;
+  reviews: ReviewService;
   streams: JobEventStreams;
   /** Counts a create or follow-up against the project's agent rate limit (as the API does). */
   consumeAgentRateLimit(projectId: string): Promise<void>;
@@ -39,41 +39,43 @@ function promptOf(body: unknown): string {
 }
 
 async function diffOf(
-  db: Queryable,
+  reviews: ReviewService,
   project: Project,
   job: { id: string; status: JobStatus },
 ): Promise<JobDiff> {
   if (project.codeHost !== 'local') {
     return { kind: 'none', reason: `The diff is on the pull request (${project.codeHost}).` };
   }
-  const review = await findLatestReviewOfJob(db, job.id);
+  const review = await reviews.latestOfJob(job.id);
   if (review === null) {
     return {
       kind: 'none',
       reason: job.status === 'active' ? 'No changes published yet.' : 'No file changed.',
     };
   }
-  return readReviewDiff(review).then(
+  return reviews.readDiff(review).then(
     (text): JobDiff => ({ kind: 'diff', text }),
     (): JobDiff => ({ kind: 'none', reason: 'The branch is no longer in the repository.' }),
   );
 }
 
 export function registerJobRoutes(app: FastifyInstance, dependencies: JobRouteDependencies): void {
-  const { db, jobs, streams } = dependencies;
+  const { projects, jobs, jobEvents, reviews, streams } = dependencies;
 
   app.get<ProjectParameters & { Querystring: { status?: string; cursor?: string } }>(
     '/projects/:projectId/jobs',
     async (request, reply) => {
-      const context = await loadPageContext(db, request.dashboardSession!, request.params.projectId, 'jobs');
+      const context = await loadPageContext(
+        projects,
+        request.dashboardSession!,
+        request.params.projectId,
+        'jobs',
+      );
       const requested = request.query.status;
       const status = jobStatuses.includes(requested as JobStatus) ? (requested as JobStatus) : null;
       const after = request.query.cursor ? decodeJobCursor(request.query.cursor) : null;
       const page = await jobs.list(context.project.id, { status, limit: 25, after });
-      const prompts = await firstPrompts(
-        db,
-        page.jobs.map((job) => job.id),
-      );
+      const prompts = await jobs.firstPrompts(page.jobs.map((job) => job.id));
       return sendPage(
         reply,
         renderJobsPage(context, {
@@ -97,11 +99,16 @@ export function registerJobRoutes(app: FastifyInstance, dependencies: JobRouteDe
   app.get<JobParameters & { Querystring: { done?: string } }>(
     '/projects/:projectId/jobs/:jobId',
     async (request, reply) => {
-      const context = await loadPageContext(db, request.dashboardSession!, request.params.projectId, 'jobs');
+      const context = await loadPageContext(
+        projects,
+        request.dashboardSession!,
+        request.params.projectId,
+        'jobs',
+      );
       const job = await jobs.get(context.project.id, request.params.jobId);
       const [events, diff] = await Promise.all([
-        listJobEvents(db, job.id, 0, 5000),
-        diffOf(db, context.project, job),
+        jobEvents.list(job.id, 0, 5000),
+        diffOf(reviews, context.project, job),
       ]);
       const done = request.query.done;
       return sendPage(reply, renderJobPage(context, { job, events, diff, ...(done ? { done } : {}) }));

@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { parseScopes } from '../../auth/api-key.ts';
-import type { ApiKeyCache } from '../../auth/api-key-cache.ts';
-import { insertApiKey, listApiKeys, revokeApiKey } from '../../auth/api-key-store.ts';
-import type { Queryable } from '../../db/database.ts';
+import type { ApiKeyService } from '../../auth/api-key-service.ts';
 import { NotFoundError } from '../../errors.ts';
+import type { ProjectService } from '../../projects/project-service.ts';
 import { formField, formFields } from '../form.ts';
 import { renderKeysPage } from '../pages/keys-page.ts';
 import { loadPageContext, projectPath } from '../project-context.ts';
@@ -13,21 +12,31 @@ type ProjectParameters = { Params: { projectId: string } };
 
 export function registerKeyRoutes(
   app: FastifyInstance,
-  options: { db: Queryable; publicUrl: string; apiKeys: ApiKeyCache | null },
+  options: { projects: ProjectService; apiKeys: ApiKeyService; publicUrl: string },
 ): void {
-  const { db, publicUrl, apiKeys } = options;
+  const { projects, publicUrl, apiKeys } = options;
   app.get<ProjectParameters & { Querystring: { done?: string } }>(
     '/projects/:projectId/keys',
     async (request, reply) => {
-      const context = await loadPageContext(db, request.dashboardSession!, request.params.projectId, 'keys');
-      const keys = await listApiKeys(db, context.project.id);
+      const context = await loadPageContext(
+        projects,
+        request.dashboardSession!,
+        request.params.projectId,
+        'keys',
+      );
+      const keys = await apiKeys.list(context.project.id);
       const done = request.query.done === 'revoked' ? 'revoked' : undefined;
       return sendPage(reply, renderKeysPage(context, { keys, publicUrl, ...(done ? { done } : {}) }));
     },
   );
 
   app.post<ProjectParameters>('/projects/:projectId/keys', async (request, reply) => {
-    const context = await loadPageContext(db, request.dashboardSession!, request.params.projectId, 'keys');
+    const context = await loadPageContext(
+      projects,
+      request.dashboardSession!,
+      request.params.projectId,
+      'keys',
+    );
     const name = formField(request.body, 'name').trim();
     const scopeList = formFields(request.body, 'scopes');
     const scopes = parseScopes(scopeList.join(','));
@@ -38,14 +47,14 @@ export function registerKeyRoutes(
           ? 'Choose at least one scope.'
           : null;
     if (problem !== null || scopes === null) {
-      const keys = await listApiKeys(db, context.project.id);
+      const keys = await apiKeys.list(context.project.id);
       return sendPage(
         reply.code(400),
         renderKeysPage(context, { keys, publicUrl, error: problem ?? '', form: { name, scopes: scopeList } }),
       );
     }
-    const created = await insertApiKey(db, { projectId: context.project.id, name, scopes });
-    const keys = await listApiKeys(db, context.project.id);
+    const created = await apiKeys.create({ projectId: context.project.id, name, scopes });
+    const keys = await apiKeys.list(context.project.id);
     return sendPage(reply.code(201), renderKeysPage(context, { keys, publicUrl, created }));
   });
 
@@ -53,11 +62,9 @@ export function registerKeyRoutes(
     '/projects/:projectId/keys/:keyId/revoke',
     async (request, reply) => {
       const { projectId, keyId } = request.params;
-      const key = (await listApiKeys(db, projectId)).find((item) => item.id === keyId);
+      const key = (await apiKeys.list(projectId)).find((item) => item.id === keyId);
       if (key === undefined) throw new NotFoundError('There is no such key in this project');
-      await revokeApiKey(db, key.id);
-      // Other processes hear of it by notification; this one need not wait for it.
-      apiKeys?.evict(key.id);
+      await apiKeys.revoke(key.id);
       return reply.redirect(projectPath(projectId, '/keys?done=revoked'), 303);
     },
   );

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { parseOrigin } from '../../analytics/analytics-settings.ts';
-import type { Queryable } from '../../db/database.ts';
+import { parseOrigin } from '../../analytics/settings/index.ts';
 import { InvalidInputError, isQuireError } from '../../errors.ts';
 import type { Project } from '../../projects/project.ts';
 import {
@@ -11,13 +10,8 @@ import {
   checkRef,
   checkRepository,
 } from '../../projects/project-fields.ts';
-import { updateProject, updateProjectSettings } from '../../projects/project-store.ts';
-import {
-  deleteWebhook,
-  findWebhook,
-  generateWebhookSecret,
-  upsertWebhook,
-} from '../../webhooks/webhook-store.ts';
+import type { ProjectService } from '../../projects/project-service.ts';
+import type { WebhookService } from '../../webhooks/webhook-service.ts';
 import { formField } from '../form.ts';
 import type { PageContext } from '../pages/layout.ts';
 import { renderSettingsPage, type SettingsPageState } from '../pages/settings-page.ts';
@@ -27,7 +21,8 @@ import { sendPage } from '../send-page.ts';
 type ProjectParameters = { Params: { projectId: string } };
 
 export interface SettingsRouteOptions {
-  db: Queryable;
+  projects: ProjectService;
+  webhooks: WebhookService;
   publicUrl: string;
   defaultModel: string | null;
   defaultAgentRateLimit: number;
@@ -62,7 +57,7 @@ function credentialSettings(body: unknown, current: Record<string, unknown>) {
 }
 
 export function registerSettingsRoutes(app: FastifyInstance, options: SettingsRouteOptions): void {
-  const { db } = options;
+  const { projects, webhooks } = options;
   const base = (projectId: string) => projectPath(projectId, '/settings');
 
   async function render(
@@ -70,7 +65,7 @@ export function registerSettingsRoutes(app: FastifyInstance, options: SettingsRo
     context: PageContext & { project: Project },
     extra: Partial<SettingsPageState> = {},
   ) {
-    const webhook = await findWebhook(db, context.project.id);
+    const webhook = await webhooks.find(context.project.id);
     return sendPage(
       reply,
       renderSettingsPage(context, {
@@ -90,7 +85,7 @@ export function registerSettingsRoutes(app: FastifyInstance, options: SettingsRo
   ) {
     app.post<ProjectParameters>(`/projects/:projectId/settings/${path}`, async (request, reply) => {
       const context = await loadPageContext(
-        db,
+        projects,
         request.dashboardSession!,
         request.params.projectId,
         'settings',
@@ -99,7 +94,12 @@ export function registerSettingsRoutes(app: FastifyInstance, options: SettingsRo
         const outcome = await change(context.project, request.body);
         if (typeof outcome === 'string')
           return reply.redirect(`${base(context.project.id)}?done=${outcome}`, 303);
-        const fresh = await loadPageContext(db, request.dashboardSession!, context.project.id, 'settings');
+        const fresh = await loadPageContext(
+          projects,
+          request.dashboardSession!,
+          context.project.id,
+          'settings',
+        );
         return render(reply, fresh, outcome.render);
       } catch (error: unknown) {
         if (!isQuireError(error) || error.code !== 'invalid_input') throw error;
@@ -112,7 +112,7 @@ export function registerSettingsRoutes(app: FastifyInstance, options: SettingsRo
     '/projects/:projectId/settings',
     async (request, reply) => {
       const context = await loadPageContext(
-        db,
+        projects,
         request.dashboardSession!,
         request.params.projectId,
         'settings',
@@ -122,7 +122,7 @@ export function registerSettingsRoutes(app: FastifyInstance, options: SettingsRo
   );
 
   settingsForm('project', async (project, body) => {
-    await updateProject(db, project.id, {
+    await projects.update(project.id, {
       name: checkProjectName(formField(body, 'name')),
       repository: checkRepository(formField(body, 'repository')),
       ref: checkRef(formField(body, 'ref')),
@@ -133,10 +133,10 @@ export function registerSettingsRoutes(app: FastifyInstance, options: SettingsRo
 
   settingsForm('credentials', async (project, body) => {
     if (formField(body, 'remove') === '1') {
-      await updateProjectSettings(db, project.id, { github: null, gitlab: null });
+      await projects.updateSettings(project.id, { github: null, gitlab: null });
       return 'credentials-removed';
     }
-    await updateProjectSettings(db, project.id, credentialSettings(body, project.settings));
+    await projects.updateSettings(project.id, credentialSettings(body, project.settings));
     return 'credentials';
   });
 
@@ -145,7 +145,7 @@ export function registerSettingsRoutes(app: FastifyInstance, options: SettingsRo
     if (limitText !== '' && (!/^\d{1,9}$/.test(limitText) || Number(limitText) < 1)) {
       throw new InvalidInputError('Agent runs per hour is a whole number of at least 1, or empty');
     }
-    await updateProjectSettings(db, project.id, {
+    await projects.updateSettings(project.id, {
       model: checkModel(formField(body, 'model')) || null,
       agentRateLimitPerHour: limitText === '' ? null : Number(limitText),
     });
@@ -154,12 +154,12 @@ export function registerSettingsRoutes(app: FastifyInstance, options: SettingsRo
 
   settingsForm('webhook', async (project, body) => {
     const url = checkHttpUrl(formField(body, 'url'), 'The webhook URL');
-    const saved = await upsertWebhook(db, project.id, url, generateWebhookSecret());
+    const saved = await webhooks.set(project.id, url);
     return { render: { webhookSecret: saved.secret, done: '' } };
   });
 
   settingsForm('webhook/remove', async (project) => {
-    await deleteWebhook(db, project.id);
+    await webhooks.delete(project.id);
     return 'webhook-removed';
   });
 
@@ -170,7 +170,7 @@ export function registerSettingsRoutes(app: FastifyInstance, options: SettingsRo
       .filter((line) => line !== '');
     const origins = [...new Set(lines.map(parseOrigin))];
     if (origins.length > 50) throw new InvalidInputError('At most 50 allowed origins');
-    await updateProjectSettings(db, project.id, { analyticsAllowedOrigins: origins });
+    await projects.updateSettings(project.id, { analyticsAllowedOrigins: origins });
     return 'origins';
   });
 }

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { deleteSession, generateToken, sessionLifetimeSeconds } from '../../accounts/session-store.ts';
-import type { SignIn } from '../../accounts/sign-in.ts';
-import type { Queryable } from '../../db/database.ts';
+import type { AccountService } from '../../accounts/account-service.ts';
+import { generateToken, sessionLifetimeSeconds } from '../../accounts/session.ts';
 import { errorResponseOf } from '../../http/error-handler.ts';
 import { readCookie, serializeCookie, sessionCookieName, signInCsrfCookieName } from '../cookies.ts';
 import { formField } from '../form.ts';
@@ -20,9 +19,9 @@ export function safeNextPath(next: string | undefined): string {
  */
 export function registerSignInRoutes(
   app: FastifyInstance,
-  options: { db: Queryable; signIn: SignIn; secureCookies: boolean },
+  options: { accounts: AccountService; secureCookies: boolean },
 ): void {
-  const { db, signIn, secureCookies } = options;
+  const { accounts, secureCookies } = options;
   const public_ = { config: { dashboardAccess: 'public' as const } };
 
   app.get<{ Querystring: { next?: string; signedOut?: string } }>(
@@ -55,7 +54,7 @@ export function registerSignInRoutes(
       return answer(403, 'This form has expired; please sign in again.');
     }
     try {
-      const { sessionToken } = await signIn(email, formField(request.body, 'password'));
+      const { sessionToken } = await accounts.signIn(email, formField(request.body, 'password'));
       return reply
         .header('set-cookie', [
           serializeCookie(sessionCookieName, sessionToken, {
@@ -76,7 +75,7 @@ export function registerSignInRoutes(
   });
 
   app.post('/sign-out', async (request, reply) => {
-    if (request.dashboardSession) await deleteSession(db, request.dashboardSession.token);
+    if (request.dashboardSession) await accounts.deleteSession(request.dashboardSession.token);
     return reply
       .header(
         'set-cookie',

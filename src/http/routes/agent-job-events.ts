@@ -3,14 +3,14 @@
  * stream that resumes after `Last-Event-ID` (src/http/job-event-stream.ts).
  */
 import { Type } from '@fastify/type-provider-typebox';
-import { listJobEvents, presentJobEvent } from '../../agent-jobs/job-events.ts';
+import { presentJobEvent } from '../../agent-jobs/job-events.ts';
 import type { RouteRegistrar } from '../app.ts';
 import { createJobEventStreams } from '../job-event-stream.ts';
 import { bearerSecurity, errorResponses } from '../schemas.ts';
 import { JobEventSchema, JobParameters } from './agent-job-schemas.ts';
 
-export const registerAgentJobEventRoutes: RouteRegistrar = (app, { jobs, database, notifier }) => {
-  const streams = createJobEventStreams(app, { pool: database.pool, notifier });
+export const registerAgentJobEventRoutes: RouteRegistrar = (app, { jobs, jobEvents }) => {
+  const streams = createJobEventStreams(app, jobEvents);
 
   app.get(
     '/v2/agent/:projectId/job/:id/events',
@@ -46,7 +46,7 @@ export const registerAgentJobEventRoutes: RouteRegistrar = (app, { jobs, databas
         await streams.stream(reply.raw, { jobId: job.id, after, requestId: request.id });
         return reply;
       }
-      const events = await listJobEvents(database.pool, job.id, after, request.query.limit + 1);
+      const events = await jobEvents.list(job.id, after, request.query.limit + 1);
       return {
         events: events.slice(0, request.query.limit).map(presentJobEvent),
         hasMore: events.length > request.query.limit,

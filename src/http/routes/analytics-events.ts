@@ -1,9 +1,12 @@
 import { Type } from '@fastify/type-provider-typebox';
-import type { AnalyticsServices } from '../../analytics/analytics-services.ts';
-import { ingestEvents } from '../../analytics/ingest-events.ts';
-import { maximumRawPathLength } from '../../analytics/normalize-path.ts';
-import { maximumHeaderLength, maximumUserAgentLength } from '../../analytics/page-view.ts';
-import { retentionCutoff } from '../../analytics/retention.ts';
+import type { AnalyticsServices } from '../../analytics/ingestion/index.ts';
+import {
+  ingestEvents,
+  maximumHeaderLength,
+  maximumRawPathLength,
+  maximumUserAgentLength,
+} from '../../analytics/ingestion/index.ts';
+import { retentionCutoff } from '../../analytics/rollups/index.ts';
 import type { App } from '../app.ts';
 import { bearerSecurity, errorResponses, ProjectIdParameter } from '../schemas.ts';
 

@@ -1,9 +1,5 @@
 import { Type } from '@fastify/type-provider-typebox';
-import { queryAgents } from '../../analytics/agents-query.ts';
-import { parseDateRange } from '../../analytics/date-range.ts';
-import { queryPageViews } from '../../analytics/page-views-query.ts';
-import { queryTimeSeries, timeSeriesIntervals } from '../../analytics/time-series-query.ts';
-import type { Database } from '../../db/database.ts';
+import { type AnalyticsReports, parseDateRange, timeSeriesIntervals } from '../../analytics/reports/index.ts';
 import { InvalidInputError } from '../../errors.ts';
 import type { App } from '../app.ts';
 import { bearerSecurity, errorResponses, ProjectIdParameter } from '../schemas.ts';
@@ -41,7 +37,7 @@ function rangeOf(query: { dateFrom?: string; dateTo?: string }) {
   return range;
 }
 
-export function registerAnalyticsReportRoutes(app: App, database: Database): void {
+export function registerAnalyticsReportRoutes(app: App, reports: AnalyticsReports): void {
   app.get(
     '/v1/analytics/:projectId/views',
     {
@@ -61,7 +57,7 @@ export function registerAnalyticsReportRoutes(app: App, database: Database): voi
     },
     async (request) => {
       const { limit, offset } = request.query;
-      return queryPageViews(database.pool, {
+      return reports.pageViews({
         projectId: request.params.projectId,
         range: rangeOf(request.query),
         limit,
@@ -100,7 +96,7 @@ export function registerAnalyticsReportRoutes(app: App, database: Database): voi
       },
     },
     async (request) =>
-      queryAgents(database.pool, {
+      reports.agents({
         projectId: request.params.projectId,
         range: rangeOf(request.query),
         now: Date.now(),
@@ -145,7 +141,7 @@ export function registerAnalyticsReportRoutes(app: App, database: Database): voi
       },
     },
     async (request) =>
-      queryTimeSeries(database.pool, {
+      reports.timeSeries({
         projectId: request.params.projectId,
         range: rangeOf(request.query),
         interval: request.query.interval,

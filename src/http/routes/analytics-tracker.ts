@@ -8,13 +8,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AnalyticsServices } from '../../analytics/analytics-services.ts';
-import { analyticsSettingsOf } from '../../analytics/analytics-settings.ts';
-import { maximumRawPathLength } from '../../analytics/normalize-path.ts';
-import { maximumHeaderLength, preparePageView } from '../../analytics/page-view.ts';
-import type { Database } from '../../db/database.ts';
+import type { AnalyticsServices } from '../../analytics/ingestion/index.ts';
+import {
+  maximumHeaderLength,
+  maximumRawPathLength,
+  preparePageView,
+} from '../../analytics/ingestion/index.ts';
+import { analyticsSettingsOf } from '../../analytics/settings/index.ts';
 import { ForbiddenError, InvalidInputError, isQuireError, RateLimitedError } from '../../errors.ts';
-import { findProject } from '../../projects/project-store.ts';
+import type { ProjectService } from '../../projects/project-service.ts';
 import { createMemoryRateLimiter } from '../../rate-limits/rate-limit.ts';
 import type { App } from '../app.ts';
 import { errorResponses, ProjectIdParameter } from '../schemas.ts';
@@ -23,10 +25,13 @@ const settingsCacheMilliseconds = 30_000;
 
 export function registerAnalyticsTrackerRoutes(
   app: App,
-  database: Database,
+  projects: ProjectService,
   services: AnalyticsServices,
 ): void {
-  const script = fs.readFileSync(path.join(import.meta.dirname, '../../analytics/tracker/script.js'), 'utf8');
+  const script = fs.readFileSync(
+    path.join(import.meta.dirname, '../../analytics/ingestion/tracker/script.js'),
+    'utf8',
+  );
   // Per client and process; the key is hashed so that not even memory holds the IP address.
   const limiter = createMemoryRateLimiter({ limit: 120, windowSeconds: 60 });
   // A client is its address and user agent: visitors behind one proxy or NAT address are told apart.
@@ -46,7 +51,7 @@ export function registerAnalyticsTrackerRoutes(
   async function allowedOrigins(projectId: string): Promise<string[]> {
     const cached = origins.get(projectId);
     if (cached !== undefined && cached.expires > Date.now()) return cached.origins;
-    const project = await findProject(database.pool, projectId);
+    const project = await projects.find(projectId);
     const allowed = project === null ? [] : analyticsSettingsOf(project.settings).allowedOrigins;
     if (origins.size > 10_000) origins.clear();
     origins.set(projectId, { origins: allowed, expires: Date.now() + settingsCacheMilliseconds });

@@ -1,11 +1,10 @@
 import { Type } from '@fastify/type-provider-typebox';
-import { isMigrated } from '../../db/migrator.ts';
 import type { RouteRegistrar } from '../app.ts';
 import { errorResponses } from '../schemas.ts';
 
 const Status = Type.Object({ status: Type.String() });
 
-export const registerHealthRoutes: RouteRegistrar = (app, { database }) => {
+export const registerHealthRoutes: RouteRegistrar = (app, { isReady }) => {
   app.get(
     '/healthz',
     { schema: { tags: ['health'], summary: 'The process is alive', response: { 200: Status } } },
@@ -23,7 +22,7 @@ export const registerHealthRoutes: RouteRegistrar = (app, { database }) => {
     },
     async (request, reply) => {
       try {
-        if (await isMigrated(database.pool)) return { status: 'ready' };
+        if (await isReady()) return { status: 'ready' };
         return reply.code(503).send({ error: 'Database migrations are not applied' });
       } catch (error: unknown) {
         request.log.warn({ err: error }, 'readiness check failed');

@@ -1,7 +1,6 @@
 import { Type } from '@fastify/type-provider-typebox';
 import { NotFoundError } from '../../errors.ts';
 import { presentProject } from '../../projects/project.ts';
-import { findProject } from '../../projects/project-store.ts';
 import type { RouteRegistrar } from '../app.ts';
 import { bearerSecurity, errorResponses, ProjectIdParameter } from '../schemas.ts';
 
@@ -14,7 +13,7 @@ export const ProjectResponse = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
 });
 
-export const registerProjectRoutes: RouteRegistrar = (app, { database }) => {
+export const registerProjectRoutes: RouteRegistrar = (app, { projects }) => {
   app.get(
     '/v1/projects/:projectId',
     {
@@ -28,7 +27,7 @@ export const registerProjectRoutes: RouteRegistrar = (app, { database }) => {
       },
     },
     async (request) => {
-      const project = await findProject(database.pool, request.params.projectId);
+      const project = await projects.find(request.params.projectId);
       if (project === null) throw new NotFoundError('Project not found');
       return presentProject(project);
     },

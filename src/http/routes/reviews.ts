@@ -1,8 +1,5 @@
 import { Type } from '@fastify/type-provider-typebox';
-import type { ReviewStore } from '../../code-hosts/local/review.ts';
-import { mergeReviewBranch, readReviewDiff } from '../../code-hosts/local/review-git.ts';
 import { renderReviewPage } from '../../code-hosts/local/review-page.ts';
-import { createPostgresReviewStore } from '../../code-hosts/local/review-store-postgres.ts';
 import { ConflictError, isQuireError, NotFoundError } from '../../errors.ts';
 import type { RouteRegistrar } from '../app.ts';
 
@@ -13,15 +10,14 @@ const ReviewParameters = Type.Object({ reviewId: Type.String({ pattern: '^rev_[0
  * `POST /review/{id}/merge`. No API key: the unguessable id in the link is the credential,
  * as with a shared document link.
  */
-export const registerReviewRoutes: RouteRegistrar = (app, { database }) => {
-  const store: ReviewStore = createPostgresReviewStore(database.pool);
+export const registerReviewRoutes: RouteRegistrar = (app, { reviews }) => {
   app.get(
     '/review/:reviewId',
     { schema: { hide: true, params: ReviewParameters } },
     async (request, reply) => {
-      const review = await store.get(request.params.reviewId);
+      const review = await reviews.get(request.params.reviewId);
       if (review === null) throw new NotFoundError('Review not found');
-      const diff = await readReviewDiff(review).catch(() => '(The branch is no longer in the repository.)');
+      const diff = await reviews.readDiff(review).catch(() => '(The branch is no longer in the repository.)');
       const message = (request.query as { merged?: string }).merged === '1' ? 'Merged.' : undefined;
       return reply
         .type('text/html; charset=utf-8')
@@ -33,15 +29,11 @@ export const registerReviewRoutes: RouteRegistrar = (app, { database }) => {
     '/review/:reviewId/merge',
     { schema: { hide: true, params: ReviewParameters } },
     async (request, reply) => {
-      const review = await store.get(request.params.reviewId);
+      const review = await reviews.get(request.params.reviewId);
       if (review === null) throw new NotFoundError('Review not found');
       if (review.status !== 'open') throw new ConflictError('This review is already merged');
       try {
-        const commit = await mergeReviewBranch(review.repository, review.baseRef, review.branch, {
-          author: { name: 'Quire', email: 'quire@localhost' },
-          message: `Merge ${review.branch}: ${review.title}\n\nReview ${review.id}, agent job ${review.jobId}.\n`,
-        });
-        await store.markMerged(review.id, commit);
+        await reviews.merge(review);
       } catch (error: unknown) {
         if (isQuireError(error)) throw error;
         throw new ConflictError('The branch could not be merged');

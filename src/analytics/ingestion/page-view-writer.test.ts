@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createTestDatabase } from '../../../test/database.ts';
+import { buildProject } from '../../../test/factories.ts';
+import type { TrafficCategory } from '../classification/index.ts';
+import { verifyRollups } from '../rollups/index.ts';
+import type { StoredPageView } from './insert-page-views.ts';
+import { createPageViewWriter } from './page-view-writer.ts';
+
+const database = await createTestDatabase();
+
+function views(count: number, path: string, category: string = 'human'): StoredPageView[] {
+  return Array.from({ length: count }, (_, index) => ({
+    path,
+    occurredAt: Date.parse('2026-02-10T10:00:00Z') + index * 60_000,
+    category: category as TrafficCategory,
+    agent: null,
+    classifierVersion: 'test',
+    referrerHost: null,
+    markdown: false,
+    userAgent: 'Mozilla/5.0 test',
+  }));
+}
+
+async function stored(projectId: string): Promise<number> {
+  const result = await database.pool.query<{ count: number }>(
+    'SELECT count(*) AS count FROM analytics_page_views WHERE project_id = $1',
+    [projectId],
+  );
+  return result.rows[0]?.count ?? 0;
+}
+
+describe('createPageViewWriter', () => {
+  it('commits concurrent writes of several projects together, each resolving with its own count', async () => {
+    const [first, second] = [await buildProject(database.pool), await buildProject(database.pool)];
+    const writer = createPageViewWriter({ pool: database.pool });
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, index) =>
+        writer.write(index % 2 === 0 ? first!.id : second!.id, views(10 + index, `/docs/${index % 3}`)),
+      ),
+    );
+    assert.deepEqual(
+      results,
+      Array.from({ length: 12 }, (_, index) => 10 + index),
+    );
+    assert.equal(await stored(first!.id), 10 + 12 + 14 + 16 + 18 + 20);
+    assert.equal(await stored(second!.id), 11 + 13 + 15 + 17 + 19 + 21);
+    assert.deepEqual((await verifyRollups(database.pool, null)).mismatches, []);
+    await writer.close();
+  });
+
+  it('fails only the write that is at fault when a group fails', async () => {
+    const project = await buildProject(database.pool);
+    const writer = createPageViewWriter({ pool: database.pool });
+    const outcomes = await Promise.allSettled([
+      writer.write(project.id, views(5, '/a')),
+      writer.write(project.id, views(5, '/b')),
+      writer.write(project.id, views(1, '/c', 'not-a-category')),
+      writer.write(project.id, views(5, '/d')),
+    ]);
+    assert.deepEqual(
+      outcomes.map((outcome) => outcome.status),
+      ['fulfilled', 'fulfilled', 'rejected', 'fulfilled'],
+    );
+    assert.equal(await stored(project.id), 15);
+    await writer.close();
+    await assert.rejects(writer.write(project.id, views(1, '/e')), /closed/);
+  });
+});

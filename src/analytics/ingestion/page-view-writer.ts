@@ -1,0 +1,144 @@
+/**
+ * Writes page views with group commit (src/db/group-commit.ts): while the transactions in flight
+ * (two by default) run, arriving batches queue up and go together in the next one, so under load many HTTP
+ * requests share one commit (and one fsync) while each caller still learns only after its own
+ * views are durably committed.
+ */
+import type pg from 'pg';
+import { transaction } from '../../db/database.ts';
+import { createGroupCommit } from '../../db/group-commit.ts';
+import {
+  assignPathIds,
+  ensurePageViewPartitions,
+  floorMonth,
+  type PathDictionary,
+  type RollupSeries,
+  rollupSeriesOf,
+} from '../storage/index.ts';
+import { insertPageViews, type StoredPageView } from './insert-page-views.ts';
+
+export interface PageViewWriter {
+  /** Resolves with the number of new views once they are committed. */
+  write(projectId: string, views: readonly StoredPageView[]): Promise<number>;
+  /** Waits for queued writes to finish; later writes are refused. */
+  close(): Promise<void>;
+}
+
+export interface PageViewWriterOptions {
+  pool: pg.Pool;
+  /**
+   * Transactions in flight at once. Default 2: while one waits for its commit, or for rollup rows
+   * the other holds (both lock them in the same order), the other runs; measured about 25% more
+   * views per second than one. Three measured no better: they wait for the same hot rows.
+   */
+  concurrency?: number;
+  /** Views per transaction, at most (one caller's batch is never split). */
+  maximumGroupSize?: number;
+}
+
+interface PendingWrite {
+  projectId: string;
+  views: readonly StoredPageView[];
+}
+
+const retryableCodes = new Set(['40P01', '40001']);
+
+/**
+ * One insert per project for all its writes without import keys: their rollup rows merge (a
+ * popular page appears in every batch), and every view of theirs is new. Writes with import keys
+ * get an insert each, since their callers need to know how many views were new.
+ */
+async function insertGroup(
+  client: pg.PoolClient,
+  group: PendingWrite[],
+  projects: ReadonlyMap<string, { paths: PathDictionary; series: RollupSeries }>,
+): Promise<number[]> {
+  const counts = group.map(() => 0);
+  const merged = new Map<string, { views: StoredPageView[]; indexes: number[] }>();
+  const insert = (projectId: string, views: readonly StoredPageView[]) => {
+    const project = projects.get(projectId);
+    if (project === undefined) throw new Error(`No path ids for ${projectId}`);
+    return insertPageViews(client, projectId, views, project.paths.ids, project.series);
+  };
+  for (const [index, write] of group.entries()) {
+    if (write.views.some((view) => view.importKey !== undefined)) {
+      counts[index] = await insert(write.projectId, write.views);
+      continue;
+    }
+    const entry = merged.get(write.projectId) ?? { views: [], indexes: [] };
+    entry.views.push(...write.views);
+    entry.indexes.push(index);
+    merged.set(write.projectId, entry);
+  }
+  for (const [projectId, entry] of merged) {
+    await insert(projectId, entry.views);
+    for (const index of entry.indexes) counts[index] = group[index]?.views.length ?? 0;
+  }
+  return counts;
+}
+
+export function createPageViewWriter(options: PageViewWriterOptions): PageViewWriter {
+  /** `${month} ${projectId}` of the partitions this process has made sure of. */
+  const knownPartitions = new Set<string>();
+
+  async function ensurePartitions(projectId: string, months: Iterable<number>, force = false): Promise<void> {
+    const missing = [...months].filter((month) => force || !knownPartitions.has(`${month} ${projectId}`));
+    if (missing.length === 0) return;
+    await ensurePageViewPartitions(options.pool, projectId, missing);
+    for (const month of missing) knownPartitions.add(`${month} ${projectId}`);
+  }
+
+  async function commit(group: PendingWrite[]): Promise<number[]> {
+    const byProject = new Map<string, { months: Set<number>; paths: Set<string> }>();
+    for (const write of group) {
+      let project = byProject.get(write.projectId);
+      if (project === undefined) {
+        project = { months: new Set(), paths: new Set() };
+        byProject.set(write.projectId, project);
+      }
+      for (const view of write.views) {
+        project.months.add(floorMonth(view.occurredAt));
+        project.paths.add(view.path);
+      }
+    }
+    // Committed before the views: every stored path has an id, every project its rollup series
+    // and partitions.
+    const projects = new Map<string, { paths: PathDictionary; series: RollupSeries }>();
+    for (const [projectId, { months, paths }] of byProject) {
+      projects.set(projectId, {
+        paths: await assignPathIds(options.pool, projectId, paths),
+        series: await rollupSeriesOf(options.pool, projectId),
+      });
+      await ensurePartitions(projectId, months);
+    }
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await transaction(options.pool, (client) => insertGroup(client, group, projects));
+      } catch (error: unknown) {
+        const code = (error as { code?: unknown }).code;
+        // 23514: no partition for a row; retention dropped a month this process thought it knew.
+        if (code === '23514' && attempt === 1) {
+          for (const [projectId, { months }] of byProject) await ensurePartitions(projectId, months, true);
+          continue;
+        }
+        if (typeof code === 'string' && retryableCodes.has(code) && attempt < 5) continue;
+        throw error;
+      }
+    }
+  }
+
+  const writes = createGroupCommit<PendingWrite, number>({
+    commit,
+    concurrency: options.concurrency ?? 2,
+    maximumGroupSize: options.maximumGroupSize ?? 20_000,
+    size: (write) => write.views.length,
+    closedMessage: 'The page-view writer is closed',
+  });
+  return {
+    write(projectId, views) {
+      if (views.length === 0) return Promise.resolve(0);
+      return writes.submit({ projectId, views });
+    },
+    close: () => writes.close(),
+  };
+}

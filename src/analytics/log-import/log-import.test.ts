@@ -1,0 +1,153 @@
+import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
+import { describe, it } from 'node:test';
+import { createTestDatabase } from '../../../test/database.ts';
+import { buildProject } from '../../../test/factories.ts';
+import { createClassifier } from '../classification/index.ts';
+import { createPageViewWriter } from '../ingestion/index.ts';
+import { reclassifyPageViews, verifyRollups } from '../rollups/index.ts';
+import { importLog } from './log-import.ts';
+
+const database = await createTestDatabase();
+const classifier = createClassifier();
+const writer = createPageViewWriter({ pool: database.pool });
+const now = Date.parse('2026-06-01T00:00:00Z');
+
+const chrome =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36';
+const line = (day: number, target: string, status: number, agent: string, method = 'GET') =>
+  `203.0.113.${day} - - [${String(day).padStart(2, '0')}/May/2026:10:00:00 +0000] "${method} ${target} HTTP/1.1" ${status} 512 "-" "${agent}"`;
+
+const log = [
+  line(1, '/docs/intro', 200, chrome),
+  line(1, '/docs/intro', 200, chrome), // the same line twice: two views
+  line(2, '/docs/intro.md', 200, 'curl/8.5.0'),
+  line(3, '/docs/guide?x=1', 304, 'Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)'),
+  line(4, '/assets/app.js', 200, chrome),
+  line(5, '/docs/missing', 404, chrome),
+  line(6, '/docs/intro', 200, chrome, 'POST'),
+  line(7, '/docs/%zz', 200, chrome),
+  'garbage that is no log line',
+  '',
+  `${'x'.repeat(70_000)}`,
+  line(8, '/docs/guide/', 200, chrome),
+].join('\n');
+
+function run(projectId: string, text: string, format: 'combined' | 'jsonl' = 'combined') {
+  return importLog({ projectId, format, source: Readable.from([text]), classifier, writer, now });
+}
+
+describe('importLog', () => {
+  it('imports page views, skips the rest with reasons, and never counts a line twice', async () => {
+    const project = await buildProject(database.pool);
+    const first = await run(project.id, log);
+    assert.deepEqual(first, {
+      linesRead: 12,
+      imported: 5,
+      alreadyImported: 0,
+      skipped: {
+        asset: 1,
+        'not a successful status': 1,
+        'not a GET request': 1,
+        'invalid: path has invalid percent-encoding': 1,
+        'not in combined log format': 1,
+        'empty line': 1,
+        'line too long': 1,
+      },
+    });
+    const again = await run(project.id, log);
+    assert.equal(again.imported, 0);
+    assert.equal(again.alreadyImported, 5);
+    // A longer version of the same file (the log grew): only the new line is imported.
+    const grown = await run(project.id, `${log}\n${line(9, '/docs/new', 200, chrome)}`);
+    assert.equal(grown.imported, 1);
+    assert.equal(grown.alreadyImported, 5);
+
+    const rows = await database.pool.query(
+      'SELECT path, category, count(*)::int AS views FROM analytics_page_views WHERE project_id = $1 GROUP BY 1, 2 ORDER BY 1, 2',
+      [project.id],
+    );
+    assert.deepEqual(rows.rows, [
+      { path: '/docs/guide', category: 'ai_training', views: 1 },
+      { path: '/docs/guide', category: 'human', views: 1 },
+      { path: '/docs/intro', category: 'ai_assistant', views: 1 },
+      { path: '/docs/intro', category: 'human', views: 2 },
+      { path: '/docs/new', category: 'human', views: 1 },
+    ]);
+    const report = await verifyRollups(database.pool, project.id);
+    assert.deepEqual(report.mismatches, []);
+    assert.equal(report.rawEvents, 6);
+  });
+
+  it('imports JSON lines from Cloudflare and Vercel', async () => {
+    const project = await buildProject(database.pool);
+    const lines = [
+      JSON.stringify({
+        ClientRequestMethod: 'GET',
+        ClientRequestURI: '/a',
+        EdgeResponseStatus: 200,
+        EdgeStartTimestamp: '2026-05-01T00:00:00Z',
+        ClientRequestUserAgent: chrome,
+      }),
+      JSON.stringify({
+        proxy: {
+          method: 'GET',
+          path: '/b',
+          statusCode: 200,
+          timestamp: Date.parse('2026-05-02T00:00:00Z'),
+          userAgent: ['Claude-User/1.0'],
+        },
+      }),
+      '{"not": "a request"}',
+      '{broken',
+    ].join('\n');
+    const summary = await run(project.id, lines, 'jsonl');
+    assert.equal(summary.imported, 2);
+    assert.deepEqual(summary.skipped, { 'no request path': 1, 'not valid JSON': 1 });
+  });
+});
+
+describe('verifyRollups and reclassifyPageViews', () => {
+  it('finds rollups that disagree with raw events, and reclassification repairs history', async () => {
+    const project = await buildProject(database.pool);
+    await run(project.id, log);
+    assert.deepEqual((await verifyRollups(database.pool, project.id)).mismatches, []);
+
+    // Tamper with a rollup: verify must notice.
+    await database.pool.query(
+      "UPDATE analytics_path_rollups SET human = human + 1 WHERE series = analytics_series($1, 'day') AND path_id = (SELECT id FROM analytics_paths WHERE project_id = $1 AND path = '/docs/intro')",
+      [project.id],
+    );
+    const broken = await verifyRollups(database.pool, project.id);
+    // /docs/intro was read on two days.
+    assert.deepEqual(
+      broken.mismatches.map((mismatch) => [mismatch.table, mismatch.granularity, mismatch.key]),
+      [
+        ['analytics_path_rollups', 'day', '/docs/intro'],
+        ['analytics_path_rollups', 'day', '/docs/intro'],
+      ],
+    );
+
+    // Pretend the views were classified by an older classifier that called everything a bot.
+    await database.pool.query(
+      "UPDATE analytics_page_views SET category = 'bot', agent = 'old', classifier_version = 'old' WHERE project_id = $1",
+      [project.id],
+    );
+    const report = await reclassifyPageViews(database.pool, classifier, project.id);
+    assert.equal(report.viewsUpdated, 5);
+    assert.equal(report.viewsChanged, 5);
+    const categories = await database.pool.query(
+      'SELECT category, count(*)::int AS views FROM analytics_page_views WHERE project_id = $1 GROUP BY 1 ORDER BY 1',
+      [project.id],
+    );
+    assert.deepEqual(categories.rows, [
+      { category: 'ai_assistant', views: 1 },
+      { category: 'ai_training', views: 1 },
+      { category: 'human', views: 3 },
+    ]);
+    // The rebuilt rollups agree with raw again (including the tampered one).
+    assert.deepEqual((await verifyRollups(database.pool, project.id)).mismatches, []);
+    const nothingLeft = await reclassifyPageViews(database.pool, classifier, project.id);
+    assert.equal(nothingLeft.viewsUpdated, 0);
+  });
+});

@@ -1,0 +1,21 @@
+/** The analytics reports as the edges use them (the API's export and the dashboard), bound to the pool. */
+import type { Queryable } from '../../db/database.ts';
+import { queryAgents } from './agents-query.ts';
+import { queryPageViews } from './page-views-query.ts';
+import { queryTimeSeries } from './time-series-query.ts';
+
+type QueryOf<Query extends (db: Queryable, query: never) => unknown> = Parameters<Query>[1];
+
+export interface AnalyticsReports {
+  pageViews(query: QueryOf<typeof queryPageViews>): ReturnType<typeof queryPageViews>;
+  agents(query: QueryOf<typeof queryAgents>): ReturnType<typeof queryAgents>;
+  timeSeries(query: QueryOf<typeof queryTimeSeries>): ReturnType<typeof queryTimeSeries>;
+}
+
+export function createAnalyticsReports(db: Queryable): AnalyticsReports {
+  return {
+    pageViews: (query) => queryPageViews(db, query),
+    agents: (query) => queryAgents(db, query),
+    timeSeries: (query) => queryTimeSeries(db, query),
+  };
+}

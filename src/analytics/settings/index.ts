@@ -1,0 +1,2 @@
+/** A project's analytics settings (allowed beacon origins, ...). */
+export { analyticsSettingsOf, parseOrigin, settingsPatch } from './analytics-settings.ts';

@@ -1,0 +1,46 @@
+/**
+ * Periodic maintenance of the database, run by the processes of the `all` and `worker` roles (an
+ * `api` process serves requests only; every deployment has at least one worker for agent jobs):
+ * - analytics retention: drops raw page-view partitions older than the configured months (daily);
+ * - rollup packing: packs the page rollups of closed buckets (rollups/rollup-packer.ts);
+ * - pruning: deletes expired dashboard sessions and sign-in failures older than the lockout window
+ *   (hourly).
+ * Every task is idempotent, so several workers may run them at once.
+ */
+import type pg from 'pg';
+import { deleteExpiredSessions } from '../accounts/session-store.ts';
+import { defaultLockoutPolicy } from '../accounts/sign-in.ts';
+import { deleteOldSignInFailures } from '../accounts/sign-in-failures.ts';
+import { startRetention, startRollupPacking } from '../analytics/rollups/index.ts';
+
+const pruningIntervalMilliseconds = 3_600_000;
+
+export interface Maintenance {
+  stop(): Promise<void>;
+}
+
+export function startMaintenance(options: {
+  pool: pg.Pool;
+  retentionMonths: number;
+  log: (message: string, error?: unknown) => void;
+}): Maintenance {
+  const { pool, log } = options;
+  const retention = startRetention({ pool, months: options.retentionMonths, log });
+  const packing = startRollupPacking({ pool, log });
+  const prune = () => {
+    deleteExpiredSessions(pool).catch((error: unknown) => log('pruning expired sessions failed', error));
+    deleteOldSignInFailures(pool, defaultLockoutPolicy.windowSeconds).catch((error: unknown) =>
+      log('pruning old sign-in failures failed', error),
+    );
+  };
+  prune();
+  const pruning = setInterval(prune, pruningIntervalMilliseconds);
+  pruning.unref();
+  return {
+    async stop() {
+      clearInterval(pruning);
+      retention.stop();
+      await packing.stop();
+    },
+  };
+}

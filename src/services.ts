@@ -1,0 +1,67 @@
+/**
+ * The services the edges (HTTP API, dashboard) use, built once per process by the composition root
+ * (src/main.ts; the tests' test/app.ts) over one pool. Closing them flushes the page-view writer.
+ */
+import type { PgBoss } from 'pg-boss';
+import { createAccountService } from './accounts/account-service.ts';
+import { createJobEventFeed } from './agent-jobs/job-event-feed.ts';
+import { createJobCache, createJobService } from './agent-jobs/job-service.ts';
+import { createAnalyticsServices } from './analytics/ingestion/index.ts';
+import { createAnalyticsReports } from './analytics/reports/index.ts';
+import type { ApiKeyCache } from './auth/api-key-cache.ts';
+import { createApiKeyService } from './auth/api-key-service.ts';
+import { createReviewService } from './code-hosts/local/review-service.ts';
+import type { Config } from './config.ts';
+import type { Database } from './db/database.ts';
+import { isMigrated } from './db/migrator.ts';
+import type { Notifier } from './db/notifier.ts';
+import type { HttpDependencies } from './http/dependencies.ts';
+import { createProjectService } from './projects/project-service.ts';
+import { createRateLimiter } from './rate-limits/rate-limit.ts';
+import { createWebhookService } from './webhooks/webhook-service.ts';
+
+export type Services = Omit<HttpDependencies, 'config'> & { close(): Promise<void> };
+
+export async function createServices(
+  config: Readonly<Config>,
+  database: Database,
+  dependencies: {
+    boss: PgBoss;
+    notifier: Notifier;
+    /** Recently verified keys; null to look every key up. */
+    apiKeyCache: ApiKeyCache | null;
+    /** Polling clients read jobs over and over: API processes keep recent reads in memory. */
+    cacheJobs: boolean;
+  },
+): Promise<Services> {
+  const { pool } = database;
+  const { notifier } = dependencies;
+  const analyticsIngestion = createAnalyticsServices(pool, {
+    retentionMonths: config.analyticsRetentionMonths,
+  });
+  return {
+    projects: createProjectService(pool),
+    apiKeys: createApiKeyService(pool, dependencies.apiKeyCache),
+    jobs: createJobService({
+      pool,
+      boss: dependencies.boss,
+      defaultModel: config.model,
+      cache: dependencies.cacheJobs ? await createJobCache(notifier) : null,
+    }),
+    jobEvents: createJobEventFeed(pool, notifier),
+    analyticsIngestion,
+    analyticsReports: createAnalyticsReports(pool),
+    reviews: createReviewService(pool),
+    accounts: createAccountService(pool),
+    webhooks: createWebhookService(pool),
+    // The limit on agent job creates and follow-ups (the API's and the dashboard's alike).
+    agentRateLimiter: createRateLimiter(pool, {
+      bucket: 'agent',
+      limit: config.agentRateLimitPerHour,
+      windowSeconds: 3600,
+      projectSetting: 'agentRateLimitPerHour',
+    }),
+    isReady: () => isMigrated(pool),
+    close: () => analyticsIngestion.close(),
+  };
+}
