@@ -20,6 +20,16 @@ function createParser(dialect: MarkdownDialect): MarkdownIt {
     ['emphasis', 'strikethrough', 'entity', 'replacements', 'smartquotes', 'balance_pairs', 'fragments_join'],
     true,
   );
+  // Inline parsing is most of the cost, and only text with a `[` or a `<` can hold a link, an image
+  // or inline HTML: the rest keeps its text, unparsed.
+  parser.core.ruler.at('inline', (state) => {
+    for (const token of state.tokens) {
+      if (token.type !== 'inline') continue;
+      if (token.content.includes('[') || token.content.includes('<')) {
+        state.md.inline.parse(token.content, state.md, state.env, token.children ?? (token.children = []));
+      }
+    }
+  });
   return parser;
 }
 
