@@ -51,6 +51,9 @@ export function createLinkResolver(
   const unknownRoutes = settings.unknownRoutes.length > 0;
   // Trimmed copies (and sparse checkouts) may hold no images at all: a missing asset then says nothing.
   const hasAssets = files.paths.some((path) => assetPattern.test(path));
+  const versionSegments = new Set(
+    content.versions.map((version) => version.routeBase.split('/').pop() ?? ''),
+  );
   const locales = new Set(settings.locales.filter((locale) => locale !== settings.defaultLocale));
 
   const lookUpRoute = (route: string, kind: 'link' | 'image'): LinkTarget => {
@@ -85,7 +88,7 @@ export function createLinkResolver(
       version === undefined
         ? ''
         : (relativeTo(version.plugin.routeBase.slice(1), key.slice(1)).split('/')[0] ?? '');
-    if (/^v?\d+(\.(\d+|x))+$/.test(segment))
+    if (/^v?\d+(\.(\d+|x))+$/.test(segment) && !versionSegments.has(segment))
       return { kind: 'unchecked', reason: `version ${segment} is not built from this repository` };
     const underKnownBase = knownBases.some((base) => isWithin(base.slice(1), key.slice(1)));
     if (!underKnownBase && unknownRoutes)

@@ -1,4 +1,4 @@
-import { isWithin, relativeTo } from '../link-urls.ts';
+import { folderOf, isWithin, joinInside, relativeTo } from '../link-urls.ts';
 import {
   isPagePath,
   type NavigationEntry,
@@ -78,7 +78,7 @@ export const buildDocusaurusSite: SiteModelBuilder = async (source, siteRoot) =>
     siteRoot,
     configFiles: settings.configFiles,
     pages,
-    partials: content.partials,
+    partials: await importedPartials(source, content),
     navigation,
     needsNavigationEntry,
     resolveLink: createLinkResolver(source.files, siteRoot, settings, content),
@@ -88,6 +88,30 @@ export const buildDocusaurusSite: SiteModelBuilder = async (source, siteRoot) =>
   };
   return model;
 };
+
+/**
+ * The `_` files some page imports (`import Note from './_note.md'`): only those are rendered, so only
+ * their links can break anything. A partial imported by a partial counts too (two levels).
+ */
+async function importedPartials(source: SiteSource, content: SiteContent): Promise<Set<string>> {
+  const imported = new Set<string>();
+  let importers: string[] = [...content.pages.keys()];
+  for (let level = 0; level < 2 && importers.length > 0; level += 1) {
+    const found: string[] = [];
+    for (const file of importers) {
+      const facts = await source.pageFacts(file);
+      for (const link of facts?.links ?? []) {
+        if (link.kind !== 'import') continue;
+        const target = joinInside(folderOf(file), link.url);
+        if (target === null || !content.partials.has(target) || imported.has(target)) continue;
+        imported.add(target);
+        found.push(target);
+      }
+    }
+    importers = found;
+  }
+  return imported;
+}
 
 function withBaseUrl(baseUrl: string, route: string): string {
   return baseUrl === '/' ? route : route === '/' ? baseUrl : `${baseUrl}${route}`;
