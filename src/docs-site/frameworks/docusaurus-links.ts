@@ -70,8 +70,8 @@ export function createLinkResolver(
     if (content.routesIgnoringCase.has(key.toLowerCase()))
       return { kind: 'unchecked', reason: 'the route differs only in case' };
     for (const blog of settings.blogs) {
-      if (!isWithin(blog.routeBase, key)) continue;
-      const rest = relativeTo(blog.routeBase === '/' ? '' : blog.routeBase, key.slice(1)).replace(/^\/?/, '');
+      if (!isWithin(blog.routeBase.slice(1), key.slice(1))) continue;
+      const rest = relativeTo(blog.routeBase.slice(1), key.slice(1));
       if (rest === '' || /^(tags|page|archive|authors)(\/|$)/.test(rest))
         return { kind: 'served', reason: 'a generated blog page' };
       if (blog.custom) return { kind: 'unchecked', reason: 'a blog plugin of the site’s own may serve it' };
