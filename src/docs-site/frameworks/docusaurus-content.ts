@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import { isPlainRecord, UnknownValue } from '../javascript-config.ts';
+import { UnknownValue } from '../javascript-config.ts';
 import { normalizeRoute, relativeTo } from '../link-urls.ts';
 import { isPagePath, type SiteSource } from '../site-model.ts';
 import type {
@@ -143,12 +143,11 @@ export async function readSiteContent(
       }
     }
   }
-  for (const pages of settings.pages) addPagesPlugin(source, pages, content, addRoute, filesUnder);
+  for (const pages of settings.pages) addPagesPlugin(pages, content, addRoute, filesUnder);
   return content;
 }
 
 function addPagesPlugin(
-  source: SiteSource,
   plugin: ContentPluginSettings,
   content: SiteContent,
   addRoute: (route: string, owner: RouteOwner) => void,
@@ -168,7 +167,6 @@ function addPagesPlugin(
       addRoute(route, { file });
     } else addRoute(route, { served: `the page ${file}` });
   }
-  void source;
 }
 
 /** https://docusaurus.io/docs/create-doc#doc-urls: `slug` front matter, else folder and id; index docs serve the folder. */
@@ -251,6 +249,5 @@ async function listVersions(
       sidebarFile: source.files.has(sidebarFile) ? sidebarFile : null,
     });
   }
-  void isPlainRecord;
   return places;
 }
