@@ -87,13 +87,31 @@ export class ModuleLines {
   readonly #files: readonly string[];
   readonly #texts: ReadonlyMap<string, string>;
   readonly #lines = new Map<string, ConfigLines>();
+  readonly #cursors = new Map<string, number>();
 
   constructor(modules: Pick<JavaScriptModules, 'files' | 'texts'>) {
     this.#files = modules.files;
     this.#texts = modules.texts;
   }
 
-  locate(value: string): { file: string; line: number } {
+  /**
+   * With `key`, a place where the value is written as that property (`link: '/guide/'`) comes
+   * first, so the same text elsewhere in the file (a search option, a comment) is not taken for it.
+   */
+  locate(value: string, key?: string): { file: string; line: number } {
+    if (key !== undefined && value.length <= 500) {
+      const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const pattern = new RegExp(`\\b${key}\\s*:\\s*['"\`]${escaped}['"\`]`, 'g');
+      for (const file of this.#files) {
+        const text = this.#texts.get(file) ?? '';
+        const cursorKey = `${file}\0${key}\0${value}`;
+        pattern.lastIndex = this.#cursors.get(cursorKey) ?? 0;
+        const match = pattern.exec(text);
+        if (match === null) continue;
+        this.#cursors.set(cursorKey, match.index + match[0].length);
+        return { file, line: countLines(text, match.index) };
+      }
+    }
     for (const file of this.#files) {
       const text = this.#texts.get(file) ?? '';
       if (!text.includes(value)) continue;
@@ -107,4 +125,11 @@ export class ModuleLines {
     }
     return { file: this.#files[0] ?? '', line: 1 };
   }
+}
+
+function countLines(text: string, offset: number): number {
+  let line = 1;
+  for (let index = text.indexOf('\n'); index >= 0 && index < offset; index = text.indexOf('\n', index + 1))
+    line += 1;
+  return line;
 }

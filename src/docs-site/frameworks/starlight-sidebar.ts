@@ -45,7 +45,7 @@ export function readStarlightSidebar(sidebar: unknown, context: SidebarContext):
   const visit = (item: unknown, groups: string[], depth: number): void => {
     if (result.entries.length >= maximumEntries || depth > maximumDepth) return;
     if (typeof item === 'string') {
-      addSlug(item, groups);
+      addSlug(item, groups, undefined);
       return;
     }
     if (item instanceof CallValue) {
@@ -65,7 +65,7 @@ export function readStarlightSidebar(sidebar: unknown, context: SidebarContext):
       return;
     }
     const label = typeof item.label === 'string' ? item.label : '';
-    if (typeof item.slug === 'string') addSlug(item.slug, groups);
+    if (typeof item.slug === 'string') addSlug(item.slug, groups, 'slug');
     else if (typeof item.link === 'string') addLink(item.link, groups);
     else if (item.items !== undefined) {
       if (Array.isArray(item.items)) visit(item.items, [...groups, label], depth + 1);
@@ -79,15 +79,15 @@ export function readStarlightSidebar(sidebar: unknown, context: SidebarContext):
       unknown('a computed slug or link', groups);
     }
   };
-  const addSlug = (slug: string, groups: string[]) => {
+  const addSlug = (slug: string, groups: string[], key: string | undefined) => {
     result.explicit = true;
-    const place = context.lines.locate(slug);
+    const place = context.lines.locate(slug, key);
     result.entries.push({ reference: slug, ...place, groups, target: context.pageForSlug(slug) });
   };
   const addLink = (link: string, groups: string[]) => {
     if (isExternalUrl(link)) return;
     result.explicit = true;
-    const place = context.lines.locate(link);
+    const place = context.lines.locate(link, 'link');
     const target = context.resolveLink(link);
     result.entries.push({
       reference: link,
