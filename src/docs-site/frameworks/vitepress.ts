@@ -146,12 +146,15 @@ export const buildVitePressSite: SiteModelBuilder = async (source, siteRoot) => 
       srcDir === '' ? 'index.md' : `${srcDir}/index.md`,
       route.startsWith('/') ? route : `/${route}`,
     );
+  const defaultPrefixes: string[] = [];
   const read = (module: ReadModule, value: Record<string, unknown> | null, groups: string[]) => {
     const lines = new ModuleLines(module.modules ?? { files: [module.file], texts: new Map() });
+    const before = navigation.sidebarPrefixes.length;
     readVitePressNavigation(value?.themeConfig, groups, lines, resolveNavigation, navigation);
+    // A locale's own sidebar covers its locale's pages only.
+    if (groups.length === 0) defaultPrefixes.push(...navigation.sidebarPrefixes.slice(before));
   };
   read(main, config, []);
-  const rootPrefixes = navigation.sidebarPrefixes.length;
   for (const [key, value] of Object.entries(locales)) {
     if (isPlainRecord(value)) read(main, value, key === 'root' ? [] : [key]);
   }
@@ -167,10 +170,6 @@ export const buildVitePressSite: SiteModelBuilder = async (source, siteRoot) => 
     problems.push(...additional.problems);
     read(additional, additional.value, locale === '' ? [] : [locale]);
   }
-  const defaultPrefixes = navigation.sidebarPrefixes.filter(
-    (prefix, index) =>
-      index < rootPrefixes || !localeFolders.some((locale) => prefix.startsWith(`/${locale}/`)),
-  );
 
   const needsNavigationEntry = (file: string): boolean => {
     const route = pages.get(file)?.[0]?.slice(base.length);
