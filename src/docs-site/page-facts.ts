@@ -30,6 +30,9 @@ function createParser(dialect: MarkdownDialect): MarkdownIt {
       }
     }
   });
+  // MDX has no HTML blocks: a JSX tag on its own line (`<Steps>`, `<Fragment slot="x">`) holds
+  // Markdown, so a code fence right inside it is still a code fence (https://mdxjs.com/docs/what-is-mdx/#markdown).
+  if (dialect === 'mdx') parser.disable('html_block');
   return parser;
 }
 
@@ -38,7 +41,8 @@ const frontMatterPattern = /^---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?
 const attributePattern =
   /\b(href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|\{\s*(?:"([^"]*)"|'([^']*)'|`([^`$]*)`)\s*\})/g;
 const attributeStart = /\b(?:href|src)\s*=/;
-const importPattern = /^\s*import\s[^;]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm;
+// MDX reads ESM only at the start of a line, never indented (an indented `import` is code in an example).
+const importPattern = /^import\s[^;]*?\bfrom\s*['"]([^'"]+)['"]|^import\s*['"]([^'"]+)['"]/gm;
 
 /**
  * The front matter, first heading and links of one page, read as its framework reads it: links in
@@ -60,7 +64,10 @@ export function readPageFacts(text: string, dialect: MarkdownDialect): PageFacts
     parser = createParser(dialect);
     parsers.set(dialect, parser);
   }
-  const tokens = parser.parse(body, {});
+  // MDX has no indented code: a fence indented inside JSX (`<Fragment>\n    ```jsx`) is a fence,
+  // which markdown-it only sees with at most three spaces before it. Lines and links stay in place.
+  const parsed = dialect === 'mdx' ? body.replace(/^[ \t]{4,}(?=```|~~~)/gm, '   ') : body;
+  const tokens = parser.parse(parsed, {});
   const links: PageLink[] = [];
   let title: string | null = null;
   const codeLines = new Set<number>();
