@@ -15,6 +15,8 @@ export interface ReadNavigation {
   generatedFolders: Set<string>;
   /** Specification files named in navigation (relative to the site root, or URLs). */
   specifications: Set<string>;
+  /** The names of `versions`, lower case (`python`, `v2`). */
+  variantNames: Set<string>;
 }
 
 /** A navigation entry that names an API operation (`GET /users`, `openapi.json POST /users`). */
@@ -47,7 +49,12 @@ const channelPattern = /^\S+\.(?:json|ya?ml)\s+\S+$/i;
 const defaultGeneratedFolder = 'api-reference';
 
 export function readNavigation(config: MintlifyConfig, root: Located): ReadNavigation {
-  const result: ReadNavigation = { references: [], generatedFolders: new Set(), specifications: new Set() };
+  const result: ReadNavigation = {
+    references: [],
+    generatedFolders: new Set(),
+    specifications: new Set(),
+    variantNames: new Set(),
+  };
   const main = root.value;
   if (!isObject(main)) return result;
   const inherited =
@@ -110,6 +117,11 @@ class NavigationWalker {
     const object = Object.fromEntries(fields.map((field) => [field.key, field.located.value]));
     const title = titleKeys.map((key) => object[key]).find((name) => typeof name === 'string');
     const inner = typeof title === 'string' ? [...groups, title] : groups;
+    for (const key of ['version', 'language']) {
+      const name = object[key];
+      if (typeof name === 'string' && name.trim() !== '')
+        this.#result.variantNames.add(name.trim().toLowerCase());
+    }
     let innerSpecification = specification;
     for (const key of ['openapi', 'asyncapi']) {
       const named = specificationOf(object[key]);

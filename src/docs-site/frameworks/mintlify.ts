@@ -1,4 +1,4 @@
-import { isWithin, normalizeRoute, relativeTo } from '../link-urls.ts';
+import { isWithin, listFolders, normalizeRoute, relativeTo } from '../link-urls.ts';
 import {
   type LinkTarget,
   type NavigationEntry,
@@ -10,7 +10,7 @@ import {
 } from '../site-model.ts';
 import { isObject, type Located, MintlifyConfig } from './mintlify-config.ts';
 import { readIgnoredFiles } from './mintlify-ignore.ts';
-import { extensionOf, type MintlifyRoutes, resolveMintlifyLink } from './mintlify-links.ts';
+import { extensionOf, type MintlifyRoutes, resolveMintlifyLink, variantOf } from './mintlify-links.ts';
 import { fieldOf, type ReadNavigation, readNavigation } from './mintlify-navigation.ts';
 import { RedirectSources } from './mintlify-redirects.ts';
 
@@ -55,7 +55,7 @@ export const buildMintlifySite: SiteModelBuilder = async (source, siteRoot) => {
 
   const navigation: ReadNavigation =
     root === null
-      ? { references: [], generatedFolders: new Set(), specifications: new Set() }
+      ? { references: [], generatedFolders: new Set(), specifications: new Set(), variantNames: new Set() }
       : readNavigation(config, root);
   const redirects = new RedirectSources();
   const redirectField = root === null ? null : fieldOf(config, root, 'redirects');
@@ -82,6 +82,13 @@ export const buildMintlifySite: SiteModelBuilder = async (source, siteRoot) => {
     redirects,
     generatedFolders: navigation.generatedFolders,
     listedExtensions,
+    variantNames: navigation.variantNames,
+    pageFolders: listFolders([...pages.keys()].map((page) => relativeTo(siteRoot, page))),
+    topFolders: new Set(
+      files.paths
+        .filter((path) => isWithin(siteRoot, path))
+        .map((path) => relativeTo(siteRoot, path).split('/')[0] ?? ''),
+    ),
   };
   const unsupported = [...config.unsupported, ...ignored.unsupported];
   const entries: NavigationEntry[] = navigation.references.map(({ operation, ...entry }) => ({
@@ -177,6 +184,8 @@ function pageTarget(
   }
   const page = routes.pageByRoute.get(normalizeRoute(path));
   if (page !== undefined) return page;
+  const variant = variantOf(routes, normalizeRoute(path));
+  if (variant !== null) return { unchecked: variant };
   for (const folder of routes.generatedFolders) {
     if (path === folder || path.startsWith(`${folder}/`))
       return { unchecked: `pages under /${folder} are generated from an API specification` };
