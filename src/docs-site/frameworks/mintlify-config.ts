@@ -1,6 +1,7 @@
 import { ConfigLines } from '../config-lines.ts';
 import { folderOf, isWithin, joinInside } from '../link-urls.ts';
 import type { RepositoryFiles, SiteProblem } from '../site-model.ts';
+import { jsonErrorOffset } from './mintlify-json-error.ts';
 
 /** One JSON configuration file as read: its value, and the lines its values are written on. */
 export interface ConfigFile {
@@ -95,7 +96,7 @@ export class MintlifyConfig {
       return JSON.parse(text) as unknown;
     } catch (error: unknown) {
       const message = error instanceof Error ? error.message : String(error);
-      this.#problem(file, lineOfJsonError(text, message), `Invalid JSON: ${message}`, 'configuration-syntax');
+      this.#problem(file, lineOfJsonError(text), `Invalid JSON: ${message}`, 'configuration-syntax');
       return undefined;
     }
   }
@@ -106,13 +107,9 @@ export class MintlifyConfig {
   }
 }
 
-/** The line of a `JSON.parse` error: V8 names a position, sometimes a line, or the end of the input. */
-function lineOfJsonError(text: string, message: string): number {
-  const lineMatch = /\bline (\d+)/.exec(message);
-  if (lineMatch !== null) return Number(lineMatch[1]);
-  const positionMatch = /\bposition (\d+)/.exec(message);
-  const offset =
-    positionMatch !== null ? Number(positionMatch[1]) : /end of/i.test(message) ? text.length : 0;
+/** The line of a JSON syntax error: found by our own scan, since V8 names a position only for some. */
+function lineOfJsonError(text: string): number {
+  const offset = jsonErrorOffset(text) ?? text.length;
   return text.slice(0, offset).split('\n').length;
 }
 
@@ -122,12 +119,14 @@ function referencesIn(value: unknown): string[] {
   const stack: unknown[] = [value];
   for (let visited = 0; stack.length > 0 && visited < maximumScanNodes; visited += 1) {
     const node = stack.pop();
-    if (Array.isArray(node)) stack.push(...node);
+    // Children are pushed last first, so files are read in the order they are written.
+    if (Array.isArray(node))
+      for (let index = node.length - 1; index >= 0; index -= 1) stack.push(node[index]);
     else if (typeof node === 'object' && node !== null) {
-      for (const [key, child] of Object.entries(node)) {
-        if (key === '$ref' && typeof child === 'string') references.push(child);
-        else if (typeof child === 'object' && child !== null) stack.push(child);
-      }
+      if (typeof (node as { $ref?: unknown }).$ref === 'string')
+        references.push((node as { $ref: string }).$ref);
+      const children = Object.values(node).filter((child) => typeof child === 'object' && child !== null);
+      for (let index = children.length - 1; index >= 0; index -= 1) stack.push(children[index]);
     }
   }
   return references;
