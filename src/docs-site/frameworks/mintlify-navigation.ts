@@ -17,6 +17,8 @@ export interface ReadNavigation {
   specifications: Set<string>;
   /** The names of `versions`, lower case (`python`, `v2`). */
   variantNames: Set<string>;
+  /** The codes of `languages` (`en`, `es`), in order. */
+  languages: string[];
 }
 
 /** A navigation entry that names an API operation (`GET /users`, `openapi.json POST /users`). */
@@ -54,6 +56,7 @@ export function readNavigation(config: MintlifyConfig, root: Located): ReadNavig
     generatedFolders: new Set(),
     specifications: new Set(),
     variantNames: new Set(),
+    languages: [],
   };
   const main = root.value;
   if (!isObject(main)) return result;
@@ -117,11 +120,10 @@ class NavigationWalker {
     const object = Object.fromEntries(fields.map((field) => [field.key, field.located.value]));
     const title = titleKeys.map((key) => object[key]).find((name) => typeof name === 'string');
     const inner = typeof title === 'string' ? [...groups, title] : groups;
-    for (const key of ['version', 'language']) {
-      const name = object[key];
-      if (typeof name === 'string' && name.trim() !== '')
-        this.#result.variantNames.add(name.trim().toLowerCase());
-    }
+    if (typeof object.version === 'string' && object.version.trim() !== '')
+      this.#result.variantNames.add(object.version.trim().toLowerCase());
+    if (typeof object.language === 'string' && !this.#result.languages.includes(object.language))
+      this.#result.languages.push(object.language);
     let innerSpecification = specification;
     for (const key of ['openapi', 'asyncapi']) {
       const named = specificationOf(object[key]);

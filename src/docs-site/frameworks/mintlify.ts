@@ -55,7 +55,13 @@ export const buildMintlifySite: SiteModelBuilder = async (source, siteRoot) => {
 
   const navigation: ReadNavigation =
     root === null
-      ? { references: [], generatedFolders: new Set(), specifications: new Set(), variantNames: new Set() }
+      ? {
+          references: [],
+          generatedFolders: new Set(),
+          specifications: new Set(),
+          variantNames: new Set(),
+          languages: [],
+        }
       : readNavigation(config, root);
   const redirects = new RedirectSources();
   const redirectField = root === null ? null : fieldOf(config, root, 'redirects');
@@ -109,6 +115,13 @@ export const buildMintlifySite: SiteModelBuilder = async (source, siteRoot) => {
       `${mainFile}: pages generated from an API specification under /${folder} are not listed; links there that match no file are unchecked`,
     );
   }
+  const variantEntries = entries.filter(
+    (entry) => typeof entry.target === 'object' && entry.target?.unchecked.includes('build step'),
+  );
+  if (variantEntries.length > 0)
+    unsupported.push(
+      `${variantEntries[0]?.file}: ${variantEntries.length} navigation entries name version folders (such as ${variantEntries[0]?.reference}) that a build step writes; they, and links to them, are unchecked`,
+    );
   const resolveLink = (from: string, url: string): LinkTarget => resolveMintlifyLink(routes, from, url);
   const navigationFile = entries[0]?.file ?? mainFile;
   const model: SiteModel = {
@@ -129,7 +142,10 @@ export const buildMintlifySite: SiteModelBuilder = async (source, siteRoot) => {
     resolveLink,
     configurationProblems: config.problems,
     unsupported,
-    conventions: await conventions(source, pages, resolveLink, navigationFile, siteRoot),
+    conventions: [
+      ...(await conventions(source, listedFirst(entries, pages), resolveLink, navigationFile, siteRoot)),
+      ...translationConvention(navigation.languages, entries),
+    ],
   };
   return model;
 };
@@ -149,7 +165,7 @@ async function importedFiles(
   for (const page of pages) {
     // Most pages import nothing: a text search spares parsing them here.
     const text = await source.files.read(page);
-    if (text === null || !/^\s*import\s/m.test(text)) continue;
+    if (text === null || !/^[ \t]*import\s/m.test(text)) continue;
     const facts = await source.pageFacts(page);
     for (const link of facts?.links ?? []) {
       if (link.kind !== 'import' || !hasPageExtension(link.url)) continue;
@@ -209,17 +225,42 @@ function specificationTarget(
   return has(inRoot) ? inRoot : null;
 }
 
+/** Where translated pages go: each language's folder, listed in that language's navigation file. */
+function translationConvention(languages: readonly string[], entries: readonly NavigationEntry[]): string[] {
+  if (languages.length < 2) return [];
+  const places = languages.slice(1).map((language) => {
+    const entry = entries.find((candidate) => candidate.groups[0] === language);
+    return `${language}/ (listed in ${entry?.file ?? 'its language navigation'})`;
+  });
+  return [
+    `Pages are translated: the ${languages[0]} page guides/x has copies at ${languages[1]}/guides/x and so on; a new page needs its translations in ${places.join(', ')}, or only the ${languages[0]} navigation lists it.`,
+  ];
+}
+
+/** Pages in navigation order, then the hidden ones: the example link is taken from a listed page. */
+function listedFirst(
+  entries: readonly NavigationEntry[],
+  pages: ReadonlyMap<string, readonly string[]>,
+): string[] {
+  const ordered = new Set<string>();
+  for (const entry of entries)
+    if (typeof entry.target === 'string' && pages.has(entry.target)) ordered.add(entry.target);
+  for (const page of pages.keys()) ordered.add(page);
+  return [...ordered];
+}
+
 /** How links are written here (an example from the site), and where new pages go. */
 async function conventions(
   source: SiteSource,
-  pages: ReadonlyMap<string, readonly string[]>,
+  ordered: readonly string[],
   resolveLink: (from: string, url: string) => LinkTarget,
   navigationFile: string,
   siteRoot: string,
 ): Promise<string[]> {
   const result: string[] = [];
   let example: { page: string; url: string } | null = null;
-  for (const page of [...pages.keys()].slice(0, 200)) {
+  const pages = new Set(ordered);
+  for (const page of ordered.slice(0, 200)) {
     const facts = await source.pageFacts(page);
     const link = facts?.links.find(
       (candidate) =>
