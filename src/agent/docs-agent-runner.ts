@@ -74,6 +74,7 @@ export function createDocsAgentRunner(dependencies: DocsAgentDependencies): Agen
         const { system, context, changes } = await prepareSite({
           root: worktree.path,
           baseCommit: worktree.baseCommit,
+          startCommit: worktree.startCommit,
           limits,
           caches: siteCaches,
           emit: input.emit,
@@ -144,6 +145,7 @@ export function createDocsAgentRunner(dependencies: DocsAgentDependencies): Agen
 async function prepareSite(options: {
   root: string;
   baseCommit: string;
+  startCommit: string;
   limits: AgentLimits;
   caches: SiteCaches;
   emit: AgentRunInput['emit'];
@@ -152,6 +154,7 @@ async function prepareSite(options: {
   const site = await SiteSession.open({
     root,
     baseCommit: options.baseCommit,
+    startCommit: options.startCommit,
     maximumFileBytes: limits.maximumFileBytes,
     caches: options.caches,
   });

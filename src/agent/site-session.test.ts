@@ -22,7 +22,13 @@ describe('site session', () => {
   afterEach(() => directory.cleanup());
 
   const open = (caches = createSiteCaches()) =>
-    SiteSession.open({ root, baseCommit, maximumFileBytes: 1024 * 1024, caches });
+    SiteSession.open({
+      root,
+      baseCommit,
+      startCommit: git(root, 'rev-parse', 'HEAD').trim(),
+      maximumFileBytes: 1024 * 1024,
+      caches,
+    });
 
   it('reports only what the change introduced, at its file and line; old problems are counted apart', async () => {
     const site = await open();
@@ -85,16 +91,18 @@ describe('site session', () => {
     );
   });
 
-  it('checks a base commit once per process, whatever the number of runs on it', async () => {
+  it('reads and checks a base commit once per process, whatever the number of runs on it', async () => {
     const caches = createSiteCaches();
     await (await open(caches)).validate(createRunChanges());
-    const cached = caches.baseProblems.get(`${baseCommit}\0${1024 * 1024}`);
+    const cached = caches.commits.get(`${baseCommit}\0${1024 * 1024}`);
     assert.notEqual(cached, undefined);
+    const problems = (await cached)?.problems;
     await (await open(caches)).validate(createRunChanges());
-    assert.equal(caches.baseProblems.get(`${baseCommit}\0${1024 * 1024}`), cached);
+    assert.equal(caches.commits.get(`${baseCommit}\0${1024 * 1024}`), cached);
+    assert.equal((await cached)?.problems, problems);
   });
 
-  it('forgets a deleted file at once, without walking the tree again', async () => {
+  it('follows the files the tools change, without walking or reading the tree again', async () => {
     const site = await open();
     const changes = createRunChanges(site);
     rmSync(join(root, 'guides/deploy.md'));

@@ -16,6 +16,7 @@ export {
   isBinary,
   memoryFiles,
   OverlayFiles,
+  WorktreeFiles,
   walkFiles,
 } from './repository-files.ts';
 export type {
