@@ -21,6 +21,7 @@ import { type App, buildApp, type RouteRegistrar } from './http/app.ts';
 import { registerAgentJobEventRoutes } from './http/routes/agent-job-events.ts';
 import { registerAgentJobRoutes } from './http/routes/agent-jobs.ts';
 import { registerAnalyticsRoutes } from './http/routes/analytics.ts';
+import { registerAutomationRoutes } from './http/routes/automations.ts';
 import { registerHealthRoutes } from './http/routes/health.ts';
 import { registerProjectRoutes } from './http/routes/projects.ts';
 import { registerReviewRoutes } from './http/routes/reviews.ts';
@@ -34,6 +35,7 @@ export const routeRegistrars: RouteRegistrar[] = [
   registerProjectRoutes,
   registerAgentJobRoutes,
   registerAgentJobEventRoutes,
+  registerAutomationRoutes,
   registerReviewRoutes,
   registerAnalyticsRoutes,
   registerDashboard,
