@@ -11,6 +11,7 @@ import { createAnalyticsReports } from './analytics/reports/index.ts';
 import type { ApiKeyCache } from './auth/api-key-cache.ts';
 import { createApiKeyService } from './auth/api-key-service.ts';
 import { createAutomationService } from './automations/automation-service.ts';
+import { createHookService } from './automations/hooks/hook-service.ts';
 import { createReviewService } from './code-hosts/local/review-service.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
@@ -58,6 +59,7 @@ export async function createServices(
       defaultModel: config.model,
       ...(dependencies.now ? { now: dependencies.now } : {}),
     }),
+    hooks: createHookService({ pool, boss: dependencies.boss }),
     analyticsIngestion,
     analyticsReports: createAnalyticsReports(pool),
     reviews: createReviewService(pool),
