@@ -229,3 +229,22 @@ describe('POST /v2/agent/{projectId}/automations/{id}/trigger', () => {
     assert.equal(ordinary.json().trigger, null);
   });
 });
+
+test('the OpenAPI document lists the automation routes and the hook receivers', async () => {
+  const document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+  const paths = Object.keys(document.paths);
+  for (const expected of [
+    '/v2/agent/{projectId}/automations',
+    '/v2/agent/{projectId}/automations/{id}',
+    '/v2/agent/{projectId}/automations/{id}/trigger',
+    '/v2/agent/{projectId}/automations/{id}/jobs',
+    '/v1/hooks/{projectId}/github',
+    '/v1/hooks/{projectId}/gitlab',
+  ]) {
+    assert.ok(paths.includes(expected), expected);
+  }
+  assert.ok(document.paths['/v2/agent/{projectId}/automations/{id}'].patch);
+  const job =
+    document.paths['/v2/agent/{projectId}/job/{id}'].get.responses['200'].content['application/json'].schema;
+  assert.ok(job.properties.trigger);
+});
