@@ -52,6 +52,28 @@ export async function createJobCache(notifier: Notifier): Promise<NotifiedCache<
   return cache;
 }
 
+/**
+ * Adds a follow-up message to a job locked by the caller's transaction (`lockJob`), makes it
+ * active and queues its run; an archived job is a 409 (`nextStatus`). Automations use it too.
+ */
+export async function addFollowUp(
+  client: pg.PoolClient,
+  boss: PgBoss,
+  job: AgentJob,
+  prompt: string,
+): Promise<AgentJob> {
+  const status = nextStatus(job.status, { type: 'message' });
+  const message = await insertMessage(client, job.id, prompt);
+  await appendJobEvent(client, job.id, 'message-create', { messageId: message.id, prompt });
+  let updated = job;
+  if (status !== job.status) {
+    await appendJobEvent(client, job.id, 'status-change', { from: job.status, to: status });
+    updated = await setJobStatus(client, job.id, status, { error: null });
+  }
+  await enqueueAgentRun(boss, client, job.id);
+  return updated;
+}
+
 export interface JobResponse {
   status: number;
   body: AgentJobResource;
@@ -113,17 +135,9 @@ export function createJobService({ pool, boss, defaultModel, cache = null }: Job
     ): Promise<JobResponse> {
       const response = await transaction(pool, (client) =>
         idempotent(client, idempotency, async () => {
-          let job = await lockJob(client, id);
+          const job = await lockJob(client, id);
           if (job === null || job.projectId !== projectId) throw new NotFoundError('Agent job not found');
-          const status = nextStatus(job.status, { type: 'message' });
-          const message = await insertMessage(client, job.id, prompt);
-          await appendJobEvent(client, job.id, 'message-create', { messageId: message.id, prompt });
-          if (status !== job.status) {
-            await appendJobEvent(client, job.id, 'status-change', { from: job.status, to: status });
-            job = await setJobStatus(client, job.id, status, { error: null });
-          }
-          await enqueueAgentRun(boss, client, job.id);
-          return { status: 200, body: presentAgentJob(job) };
+          return { status: 200, body: presentAgentJob(await addFollowUp(client, boss, job, prompt)) };
         }),
       );
       cache?.evict(id);

@@ -162,6 +162,10 @@ export function registerProjectCommands(program: Command): void {
       'GitLab token with api and write_repository scopes ("-": read it from standard input)',
     )
     .option('--gitlab-host <url>', 'GitLab base URL (default: the repository URL origin)')
+    .option(
+      '--hook-secret <secret>',
+      'the secret code-host webhooks (POST /v1/hooks/ID/github|gitlab) are verified with ("-": read it from standard input, "" removes it)',
+    )
     .option('--json', 'print the project as one JSON object')
     .action(
       async (
@@ -173,10 +177,12 @@ export function registerProjectCommands(program: Command): void {
           codeHost?: CodeHostKind;
           model?: string;
           agentRateLimit?: number;
+          hookSecret?: string;
           json?: boolean;
         } & CredentialOptions,
       ) => {
         const credentials = await readCredentials(options);
+        const hookSecret = options.hookSecret === '-' ? await readStandardInput() : options.hookSecret;
         const updated = await withDatabase(async (database) => {
           const changed = await updateProject(database.pool, projectId, {
             ...(options.name === undefined ? {} : { name: options.name }),
@@ -188,6 +194,8 @@ export function registerProjectCommands(program: Command): void {
           const settings: Record<string, unknown> = {};
           if (options.model !== undefined) settings.model = options.model || null;
           if (options.agentRateLimit !== undefined) settings.agentRateLimitPerHour = options.agentRateLimit;
+          // Stored like the code-host tokens beside it (project settings); never printed.
+          if (hookSecret !== undefined) settings.hookSecret = hookSecret || null;
           for (const host of ['github', 'gitlab'] as const) {
             if (Object.keys(credentials[host]).length > 0) {
               const existing = changed.settings[host];

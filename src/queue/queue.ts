@@ -9,6 +9,8 @@ import type { Queryable } from '../db/database.ts';
 
 export const agentRunQueue = 'agent-job-run';
 export const webhookQueue = 'webhook-delivery';
+/** Webhooks received from code hosts (src/automations/hooks/), each processed once after it was stored. */
+export const hookDeliveryQueue = 'hook-delivery';
 
 export interface AgentRunRequest {
   jobId: string;
@@ -70,6 +72,15 @@ export async function startQueue(options: QueueOptions): Promise<PgBoss> {
     retryDelay: 2,
     retryBackoff: true,
     retryDelayMax: 3600,
+  });
+  await ensureQueue(boss, hookDeliveryQueue, {
+    policy: 'standard',
+    notify: false,
+    expireInSeconds: 120,
+    retryLimit: 10,
+    retryDelay: 2,
+    retryBackoff: true,
+    retryDelayMax: 600,
   });
   return boss;
 }

@@ -7,6 +7,18 @@ export const JobStatusSchema = Type.Union(
   { description: jobStatuses.join(', ') },
 );
 
+const nullableString = Type.Union([Type.String(), Type.Null()]);
+
+export const JobTriggerSchema = Type.Object({
+  type: Type.Union([Type.Literal('merge'), Type.Literal('schedule'), Type.Literal('manual')]),
+  automationId: Type.String(),
+  source: Type.Object({
+    url: nullableString,
+    commit: nullableString,
+    title: nullableString,
+  }),
+});
+
 export const AgentJobSchema = Type.Object(
   {
     id: Type.String({ description: 'Unique identifier of the agent job' }),
@@ -24,6 +36,9 @@ export const AgentJobSchema = Type.Object(
     updatedAt: Type.String({ format: 'date-time' }),
     branch: Type.Union([Type.String(), Type.Null()], { description: 'The working branch, once chosen' }),
     error: Type.Union([Type.String(), Type.Null()], { description: 'Why the job failed' }),
+    trigger: Type.Union([JobTriggerSchema, Type.Null()], {
+      description: 'What started the job when an automation did; null for jobs people started',
+    }),
   },
   { description: 'An agent job' },
 );
