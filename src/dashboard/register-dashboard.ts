@@ -4,7 +4,6 @@
  * buttons, the live step log, the chart). It uses the same services as the API, not the API.
  */
 import type { FastifyInstance } from 'fastify';
-import { isQuireError } from '../errors.ts';
 import type { App, RouteRegistrar } from '../http/app.ts';
 import type { HttpDependencies } from '../http/dependencies.ts';
 import { applyErrorResponse, errorResponseOf } from '../http/error-handler.ts';
