@@ -85,6 +85,22 @@ export function isQuireError(error: unknown): error is QuireError {
   );
 }
 
+/** A property of any thrown value, or `undefined` when it is no object or has no such property. */
+export function propertyOf(value: unknown, key: string): unknown {
+  if (typeof value !== 'object' || value === null || !(key in value)) return undefined;
+  return (value as Record<string, unknown>)[key];
+}
+
+/**
+ * The string `code` of a thrown value: a Node.js system error's (`EEXIST`,
+ * https://nodejs.org/api/errors.html#errorcode) or PostgreSQL's SQLSTATE as pg reports it
+ * (https://www.postgresql.org/docs/current/errcodes-appendix.html); `undefined` for anything else.
+ */
+export function errorCode(error: unknown): string | undefined {
+  const code = propertyOf(error, 'code');
+  return typeof code === 'string' ? code : undefined;
+}
+
 /** A message safe to show for any thrown value. */
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;

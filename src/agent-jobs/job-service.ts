@@ -28,6 +28,7 @@ import {
   type NewJob,
   setJobStatus,
 } from './job-store.ts';
+import { checkPrompt } from './prompt.ts';
 
 export const jobArchivedChannel = 'quire_agent_job_archived';
 /** Notified on commit by a trigger whenever a job row changes (migration 0006). */
@@ -114,6 +115,7 @@ export function createJobService({ pool, boss, defaultModel, cache = null }: Job
       prompt: string,
       idempotency: IdempotentRequest | null = null,
     ): Promise<JobResponse> {
+      checkPrompt(prompt);
       // An Idempotency-Key needs a transaction around the creation; without one, creations
       // arriving together share a statement.
       const response = idempotency
@@ -133,6 +135,7 @@ export function createJobService({ pool, boss, defaultModel, cache = null }: Job
       prompt: string,
       idempotency: IdempotentRequest | null = null,
     ): Promise<JobResponse> {
+      checkPrompt(prompt);
       const response = await transaction(pool, (client) =>
         idempotent(client, idempotency, async () => {
           const job = await lockJob(client, id);

@@ -1,5 +1,6 @@
 import { Type } from '@fastify/type-provider-typebox';
 import { jobStatuses } from '../../agent-jobs/job-status.ts';
+import { maximumPromptLength, promptPattern, promptRule } from '../../agent-jobs/prompt.ts';
 import { ProjectIdParameter } from '../schemas.ts';
 
 export const JobStatusSchema = Type.Union(
@@ -47,11 +48,10 @@ export const PromptBody = Type.Object(
   {
     prompt: Type.String({
       minLength: 1,
-      maxLength: 20_000,
+      maxLength: maximumPromptLength,
       // Not only white space, and no NUL character (PostgreSQL text cannot hold one).
-      pattern: '^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$',
-      description:
-        'The instruction for the agent: 1 to 20,000 characters, not only white space, no NUL character',
+      pattern: promptPattern,
+      description: `The instruction for the agent: ${promptRule}`,
     }),
   },
   { additionalProperties: false },
