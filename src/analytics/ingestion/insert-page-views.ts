@@ -15,7 +15,7 @@ import type { PageView } from './page-view.ts';
 export interface StoredPageView extends PageView {
   /** `undefined`: the ingesting client did not report one. */
   userAgent: string | undefined;
-  /** Log imports only: identifies the source line, so a re-run inserts nothing twice. */
+  /** Log imports and drains: the identity of the logged request, so nothing is stored twice. */
   importKey?: Buffer;
 }
 
@@ -199,8 +199,10 @@ export async function insertPageViews(
   let counted: readonly number[] | null = null;
   if (imported) {
     const stored = new Set(result.rows.map((row) => row.import_key.toString('base64')));
+    // A key twice in one call (a provider's retried entry inside one batch) was inserted once:
+    // only its first view is counted, so the rollups agree with the raw rows.
     counted = importKeys.flatMap((importKey, index) =>
-      stored.has(importKey.toString('base64')) ? [index] : [],
+      stored.delete(importKey.toString('base64')) ? [index] : [],
     );
     if (counted.length === 0) return 0;
   }
