@@ -322,3 +322,16 @@ describe('POST /v1/analytics/:projectId/drains/netlify', () => {
     assert.deepEqual(views.totals, { human: 1, ai: 1, total: 2 });
   });
 });
+
+describe('the drains in the OpenAPI document', () => {
+  it('lists every drain with its responses', async () => {
+    const document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    for (const provider of ['vercel', 'cloudflare', 'netlify']) {
+      const operation = document.paths[`/v1/analytics/{projectId}/drains/${provider}`]?.post;
+      assert.ok(operation, provider);
+      for (const status of ['200', '400', '401', '403', '413'])
+        assert.ok(operation.responses[status], `${provider} ${status}`);
+    }
+    assert.ok(document.paths['/v1/analytics/{projectId}/drains/vercel'].get.responses['200']);
+  });
+});
