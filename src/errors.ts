@@ -72,6 +72,12 @@ export class RateLimitedError extends QuireError {
   }
 }
 
+export class PayloadTooLargeError extends QuireError {
+  constructor(message: string) {
+    super('payload_too_large', message);
+  }
+}
+
 /** A failure that will not go away by trying again (bad credentials, missing configuration, ...). */
 export class NonRetriableError extends QuireError {
   constructor(message: string, options?: { cause?: unknown }) {

@@ -12,6 +12,7 @@ import {
 } from '../projects/project-store.ts';
 import { withDatabase } from './database-command.ts';
 import { printJson, printTable } from './output.ts';
+import { readStandardInput } from './standard-input.ts';
 
 function parseName(text: string): string {
   const name = text.trim();
@@ -50,12 +51,6 @@ interface CredentialOptions {
   githubApiUrl?: string;
   gitlabToken?: string;
   gitlabHost?: string;
-}
-
-async function readStandardInput(): Promise<string> {
-  let text = '';
-  for await (const chunk of process.stdin) text += chunk;
-  return text.trim();
 }
 
 /** Code-host credentials for `settings.github` / `settings.gitlab`; secrets may come from stdin. */
