@@ -26,7 +26,8 @@ function createParser(dialect: MarkdownDialect): MarkdownIt {
     for (const token of state.tokens) {
       if (token.type !== 'inline') continue;
       if (token.content.includes('[') || token.content.includes('<')) {
-        state.md.inline.parse(token.content, state.md, state.env, token.children ?? (token.children = []));
+        token.children ??= [];
+        state.md.inline.parse(token.content, state.md, state.env, token.children);
       }
     }
   });
