@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { type MarkdownDialect, readPageFacts } from './page-facts.ts';
 import { readManyPageFacts } from './page-facts-pool.ts';
 import {
@@ -11,52 +10,72 @@ import {
 
 /**
  * Page facts by content, shared by every check in the process: the base commit's check and each
- * validation of a run read the same unchanged pages, so each is parsed once. Bounded: the oldest
- * entries go first.
+ * validation of a run read the same unchanged pages, so each is parsed once. Keyed by the text
+ * itself: V8 keeps a string's hash with the string, so a page read once from a commit is looked up
+ * again without hashing its content (a SHA-1 per page per check cost more than the rest of a check).
+ * Bounded by the characters it holds; the oldest entries go first.
  */
 export class PageFactsCache {
-  readonly #entries = new Map<string, PageFacts>();
-  readonly #maximumEntries: number;
+  readonly #entries = new Map<MarkdownDialect, Map<string, PageFacts>>();
+  /** Insertion order, for eviction; `#oldest` is the first entry not evicted yet. */
+  #order: Array<[MarkdownDialect, string]> = [];
+  #oldest = 0;
+  readonly #maximumCharacters: number;
+  #characters = 0;
 
-  constructor(maximumEntries = 200_000) {
-    this.#maximumEntries = maximumEntries;
+  constructor(maximumCharacters = 128 * 1024 * 1024) {
+    this.#maximumCharacters = maximumCharacters;
   }
 
   facts(text: string, dialect: MarkdownDialect): PageFacts {
-    const key = cacheKey(text, dialect);
-    const cached = this.#entries.get(key);
+    const cached = this.#entries.get(dialect)?.get(text);
     if (cached !== undefined) return cached;
     const facts = readPageFacts(text, dialect);
-    this.#remember(key, facts);
+    this.#remember(text, dialect, facts);
     return facts;
   }
 
   /** Reads every page not cached yet, on worker threads when there are many (a site's first check). */
   async fill(items: ReadonlyArray<{ text: string; dialect: MarkdownDialect }>): Promise<void> {
-    const missing = new Map<string, { text: string; dialect: MarkdownDialect }>();
-    for (const item of items) {
-      const key = cacheKey(item.text, item.dialect);
-      if (!this.#entries.has(key)) missing.set(key, item);
-    }
-    if (missing.size === 0) return;
-    const facts = await readManyPageFacts([...missing.values()], readPageFacts);
-    for (const [index, key] of [...missing.keys()].entries()) {
+    const missing = items.filter((item) => this.#entries.get(item.dialect)?.has(item.text) !== true);
+    if (missing.length === 0) return;
+    const facts = await readManyPageFacts(missing, readPageFacts);
+    for (const [index, item] of missing.entries()) {
       const read = facts[index];
-      if (read !== undefined) this.#remember(key, read);
+      if (read !== undefined && this.#entries.get(item.dialect)?.has(item.text) !== true) {
+        this.#remember(item.text, item.dialect, read);
+      }
     }
   }
 
-  #remember(key: string, facts: PageFacts): void {
-    if (this.#entries.size >= this.#maximumEntries) {
-      const oldest = this.#entries.keys().next().value;
-      if (oldest !== undefined) this.#entries.delete(oldest);
+  #remember(text: string, dialect: MarkdownDialect, facts: PageFacts): void {
+    let entries = this.#entries.get(dialect);
+    if (entries === undefined) {
+      entries = new Map();
+      this.#entries.set(dialect, entries);
     }
-    this.#entries.set(key, facts);
+    entries.set(text, facts);
+    this.#order.push([dialect, text]);
+    this.#characters += text.length;
+    while (this.#characters > this.#maximumCharacters && this.#oldest < this.#order.length - 1) {
+      const [oldestDialect, oldestText] = this.#order[this.#oldest] ?? [];
+      this.#oldest += 1;
+      if (oldestDialect === undefined || oldestText === undefined) break;
+      if (this.#entries.get(oldestDialect)?.delete(oldestText) === true)
+        this.#characters -= oldestText.length;
+    }
+    // Compacted now and then, so the order list does not grow without bound.
+    if (this.#oldest > 4096 && this.#oldest * 2 > this.#order.length) {
+      this.#order = this.#order.slice(this.#oldest);
+      this.#oldest = 0;
+    }
   }
 }
 
-function cacheKey(text: string, dialect: MarkdownDialect): string {
-  return `${dialect}:${createHash('sha1').update(text).digest('base64')}`;
+/** How a framework's pages are read: MkDocs is Python-Markdown; `.mdx` files are MDX everywhere. */
+export function dialectFor(framework: DocsFramework, path: string): MarkdownDialect {
+  if (path.toLowerCase().endsWith('.mdx')) return 'mdx';
+  return framework === 'mkdocs' ? 'python-markdown' : 'commonmark';
 }
 
 /** Fills the cache with the facts of every page of `files`, before a model reads them one by one. */
@@ -73,12 +92,6 @@ export async function preparePageFacts(
     if (text !== null && path !== undefined) items.push({ text, dialect: dialectFor(framework, path) });
   }
   await cache.fill(items);
-}
-
-/** How a framework's pages are read: MkDocs is Python-Markdown; `.mdx` files are MDX everywhere. */
-export function dialectFor(framework: DocsFramework, path: string): MarkdownDialect {
-  if (path.toLowerCase().endsWith('.mdx')) return 'mdx';
-  return framework === 'mkdocs' ? 'python-markdown' : 'commonmark';
 }
 
 export function createSiteSource(

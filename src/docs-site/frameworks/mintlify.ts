@@ -163,9 +163,7 @@ async function importedFiles(
 ): Promise<Set<string>> {
   const imported = new Set<string>();
   for (const page of pages) {
-    // Most pages import nothing: a text search spares parsing them here.
-    const text = await source.files.read(page);
-    if (text === null || !/^[ \t]*import\s/m.test(text)) continue;
+    // Page facts are cached by content (read for the whole site before the model is built).
     const facts = await source.pageFacts(page);
     for (const link of facts?.links ?? []) {
       if (link.kind !== 'import' || !hasPageExtension(link.url)) continue;
