@@ -8,6 +8,8 @@ import {
   isPagePath,
   PageFactsCache,
   pagesMissingFromNavigation,
+  problemsAfterPageEdits,
+  type SiteModel,
   type SiteProblem,
   WorktreeFiles,
 } from '../docs-site/index.ts';
@@ -70,6 +72,7 @@ function commitProblems(commit: CommitSite): Promise<SiteProblem[]> {
 export interface SiteChanges {
   changed: ReadonlySet<string>;
   created: ReadonlySet<string>;
+  removed: ReadonlySet<string>;
   /** The content of each changed file before the run first changed it. */
   originals: ReadonlyMap<string, string>;
   /** A moved file's new path → its path on the base commit. */
@@ -94,11 +97,11 @@ export interface SiteValidation {
 export class SiteSession {
   readonly files: WorktreeFiles;
   readonly #caches: SiteCaches;
-  readonly #start: AnalyzedSite;
+  readonly #start: CommitSite;
   readonly #base: CommitSite;
   #current: Promise<AnalyzedSite> | null = null;
 
-  private constructor(files: WorktreeFiles, caches: SiteCaches, start: AnalyzedSite, base: CommitSite) {
+  private constructor(files: WorktreeFiles, caches: SiteCaches, start: CommitSite, base: CommitSite) {
     this.files = files;
     this.#caches = caches;
     this.#start = start;
@@ -123,12 +126,12 @@ export class SiteSession {
         ? start
         : await commitSite(caches, root, options.baseCommit, maximumFileBytes);
     const files = new WorktreeFiles(root, maximumFileBytes, start.site.source.files);
-    return new SiteSession(files, caches, start.site, base);
+    return new SiteSession(files, caches, start, base);
   }
 
   /** The site as it is now. */
   current(): Promise<AnalyzedSite> {
-    if (this.files.changedCount === 0) return Promise.resolve(this.#start);
+    if (this.files.changedCount === 0) return Promise.resolve(this.#start.site);
     this.#current ??= analyzeSite(this.files, this.#caches.facts);
     return this.#current;
   }
@@ -146,9 +149,7 @@ export class SiteSession {
   }
 
   async validate(changes: SiteChanges): Promise<SiteValidation> {
-    const { model, source } = await this.current();
-    const found = await checkSite(model, source);
-    found.push(...pagesMissingFromNavigation(model, changes.created));
+    const { model, found } = await this.#currentProblems(changes);
     const base = await commitProblems(this.#base);
     const problems = introducedProblems(found, base, changes.renamedFrom);
     // Syntax is checked in changed pages only (the full parse is slow), against their own earlier text.
@@ -161,6 +162,32 @@ export class SiteSession {
       problems.push(...introducedProblems(checkPageSyntax(file, text), before));
     }
     return { problems, alreadyPresent: base, unsupported: model.unsupported };
+  }
+
+  /**
+   * Every problem of the site as it is now. After edits that leave pages, routes and navigation as
+   * they were (the usual edit of a page's text), the start commit's model and problems are kept and
+   * only the edited pages are checked again; otherwise the model is built anew.
+   */
+  async #currentProblems(changes: SiteChanges): Promise<{ model: SiteModel; found: SiteProblem[] }> {
+    const onlyEdits =
+      changes.created.size === 0 && changes.removed.size === 0 && changes.renamedFrom.size === 0;
+    if (onlyEdits && this.files.changedCount > 0) {
+      const start = this.#start.site;
+      const edited = await problemsAfterPageEdits({
+        model: start.model,
+        before: start.source,
+        problemsBefore: await commitProblems(this.#start),
+        files: this.files,
+        cache: this.#caches.facts,
+        edited: changes.changed,
+      });
+      if (edited !== null) return { model: start.model, found: edited.problems };
+    }
+    const { model, source } = await this.current();
+    const found = await checkSite(model, source);
+    found.push(...pagesMissingFromNavigation(model, changes.created));
+    return { model, found };
   }
 
   /** Where the site links to `file` or names it in navigation, from the site as it is now. */

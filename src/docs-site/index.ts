@@ -46,3 +46,4 @@ export async function analyzeSite(files: RepositoryFiles, cache: PageFactsCache)
   return { model, source };
 }
 export { checkPageSyntax } from './check-syntax.ts';
+export { problemsAfterPageEdits } from './reanalyze-site.ts';
