@@ -267,9 +267,9 @@ const median = (numbers: number[]) => {
   return sorted.length === 0 ? 0 : (sorted[Math.floor(sorted.length / 2)] ?? 0);
 };
 console.log(
-  '\n| repository | framework | pages | reported | false | precision | recall | full check cold / warm | after a move p50 |',
+  '\n| repository | framework | pages | reported | false | precision | recall | still served | full check cold / warm | after a move p50 |',
 );
-console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|');
+console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const outcome of outcomes) {
   console.log(
     `| ${outcome.name} | ${outcome.framework} | ${outcome.pages} | ${outcome.reported} | ${outcome.falseProblems} | ${percent(outcome.reported - outcome.falseProblems, outcome.reported)}% | ${percent(outcome.found, outcome.expected)}% (${outcome.found}/${outcome.expected}) | ${outcome.stillServed} | ${Math.round(outcome.coldMs)} / ${Math.round(outcome.warmMs)} ms | ${Math.round(median(outcome.moveMs))} ms |`,
