@@ -6,6 +6,7 @@ import {
   categoryFromFunctionText,
   categoryOverrides,
   excludedTokens,
+  foldVersion,
   productTokenOnly,
   supplementalAgents,
 } from './ai-agent-review.ts';
@@ -18,6 +19,8 @@ export interface AiAgentEntry {
   operator: string;
   /** `word`: the token anywhere between separators; `product`: only as `token/version`. */
   match: 'word' | 'product';
+  /** The agent name reported when it differs from the token (one agent spelled two ways). */
+  reportedAs?: string;
 }
 
 export interface AiAgentTableSource {
@@ -45,8 +48,9 @@ export function buildAiAgentTable(robots: unknown, source: AiAgentTableSource): 
   const agents: AiAgentEntry[] = [];
   const unreviewed: BuiltAiAgentTable['unreviewed'] = [];
   const seen = new Set<string>();
-  for (const [token, value] of Object.entries(robots as Record<string, unknown>)) {
-    const key = token.trim().toLowerCase();
+  for (const [upstreamToken, value] of Object.entries(robots as Record<string, unknown>)) {
+    const token = foldVersion(upstreamToken);
+    const key = token.toLowerCase();
     if (key === '' || seen.has(key) || excludedTokens[key] !== undefined) continue;
     seen.add(key);
     const fields = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
@@ -56,7 +60,7 @@ export function buildAiAgentTable(robots: unknown, source: AiAgentTableSource): 
     const category = override?.category ?? fromText.category;
     if (override === undefined && !fromText.reviewed) unreviewed.push({ token, category, functionText });
     agents.push({
-      token: token.trim(),
+      token,
       category,
       operator: plainOperator(fields.operator),
       match: productTokenOnly.has(key) ? 'product' : 'word',
@@ -71,6 +75,7 @@ export function buildAiAgentTable(robots: unknown, source: AiAgentTableSource): 
       category: supplement.category,
       operator: supplement.operator,
       match: 'word',
+      ...(supplement.reportedAs === undefined ? {} : { reportedAs: supplement.reportedAs }),
     });
   }
   agents.sort((left, right) => left.token.toLowerCase().localeCompare(right.token.toLowerCase()));

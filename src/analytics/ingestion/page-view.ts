@@ -3,7 +3,7 @@
  * becomes a stored page view, or a reason why not. `invalid` means the input is bad (the batch
  * endpoint answers 400); `skipped` means it is fine but is no page view (an asset, a 404).
  */
-import type { Classifier, TrafficCategory } from '../classification/index.ts';
+import { type Classifier, prefersMarkdown, type TrafficCategory } from '../classification/index.ts';
 import { normalizePath } from './normalize-path.ts';
 import { judgePageRequest } from './page-request.ts';
 
@@ -73,7 +73,7 @@ export function preparePageView(
       reason: verdict.reason === 'asset' ? 'asset' : 'not a successful status',
     };
   }
-  const markdown = path.markdown || acceptsMarkdown(request.accept);
+  const markdown = path.markdown || prefersMarkdown(request.accept);
   const { category, agent } = dependencies.classifier.classify({ userAgent: request.userAgent, markdown });
   return {
     ok: true,
@@ -94,18 +94,6 @@ function checkTimestamp(occurredAt: number, now: number): string | undefined {
   if (occurredAt < earliestTimestamp) return 'timestamp is before 2000-01-01';
   if (occurredAt > now + allowedClockSkewMilliseconds) return 'timestamp is more than a day in the future';
   return undefined;
-}
-
-/** `Accept: text/markdown` (with any parameters), not given a zero quality. */
-export function acceptsMarkdown(accept: string | undefined): boolean {
-  if (accept === undefined) return false;
-  return accept.split(',').some((part) => {
-    const [type, ...parameters] = part.split(';').map((piece) => piece.trim().toLowerCase());
-    return (
-      (type === 'text/markdown' || type === 'text/x-markdown') &&
-      !parameters.some((parameter) => /^q=0(?:\.0*)?$/.test(parameter))
-    );
-  });
 }
 
 function referrerHost(referrer: string | undefined): string | null {
