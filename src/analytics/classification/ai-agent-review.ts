@@ -72,6 +72,11 @@ export const productTokenOnly: ReadonlySet<string> = new Set([
   'yak',
 ]);
 
+/** Upstream tokens that are another token's agent under a second name: reported as that agent. */
+export const sameAgentAs: Readonly<Record<string, string>> = {
+  'panscient.com': 'Panscient',
+};
+
 /** Well-known agents missing from the upstream list. `reportedAs` names an agent spelled two ways. */
 export const supplementalAgents: ReadonlyArray<{
   token: string;
@@ -105,6 +110,13 @@ export const supplementalAgents: ReadonlyArray<{
     operator: 'Amazon',
     reason: "Amazon Nova Act's browser agent acting for its user (upstream has only `NovaAct`)",
     reportedAs: 'NovaAct',
+  },
+  {
+    token: 'crawl4ai-adapter',
+    category: 'ai_training',
+    operator: '',
+    reason: 'the Crawl4AI scraping library under the name its adapter sends',
+    reportedAs: 'Crawl4AI',
   },
   {
     token: 'Windsurf',

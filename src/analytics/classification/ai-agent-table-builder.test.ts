@@ -29,6 +29,7 @@ describe('buildAiAgentTable', () => {
         'MistralAI-User/1.0': { operator: 'Mistral AI', function: 'Takes action based on user prompts.' },
         'Brightbot 1.0': { operator: 'Bright Data', function: 'LLM/AI training.' },
         ExaBot: { operator: 'Unclear at this time.', function: 'AI Data Providers' },
+        'panscient.com': { operator: 'Panscient', function: 'AI Data Scrapers' },
         Odd: 'not an object',
       },
       source,
@@ -48,6 +49,7 @@ describe('buildAiAgentTable', () => {
         ['MistralAI-User', 'ai_assistant', 'Mistral', 'word'],
         ['OAI-SearchBot', 'ai_search', 'OpenAI', 'word'],
         ['Odd', 'ai_training', '', 'word'],
+        ['panscient.com', 'ai_training', 'Panscient', 'word'],
       ],
     );
     assert.deepEqual(

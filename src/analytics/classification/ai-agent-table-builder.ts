@@ -8,6 +8,7 @@ import {
   excludedTokens,
   foldVersion,
   productTokenOnly,
+  sameAgentAs,
   supplementalAgents,
 } from './ai-agent-review.ts';
 import type { AiCategory } from './traffic-category.ts';
@@ -64,6 +65,7 @@ export function buildAiAgentTable(robots: unknown, source: AiAgentTableSource): 
       category,
       operator: plainOperator(fields.operator),
       match: productTokenOnly.has(key) ? 'product' : 'word',
+      ...(sameAgentAs[key] === undefined ? {} : { reportedAs: sameAgentAs[key] }),
     });
   }
   for (const supplement of supplementalAgents) {
