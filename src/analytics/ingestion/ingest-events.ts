@@ -5,7 +5,7 @@
 import { isIP } from 'node:net';
 import { InvalidInputError } from '../../errors.ts';
 import { parseInstant } from '../reports/index.ts';
-import type { StoredPageView } from './insert-page-views.ts';
+import type { StoredPageView } from './page-view.ts';
 import { type PipelineDependencies, preparePageView } from './page-view.ts';
 import type { PageViewWriter } from './page-view-writer.ts';
 

@@ -1,23 +1,15 @@
 /**
  * Stores page views and adds them to every rollup in the caller's transaction, so that the rollups
  * can never disagree with the raw events: they commit or roll back together. The writer sums the
- * rollup rows itself (PostgreSQL only adds them), and deletes the packed rows of the buckets the
- * views fall in (rollup-packer.ts packs them again).
+ * rollup rows itself (rollup-arithmetic.ts; PostgreSQL only adds them), and deletes the packed rows
+ * of the buckets the views fall in (rollup-packer.ts packs them again).
  */
-import { createHash } from 'node:crypto';
 import { booleanArrayLiteral, integerArrayLiteral, textArrayLiteral } from '../../db/array-literal.ts';
 import type { Queryable } from '../../db/database.ts';
-import type { TrafficCategory } from '../classification/index.ts';
 import type { RollupSeries } from '../storage/index.ts';
-import { floorBucket, packedLevels, packingLock } from '../storage/index.ts';
-import type { PageView } from './page-view.ts';
-
-export interface StoredPageView extends PageView {
-  /** `undefined`: the ingesting client did not report one. */
-  userAgent: string | undefined;
-  /** Log imports only: identifies the source line, so a re-run inserts nothing twice. */
-  importKey?: Buffer;
-}
+import { packingLock } from '../storage/index.ts';
+import type { StoredPageView } from './page-view.ts';
+import { type ProfiledViews, profileViews, type RollupSums, sumRollups } from './rollup-arithmetic.ts';
 
 /**
  * Stores the raw events. A view's category, agent, classifier version, user agent and Markdown flag
@@ -50,7 +42,7 @@ const importedRawInsert = `${rawInsert} ON CONFLICT DO NOTHING RETURNING import_
  * Adds counts summed by the writer to the rollups, in a fixed order (concurrent writers lock shared
  * rollup rows in the same order), and deletes the packed rows of the buckets they fall in.
  */
-const addToRollups = `
+const addToRollupsStatement = `
 WITH path_rollups AS (
   INSERT INTO analytics_path_rollups AS rollup
     (series, bucket, path_id, human, ai_assistant, ai_search, ai_training, bot)
@@ -82,27 +74,6 @@ FROM (SELECT granularity, min(bucket) AS bucket FROM touched GROUP BY granularit
 WHERE packing.project_id = $1 AND packing.granularity = earliest.granularity
   AND packing.packed_until > earliest.bucket`;
 
-/** What a view is counted as: the columns it shares with every view of the same client. */
-interface Profile {
-  number: number;
-  category: TrafficCategory;
-  agent: string | null;
-  classifierVersion: string;
-  userAgentId: string | null;
-  markdown: boolean;
-}
-
-const categoryColumn: Record<TrafficCategory, number> = {
-  human: 0,
-  ai_assistant: 1,
-  ai_search: 2,
-  ai_training: 3,
-  bot: 4,
-};
-const hourMilliseconds = 3_600_000;
-/** Path ids are below 2^31, so (bucket number, path id) fits one exact double as bucket * 2^31 + id. */
-const pathIdRange = 2 ** 31;
-
 /**
  * Inserts the views of one project and adds them to the rollups; returns how many were new
  * (views whose import key was already stored are skipped). Runs inside the caller's transaction,
@@ -117,217 +88,80 @@ export async function insertPageViews(
   series: RollupSeries,
 ): Promise<number> {
   if (views.length === 0) return 0;
-  const occurredAt: number[] = [];
-  const paths: string[] = [];
-  const profileNumbers: number[] = [];
-  const referrerHosts: Array<string | null> = [];
-  const importKeys: Buffer[] = [];
-  // By user agent: the rest of a profile rarely differs between views of one user agent.
-  const profiles = new Map<string | undefined, Profile[]>();
-  const profileList: Profile[] = [];
-  const userAgents = new Map<string, string>();
-  for (const view of views) {
-    let sameClient = profiles.get(view.userAgent);
-    if (sameClient === undefined) {
-      sameClient = [];
-      profiles.set(view.userAgent, sameClient);
-    }
-    let profile: Profile | undefined;
-    for (const candidate of sameClient) {
-      if (
-        candidate.category === view.category &&
-        candidate.agent === view.agent &&
-        candidate.markdown === view.markdown &&
-        candidate.classifierVersion === view.classifierVersion
-      ) {
-        profile = candidate;
-        break;
-      }
-    }
-    if (profile === undefined) {
-      let userAgentId: string | null = null;
-      if (view.userAgent !== undefined) {
-        userAgentId = userAgentIdOf(view.userAgent);
-        userAgents.set(userAgentId, view.userAgent);
-      }
-      profile = {
-        number: profileList.length + 1,
-        category: view.category,
-        agent: view.agent,
-        classifierVersion: view.classifierVersion,
-        userAgentId,
-        markdown: view.markdown,
-      };
-      sameClient.push(profile);
-      profileList.push(profile);
-    }
-    occurredAt.push(view.occurredAt);
-    paths.push(view.path);
-    profileNumbers.push(profile.number);
-    referrerHosts.push(view.referrerHost);
-    if (view.importKey !== undefined) importKeys.push(view.importKey);
-  }
-  const imported = importKeys.length > 0;
-  if (imported && importKeys.length !== views.length) throw new Error('Imported and other views in one call');
-  const userAgentIds = [...userAgents.keys()].sort();
+  const profiled = profileViews(views);
+  const imported = profiled.importKeys.length > 0;
   await db.query({
     name: 'analytics-packing-lock-shared',
     text: `SELECT ${packingLock('shared', '$1')}`,
     values: [projectId],
   });
+  const stored = await insertRawViews(db, projectId, profiled);
+  let counted: readonly number[] | null = null;
+  if (imported) {
+    counted = profiled.importKeys.flatMap((importKey, index) =>
+      stored.has(importKey.toString('base64')) ? [index] : [],
+    );
+    if (counted.length === 0) return 0;
+  }
+  await addToRollups(db, projectId, sumRollups(profiled, pathIds, series, counted));
+  return counted?.length ?? views.length;
+}
+
+/** Inserts the raw events; returns the import keys (base64) of the imported views that were new. */
+async function insertRawViews(
+  db: Queryable,
+  projectId: string,
+  profiled: ProfiledViews,
+): Promise<Set<string>> {
+  const { profiles, userAgents } = profiled;
+  const imported = profiled.importKeys.length > 0;
+  const userAgentIds = [...userAgents.keys()].sort();
   // Named: prepared once per connection instead of planned on every batch.
   const result = await db.query<{ import_key: Buffer }>({
     name: imported ? 'analytics-insert-imported-views' : 'analytics-insert-views',
     text: imported ? importedRawInsert : rawInsert,
     values: [
       projectId,
-      integerArrayLiteral(occurredAt),
-      textArrayLiteral(paths),
-      integerArrayLiteral(profileNumbers),
-      textArrayLiteral(referrerHosts),
-      textArrayLiteral(profileList.map((profile) => profile.category)),
-      textArrayLiteral(profileList.map((profile) => profile.agent)),
-      textArrayLiteral(profileList.map((profile) => profile.classifierVersion)),
-      textArrayLiteral(profileList.map((profile) => profile.userAgentId)),
-      booleanArrayLiteral(profileList.map((profile) => profile.markdown)),
+      integerArrayLiteral(profiled.occurredAt),
+      textArrayLiteral(profiled.paths),
+      integerArrayLiteral(profiled.profileNumbers),
+      textArrayLiteral(profiled.referrerHosts),
+      textArrayLiteral(profiles.map((profile) => profile.category)),
+      textArrayLiteral(profiles.map((profile) => profile.agent)),
+      textArrayLiteral(profiles.map((profile) => profile.classifierVersion)),
+      textArrayLiteral(profiles.map((profile) => profile.userAgentId)),
+      booleanArrayLiteral(profiles.map((profile) => profile.markdown)),
       // In id order: concurrent writers adding the same new user agents lock them in the same order.
       textArrayLiteral(userAgentIds),
       textArrayLiteral(userAgentIds.map((id) => userAgents.get(id) ?? null)),
-      imported ? importKeys : null,
+      imported ? profiled.importKeys : null,
     ],
   });
-  let counted: readonly number[] | null = null;
-  if (imported) {
-    const stored = new Set(result.rows.map((row) => row.import_key.toString('base64')));
-    counted = importKeys.flatMap((importKey, index) =>
-      stored.has(importKey.toString('base64')) ? [index] : [],
-    );
-    if (counted.length === 0) return 0;
-  }
+  return new Set(result.rows.map((row) => row.import_key.toString('base64')));
+}
+
+async function addToRollups(db: Queryable, projectId: string, sums: RollupSums): Promise<void> {
+  const { paths, agents, touched } = sums;
   await db.query({
     name: 'analytics-add-to-rollups',
-    text: addToRollups,
+    text: addToRollupsStatement,
     values: [
       projectId,
-      ...rollupColumns(occurredAt, paths, profileNumbers, profileList, pathIds, series, counted),
+      integerArrayLiteral(paths.series),
+      integerArrayLiteral(paths.bucket),
+      integerArrayLiteral(paths.pathId),
+      integerArrayLiteral(paths.counts.human),
+      integerArrayLiteral(paths.counts.ai_assistant),
+      integerArrayLiteral(paths.counts.ai_search),
+      integerArrayLiteral(paths.counts.ai_training),
+      integerArrayLiteral(paths.counts.bot),
+      textArrayLiteral(agents.granularity),
+      integerArrayLiteral(agents.bucket),
+      textArrayLiteral(agents.category),
+      textArrayLiteral(agents.agent),
+      integerArrayLiteral(agents.views),
+      textArrayLiteral(touched.granularity),
+      integerArrayLiteral(touched.bucket),
     ],
   });
-  return counted?.length ?? views.length;
-}
-
-/**
- * The rollup statement's arrays: the views (those at `counted`, or all) summed per row, each
- * level's rows in key order. Views are summed per hour and page, and per hour and profile, first;
- * days, months and agents are summed from those.
- */
-function rollupColumns(
-  occurredAt: readonly number[],
-  paths: readonly string[],
-  profileNumbers: readonly number[],
-  profiles: readonly Profile[],
-  pathIds: ReadonlyMap<string, number>,
-  series: RollupSeries,
-  counted: readonly number[] | null,
-): unknown[] {
-  const hourPages = new Map<number, number[]>();
-  const hourProfiles = new Map<number, number>();
-  const add = (index: number) => {
-    const hour = Math.floor((occurredAt[index] as number) / hourMilliseconds);
-    const path = paths[index] as string;
-    const pathId = pathIds.get(path);
-    if (pathId === undefined) throw new Error(`The path ${JSON.stringify(path)} has no id`);
-    const profile = profiles[(profileNumbers[index] as number) - 1] as Profile;
-    const pageKey = hour * pathIdRange + pathId;
-    let counts = hourPages.get(pageKey);
-    if (counts === undefined) {
-      counts = [0, 0, 0, 0, 0];
-      hourPages.set(pageKey, counts);
-    }
-    counts[categoryColumn[profile.category]] = (counts[categoryColumn[profile.category]] as number) + 1;
-    const profileKey = hour * pathIdRange + profile.number;
-    hourProfiles.set(profileKey, (hourProfiles.get(profileKey) ?? 0) + 1);
-  };
-  if (counted === null) for (let index = 0; index < occurredAt.length; index += 1) add(index);
-  else for (const index of counted) add(index);
-
-  const dayPages = new Map<number, number[]>();
-  for (const [key, counts] of hourPages) {
-    const dayKey = Math.floor(key / pathIdRange / 24) * pathIdRange + (key % pathIdRange);
-    const dayCounts = dayPages.get(dayKey);
-    if (dayCounts === undefined) dayPages.set(dayKey, [...counts]);
-    else
-      for (let column = 0; column < 5; column += 1)
-        dayCounts[column] = (dayCounts[column] as number) + (counts[column] as number);
-  }
-  const path = {
-    series: [] as number[],
-    bucket: [] as number[],
-    pathId: [] as number[],
-    counts: [[], [], [], [], []] as number[][],
-  };
-  // Any fixed order will do, as long as every writer uses it: hours, then days, by bucket and page.
-  for (const [levelSeries, level, size] of [
-    [series.hour, hourPages, 1],
-    [series.day, dayPages, 24],
-  ] as const) {
-    for (const key of [...level.keys()].sort((left, right) => left - right)) {
-      path.series.push(levelSeries);
-      path.bucket.push(Math.floor(key / pathIdRange) * size * hourMilliseconds);
-      path.pathId.push(key % pathIdRange);
-      for (const [column, count] of (level.get(key) as number[]).entries()) path.counts[column]?.push(count);
-    }
-  }
-
-  const agentCounts = new Map<string, number>();
-  const hours = new Set<number>();
-  for (const [key, views] of hourProfiles) {
-    const hour = Math.floor(key / pathIdRange) * hourMilliseconds;
-    hours.add(hour);
-    const profile = profiles[(key % pathIdRange) - 1] as Profile;
-    for (const level of ['hour', 'day', 'month'] as const) {
-      const agentKey = `${level} ${floorBucket(level, hour)} ${profile.category} ${profile.agent ?? ''}`;
-      agentCounts.set(agentKey, (agentCounts.get(agentKey) ?? 0) + views);
-    }
-  }
-  const agent = {
-    granularity: [] as string[],
-    bucket: [] as number[],
-    category: [] as string[],
-    agent: [] as string[],
-    views: [] as number[],
-  };
-  for (const key of [...agentCounts.keys()].sort()) {
-    const [granularity, bucket, category, ...name] = key.split(' ');
-    agent.granularity.push(granularity as string);
-    agent.bucket.push(Number(bucket));
-    agent.category.push(category as string);
-    agent.agent.push(name.join(' '));
-    agent.views.push(agentCounts.get(key) as number);
-  }
-  // The packed buckets these views fall in, at every level (a packed row of one is stale now).
-  const touched = { granularity: [] as string[], bucket: [] as number[] };
-  for (const level of packedLevels) {
-    for (const start of new Set([...hours].map((hour) => floorBucket(level, hour)))) {
-      touched.granularity.push(level);
-      touched.bucket.push(start);
-    }
-  }
-  return [
-    integerArrayLiteral(path.series),
-    integerArrayLiteral(path.bucket),
-    integerArrayLiteral(path.pathId),
-    ...path.counts.map(integerArrayLiteral),
-    textArrayLiteral(agent.granularity),
-    integerArrayLiteral(agent.bucket),
-    textArrayLiteral(agent.category),
-    textArrayLiteral(agent.agent),
-    integerArrayLiteral(agent.views),
-    textArrayLiteral(touched.granularity),
-    integerArrayLiteral(touched.bucket),
-  ];
-}
-
-/** The first 8 bytes of the user agent's SHA-256 as a signed 64-bit integer (decimal text). */
-export function userAgentIdOf(userAgent: string): string {
-  return createHash('sha256').update(userAgent).digest().readBigInt64BE(0).toString();
 }

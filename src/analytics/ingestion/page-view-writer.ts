@@ -15,7 +15,8 @@ import {
   type RollupSeries,
   rollupSeriesOf,
 } from '../storage/index.ts';
-import { insertPageViews, type StoredPageView } from './insert-page-views.ts';
+import { insertPageViews } from './insert-page-views.ts';
+import type { StoredPageView } from './page-view.ts';
 
 export interface PageViewWriter {
   /** Resolves with the number of new views once they are committed. */

@@ -33,6 +33,14 @@ export interface PageView {
   markdown: boolean;
 }
 
+/** A view as the writer stores it. */
+export interface StoredPageView extends PageView {
+  /** `undefined`: the ingesting client did not report one. */
+  userAgent: string | undefined;
+  /** Log imports only: identifies the source line, so a re-run inserts nothing twice. */
+  importKey?: Buffer;
+}
+
 export type PreparedPageView =
   | { ok: true; view: PageView }
   | { ok: false; kind: 'invalid' | 'skipped'; reason: string };
