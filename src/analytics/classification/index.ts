@@ -2,4 +2,5 @@
 export { type AiAgentTable, buildAiAgentTable } from './ai-agent-table-builder.ts';
 export { type Classifier, createClassifier } from './classify.ts';
 export { prefersMarkdown } from './markdown-preference.ts';
+export { signatureAgentHost } from './signature-agent.ts';
 export { exportColumn, type TrafficCategory, trafficCategories } from './traffic-category.ts';

@@ -5,3 +5,10 @@ export { maximumRawPathLength } from './normalize-path.ts';
 export type { StoredPageView } from './page-view.ts';
 export { maximumHeaderLength, maximumUserAgentLength, preparePageView } from './page-view.ts';
 export { createPageViewWriter, type PageViewWriter } from './page-view-writer.ts';
+export {
+  containsControlCharacter,
+  maximumSignalHeaderLength,
+  type SignalHeaderName,
+  type SignalHeaders,
+  signalHeaderNames,
+} from './request-signals.ts';

@@ -8,6 +8,7 @@ import { parseInstant } from '../reports/index.ts';
 import type { StoredPageView } from './page-view.ts';
 import { type PipelineDependencies, preparePageView } from './page-view.ts';
 import type { PageViewWriter } from './page-view-writer.ts';
+import { containsControlCharacter, type SignalHeaders } from './request-signals.ts';
 
 /** One event as the API receives it (already shape-checked by the route schema). */
 export interface IncomingEvent {
@@ -18,6 +19,12 @@ export interface IncomingEvent {
   referrer?: string;
   accept?: string;
   status?: number;
+  /** The request's method; only GET and HEAD are page views. */
+  method?: string;
+  /** The request's Host header. */
+  host?: string;
+  /** Request headers classification reads (lower-case names from `signalHeaderNames`). */
+  headers?: SignalHeaders;
 }
 
 export interface IngestResult {
@@ -43,6 +50,11 @@ export async function ingestEvents(
       );
       return;
     }
+    const controlled = fieldWithControlCharacter(event);
+    if (controlled !== undefined) {
+      problems.push(`events[${index}].${controlled} contains a control character`);
+      return;
+    }
     if (event.ip !== undefined && isIP(event.ip) === 0) {
       problems.push(`events[${index}].ip is not an IPv4 or IPv6 address`);
       return;
@@ -55,10 +67,14 @@ export async function ingestEvents(
         referrer: event.referrer,
         accept: event.accept,
         status: event.status,
+        method: event.method,
+        host: event.host,
+        headers: event.headers,
       },
       dependencies,
     );
-    if (prepared.ok) views.push({ ...prepared.view, userAgent: event.userAgent });
+    if (prepared.ok)
+      views.push({ ...prepared.view, userAgent: event.userAgent ?? event.headers?.['user-agent'] });
     else if (prepared.kind === 'skipped') skipped += 1;
     else problems.push(`events[${index}]: ${prepared.reason}`);
   });
@@ -70,6 +86,19 @@ export async function ingestEvents(
   }
   await dependencies.writer.write(projectId, views);
   return { accepted: views.length, skipped };
+}
+
+/** The first field (`userAgent`, `headers.signature`) whose text holds a control character. */
+function fieldWithControlCharacter(event: IncomingEvent): string | undefined {
+  for (const name of ['path', 'userAgent', 'ip', 'referrer', 'accept', 'method', 'host'] as const) {
+    const value = event[name];
+    if (value !== undefined && containsControlCharacter(value)) return name;
+  }
+  for (const [name, value] of Object.entries(event.headers ?? {})) {
+    if (typeof value === 'string' && containsControlCharacter(value)) return `headers.${name}`;
+  }
+  if (typeof event.timestamp === 'string' && containsControlCharacter(event.timestamp)) return 'timestamp';
+  return undefined;
 }
 
 function eventTime(timestamp: string | number | undefined, now: number): number | undefined {

@@ -22,15 +22,17 @@ const rawInsert = `
     SELECT id, user_agent FROM unnest($11::bigint[], $12::text[]) AS agents (id, user_agent)
     ON CONFLICT (id) DO NOTHING
   ), profiles AS (
-    SELECT * FROM unnest($6::text[], $7::text[], $8::text[], $9::bigint[], $10::boolean[]) WITH ORDINALITY
-      AS profile (category, agent, classifier_version, user_agent_id, markdown, number)
+    SELECT * FROM unnest($6::text[], $7::text[], $8::text[], $9::bigint[], $10::boolean[], $14::text[], $15::boolean[])
+      WITH ORDINALITY AS profile (category, agent, classifier_version, user_agent_id, markdown, signature_agent, verified, number)
   )
   INSERT INTO analytics_page_views
-    (project_id, occurred_at, path, category, agent, classifier_version, user_agent_id, markdown, referrer_host, import_key)
+    (project_id, occurred_at, path, category, agent, classifier_version, user_agent_id, markdown, referrer_host, import_key,
+     signature_agent, verified)
   -- Epoch milliseconds divided as float8, not numeric: exact to the millisecond for any year this
   -- accepts, and several times cheaper.
   SELECT $1, to_timestamp(views.occurred_at / 1000::float8), views.path, profiles.category, profiles.agent,
-    profiles.classifier_version, profiles.user_agent_id, profiles.markdown, views.referrer_host, views.import_key
+    profiles.classifier_version, profiles.user_agent_id, profiles.markdown, views.referrer_host, views.import_key,
+    profiles.signature_agent, profiles.verified
   FROM unnest($2::bigint[], $3::text[], $4::integer[], $5::text[], $13::bytea[])
     AS views (occurred_at, path, profile, referrer_host, import_key)
   JOIN profiles ON profiles.number = views.profile`;
@@ -56,12 +58,13 @@ WITH path_rollups AS (
     ai_training = rollup.ai_training + excluded.ai_training,
     bot = rollup.bot + excluded.bot
 ), agent_rollups AS (
-  INSERT INTO analytics_agent_rollups AS rollup (project_id, granularity, bucket, category, agent, views)
-  SELECT $1, granularity, to_timestamp(bucket / 1000::float8), category, agent, views
-  FROM unnest($10::text[], $11::bigint[], $12::text[], $13::text[], $14::integer[])
-    AS counts (granularity, bucket, category, agent, views)
+  INSERT INTO analytics_agent_rollups AS rollup (project_id, granularity, bucket, category, agent, views, verified_views)
+  SELECT $1, granularity, to_timestamp(bucket / 1000::float8), category, agent, views, verified_views
+  FROM unnest($10::text[], $11::bigint[], $12::text[], $13::text[], $14::integer[], $17::integer[])
+    AS counts (granularity, bucket, category, agent, views, verified_views)
   ON CONFLICT (project_id, granularity, bucket, category, agent) DO UPDATE SET
-    views = rollup.views + excluded.views
+    views = rollup.views + excluded.views,
+    verified_views = rollup.verified_views + excluded.verified_views
 ), touched AS (
   SELECT granularity, to_timestamp(bucket / 1000::float8) AS bucket
   FROM unnest($15::text[], $16::bigint[]) AS touched (granularity, bucket)
@@ -135,6 +138,8 @@ async function insertRawViews(
       textArrayLiteral(userAgentIds),
       textArrayLiteral(userAgentIds.map((id) => userAgents.get(id) ?? null)),
       imported ? profiled.importKeys : null,
+      textArrayLiteral(profiles.map((profile) => profile.signatureAgent)),
+      booleanArrayLiteral(profiles.map((profile) => profile.verified)),
     ],
   });
   return new Set(result.rows.map((row) => row.import_key.toString('base64')));
@@ -162,6 +167,7 @@ async function addToRollups(db: Queryable, projectId: string, sums: RollupSums):
       integerArrayLiteral(agents.views),
       textArrayLiteral(touched.granularity),
       integerArrayLiteral(touched.bucket),
+      integerArrayLiteral(agents.verifiedViews),
     ],
   });
 }

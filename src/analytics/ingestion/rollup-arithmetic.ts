@@ -22,6 +22,10 @@ export interface Profile {
   classifierVersion: string;
   userAgentId: string | null;
   markdown: boolean;
+  /** The host a Web Bot Auth `Signature-Agent` named. */
+  signatureAgent: string | null;
+  /** The agent was verified (published addresses, reverse DNS or a valid signature). */
+  verified: boolean;
 }
 
 /** A batch as columns, one element per view, each view pointing at its profile by number. */
@@ -54,6 +58,8 @@ export interface AgentRollupRows {
   /** `''` for views without an agent. */
   agent: string[];
   views: number[];
+  /** Of `views`, those whose agent was verified. */
+  verifiedViews: number[];
 }
 
 /** The packed buckets the views fall in, at every packed level: a packed row of one is stale now. */
@@ -114,7 +120,9 @@ export function profileViews(views: readonly StoredPageView[]): ProfiledViews {
         candidate.category === view.category &&
         candidate.agent === view.agent &&
         candidate.markdown === view.markdown &&
-        candidate.classifierVersion === view.classifierVersion
+        candidate.classifierVersion === view.classifierVersion &&
+        candidate.signatureAgent === (view.signatureAgent ?? null) &&
+        candidate.verified === (view.verified ?? false)
       ) {
         profile = candidate;
         break;
@@ -133,6 +141,8 @@ export function profileViews(views: readonly StoredPageView[]): ProfiledViews {
         classifierVersion: view.classifierVersion,
         userAgentId,
         markdown: view.markdown,
+        signatureAgent: view.signatureAgent ?? null,
+        verified: view.verified ?? false,
       };
       sameClient.push(profile);
       profiled.profiles.push(profile);
@@ -232,16 +242,27 @@ function pathRows(hourPages: ReadonlyMap<number, number[]>, series: RollupSeries
 }
 
 function agentRows(hourProfiles: ReadonlyMap<number, number>, profiles: readonly Profile[]): AgentRollupRows {
-  const agentCounts = new Map<string, number>();
+  // Per key: [views, verified views].
+  const agentCounts = new Map<string, [number, number]>();
   for (const [key, views] of hourProfiles) {
     const hour = Math.floor(key / pathIdRange) * hourMilliseconds;
     const profile = profiles[(key % pathIdRange) - 1] as Profile;
     for (const level of ['hour', 'day', 'month'] as const) {
       const agentKey = `${level} ${floorBucket(level, hour)} ${profile.category} ${profile.agent ?? ''}`;
-      agentCounts.set(agentKey, (agentCounts.get(agentKey) ?? 0) + views);
+      const counts = agentCounts.get(agentKey) ?? [0, 0];
+      counts[0] += views;
+      if (profile.verified) counts[1] += views;
+      agentCounts.set(agentKey, counts);
     }
   }
-  const rows: AgentRollupRows = { granularity: [], bucket: [], category: [], agent: [], views: [] };
+  const rows: AgentRollupRows = {
+    granularity: [],
+    bucket: [],
+    category: [],
+    agent: [],
+    views: [],
+    verifiedViews: [],
+  };
   // Sorted by key: the same fixed order for every writer.
   for (const key of [...agentCounts.keys()].sort()) {
     const [granularity, bucket, category, ...name] = key.split(' ');
@@ -249,7 +270,9 @@ function agentRows(hourProfiles: ReadonlyMap<number, number>, profiles: readonly
     rows.bucket.push(Number(bucket));
     rows.category.push(category as TrafficCategory);
     rows.agent.push(name.join(' '));
-    rows.views.push(agentCounts.get(key) as number);
+    const [views, verifiedViews] = agentCounts.get(key) as [number, number];
+    rows.views.push(views);
+    rows.verifiedViews.push(verifiedViews);
   }
   return rows;
 }

@@ -1,0 +1,13 @@
+-- Issue 15: classification that holds on real traffic.
+-- A view remembers the Web Bot Auth signer it named (reclassification reads it, with the user agent
+-- and the Markdown flag), and whether its agent was verified: by the operator's published address
+-- ranges, by reverse DNS where the operator documents it, or by a valid HTTP message signature.
+-- Both are constant per client, so the writer stores them from its per-client profiles.
+ALTER TABLE analytics_page_views
+  ADD COLUMN signature_agent text,
+  ADD COLUMN verified boolean NOT NULL DEFAULT false;
+
+-- The agents report's claimed vs verified views; a view is counted in `views` and, when verified,
+-- also in `verified_views`.
+ALTER TABLE analytics_agent_rollups
+  ADD COLUMN verified_views bigint NOT NULL DEFAULT 0;
