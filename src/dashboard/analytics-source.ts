@@ -24,7 +24,7 @@ export interface PageViewsResult {
 
 export interface AgentsResult {
   categories: Record<'human' | 'ai_assistant' | 'ai_search' | 'ai_training' | 'bot', number>;
-  agents: { agent: string; category: string; views: number }[];
+  agents: { agent: string; category: string; views: number; verifiedViews: number }[];
 }
 
 export interface TimeSeriesResult {

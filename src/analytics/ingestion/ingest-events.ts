@@ -5,6 +5,7 @@
 import { isIP } from 'node:net';
 import { InvalidInputError } from '../../errors.ts';
 import { parseInstant } from '../reports/index.ts';
+import type { AgentVerifier } from '../verification/index.ts';
 import type { StoredPageView } from './page-view.ts';
 import { type PipelineDependencies, preparePageView } from './page-view.ts';
 import type { PageViewWriter } from './page-view-writer.ts';
@@ -35,11 +36,12 @@ export interface IngestResult {
 }
 
 export async function ingestEvents(
-  dependencies: PipelineDependencies & { writer: PageViewWriter },
+  dependencies: PipelineDependencies & { writer: PageViewWriter; verifier?: AgentVerifier },
   projectId: string,
   events: readonly IncomingEvent[],
 ): Promise<IngestResult> {
   const views: StoredPageView[] = [];
+  const verifications: Array<Promise<void>> = [];
   const problems: string[] = [];
   let skipped = 0;
   events.forEach((event, index) => {
@@ -84,6 +86,7 @@ export async function ingestEvents(
       problems.map((message) => ({ message })),
     );
   }
+  await Promise.all(verifications);
   await dependencies.writer.write(projectId, views);
   return { accepted: views.length, skipped };
 }

@@ -86,10 +86,10 @@ function renderReady(
     agents.agents.length === 0
       ? html`<p class="empty">No AI agents or bots in this range.</p>`
       : html`<div class="table-wrap"><table>
-    <thead><tr><th scope="col">Agent</th><th scope="col">Category</th><th scope="col" class="number">Views</th></tr></thead>
+    <thead><tr><th scope="col">Agent</th><th scope="col">Category</th><th scope="col" class="number" title="Views whose user agent or signature named this agent">Claimed</th><th scope="col" class="number" title="Of those, verified by signature, published addresses or reverse DNS">Verified</th></tr></thead>
     <tbody>${agents.agents.map(
       (agent) =>
-        html`<tr><td>${agent.agent}</td><td>${categoryNames[agent.category] ?? agent.category}</td><td class="number">${number.format(agent.views)}</td></tr>`,
+        html`<tr><td>${agent.agent}</td><td>${categoryNames[agent.category] ?? agent.category}</td><td class="number">${number.format(agent.views)}</td><td class="number">${number.format(agent.verifiedViews)}</td></tr>`,
     )}</tbody>
   </table></div>`
   }

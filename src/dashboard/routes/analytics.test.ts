@@ -46,7 +46,7 @@ test('the page shows totals, a chart, the paged table, agents and a CSV link; pa
         },
         agents: {
           categories: { human: 1200, ai_assistant: 34, ai_search: 2, ai_training: 9, bot: 3 },
-          agents: [{ agent: 'ChatGPT-User', category: 'ai_assistant', views: 30 }],
+          agents: [{ agent: 'ChatGPT-User', category: 'ai_assistant', views: 3000, verifiedViews: 2750 }],
         },
         series: {
           interval: 'day',
@@ -73,6 +73,9 @@ test('the page shows totals, a chart, the paged table, agents and a CSV link; pa
   assert.match(page, /page=3">Next →/);
   assert.match(page, /analytics\/views\.csv\?from=2026-05-01&#38;to=2026-05-20" download>Download CSV/);
   assert.match(page, /<td>ChatGPT-User<\/td><td>AI assistants<\/td>/);
+  // Claimed vs verified views of each agent.
+  assert.match(page, />Claimed<\/th><th [^>]*>Verified<\/th>/);
+  assert.match(page, /<td class="number">3,000<\/td><td class="number">2,750<\/td>/);
 });
 
 test('an empty range says how to get data', () => {

@@ -100,6 +100,7 @@ export function registerAnalyticsEventRoutes(app: App, services: AnalyticsServic
       const result = await ingestEvents(
         {
           classifier: services.classifier,
+          verifier: services.verifier,
           writer: services.writer,
           now,
           keepFrom: retentionCutoff(now, services.retentionMonths),

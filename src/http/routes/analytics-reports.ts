@@ -87,7 +87,17 @@ export function registerAnalyticsReportRoutes(app: App, reports: AnalyticsReport
               bot: Type.Integer(),
             }),
             agents: Type.Array(
-              Type.Object({ agent: Type.String(), category: Type.String(), views: Type.Integer() }),
+              Type.Object({
+                agent: Type.String(),
+                category: Type.String(),
+                views: Type.Integer({
+                  description: 'Views whose user agent or signature claimed this agent',
+                }),
+                verifiedViews: Type.Integer({
+                  description:
+                    'Of those, views verified by a Web Bot Auth signature, the published address ranges or reverse DNS',
+                }),
+              }),
               { description: 'Ordered by views descending, then agent' },
             ),
           }),
