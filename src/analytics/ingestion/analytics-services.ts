@@ -4,14 +4,13 @@
  */
 import type pg from 'pg';
 import { type Classifier, createClassifier } from '../classification/index.ts';
-import ipRanges from '../verification/data/agent-ip-ranges.json' with { type: 'json' };
 import {
   type AgentVerifier,
   createAgentVerifier,
   createDnsResolver,
   createHttpKeyDirectory,
-  type IpRangeTable,
   type KeyDirectory,
+  publishedIpRanges,
   type ReverseDnsResolver,
 } from '../verification/index.ts';
 import { createPageViewWriter, type PageViewWriter } from './page-view-writer.ts';
@@ -38,7 +37,7 @@ export function createAnalyticsServices(
   return {
     classifier: createClassifier(),
     verifier: createAgentVerifier({
-      ipRanges: ipRanges as IpRangeTable,
+      ipRanges: publishedIpRanges,
       resolver: options.resolver ?? createDnsResolver(),
       keyDirectory: options.keyDirectory ?? createHttpKeyDirectory(),
     }),
