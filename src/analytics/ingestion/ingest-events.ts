@@ -75,9 +75,31 @@ export async function ingestEvents(
       },
       dependencies,
     );
-    if (prepared.ok)
-      views.push({ ...prepared.view, userAgent: event.userAgent ?? event.headers?.['user-agent'] });
-    else if (prepared.kind === 'skipped') skipped += 1;
+    if (prepared.ok) {
+      const view: StoredPageView = {
+        ...prepared.view,
+        userAgent: event.userAgent ?? event.headers?.['user-agent'],
+      };
+      views.push(view);
+      const { verifier } = dependencies;
+      // People are never verified; agents and bots are checked concurrently, before the batch is written.
+      if (verifier !== undefined && view.category !== 'human') {
+        verifications.push(
+          verifier
+            .verify({
+              agent: view.agent,
+              ip: event.ip,
+              method: event.method,
+              host: event.host,
+              target: event.path,
+              headers: event.headers ?? {},
+            })
+            .then((verified) => {
+              view.verified = verified;
+            }),
+        );
+      }
+    } else if (prepared.kind === 'skipped') skipped += 1;
     else problems.push(`events[${index}]: ${prepared.reason}`);
   });
   if (problems.length > 0) {

@@ -20,7 +20,7 @@ export interface SignedRequest {
   method: string;
   /** The request's authority (Host). */
   host: string;
-  /** The request target as sent: path and query. */
+  /** The request target as sent: path and query, or an absolute URL (its path and query are used). */
   target: string;
   headers: { signature?: string; 'signature-input'?: string; 'signature-agent'?: string };
 }
@@ -90,7 +90,7 @@ export async function verifiedByWebBotAuth(
       host: request.host,
     };
     await verify(
-      { method: request.method, url: `https://${request.host}${request.target}`, headers },
+      { method: request.method, url: `https://${request.host}${pathAndQuery(request.target)}`, headers },
       async (data, signatureBytes, parameters) => {
         for (const key of keys) {
           if (
@@ -110,4 +110,10 @@ export async function verifiedByWebBotAuth(
     if (error instanceof Error) return false;
     throw error;
   }
+}
+
+function pathAndQuery(target: string): string {
+  if (target.startsWith('/')) return target;
+  const url = URL.parse(target);
+  return url === null ? target : `${url.pathname}${url.search}`;
 }
