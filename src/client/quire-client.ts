@@ -10,15 +10,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentJobResource } from '../agent-jobs/agent-job.ts';
 import type { JobStatus } from '../agent-jobs/job-status.ts';
 import type { IncomingEvent, IngestResult } from '../analytics/ingestion/index.ts';
-import type { PageViewsExport } from '../analytics/reports/index.ts';
+import type { CategoryDetail, PageViewsExport } from '../analytics/reports/index.ts';
 
-export type { AgentJobResource, IncomingEvent, IngestResult, PageViewsExport };
+export type { AgentJobResource, CategoryDetail, IncomingEvent, IngestResult, PageViewsExport };
 
 export interface PageViewsQuery {
   dateFrom?: string;
   dateTo?: string;
   limit?: number;
   offset?: number;
+  /** `categories` adds aiReferred, aiSearch, aiTraining, otherBots and verifiedAi to totals and rows. */
+  detail?: 'categories';
 }
 
 export interface JobEventResource {
@@ -153,7 +155,9 @@ export function createQuireClient(options: QuireClientOptions) {
         if (value !== undefined) search.set(name, String(value));
       }
       const suffix = search.size > 0 ? `?${search}` : '';
-      return request<PageViewsExport>('GET', `/v1/analytics/${encodeURIComponent(projectId)}/views${suffix}`);
+      return request<
+        PageViewsExport & { totals: Partial<CategoryDetail>; views: Array<Partial<CategoryDetail>> }
+      >('GET', `/v1/analytics/${encodeURIComponent(projectId)}/views${suffix}`);
     },
     /** Sends up to 1,000 page views; resolves once they are committed. */
     ingestEvents(projectId: string, events: IncomingEvent[]) {

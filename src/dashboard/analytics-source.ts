@@ -14,6 +14,12 @@ export interface ViewCounts {
   human: number;
   ai: number;
   total: number;
+  /** The export's `detail=categories` counts (absent: not asked for, shown as 0). */
+  aiReferred?: number;
+  aiSearch?: number;
+  aiTraining?: number;
+  otherBots?: number;
+  verifiedAi?: number;
 }
 
 export interface PageViewsResult {

@@ -4,6 +4,7 @@
  * endpoint answers 400); `skipped` means it is fine but is no page view (an asset, a 404).
  */
 import {
+  aiReferrerOf,
   type Classifier,
   prefersMarkdown,
   signatureAgentHost,
@@ -53,6 +54,8 @@ export interface PageView {
   signatureAgent?: string | null;
   /** Its agent was verified (published addresses, reverse DNS, Web Bot Auth); absent: not verified. */
   verified?: boolean;
+  /** A person sent by an AI answer: the assistant (`ChatGPT`), from the referrer or `utm_source`. */
+  aiReferrer?: string | null;
 }
 
 /** A view as the writer stores it. */
@@ -107,6 +110,7 @@ export function preparePageView(
   const userAgent = request.userAgent ?? headers['user-agent'];
   const markdown = path.markdown || prefersMarkdown(request.accept ?? headers.accept);
   const signatureAgent = signatureAgentHost(headers['signature-agent']);
+  const host = referrerHost(request.referrer ?? headers.referer);
   const { category, agent } = dependencies.classifier.classify({
     userAgent,
     markdown,
@@ -120,11 +124,17 @@ export function preparePageView(
       category,
       agent,
       classifierVersion: dependencies.classifier.version,
-      referrerHost: referrerHost(request.referrer ?? headers.referer),
+      referrerHost: host,
       markdown,
       ...(signatureAgent === undefined ? {} : { signatureAgent }),
+      ...(category === 'human' ? aiReferrerField(host, request.target) : {}),
     },
   };
+}
+
+function aiReferrerField(host: string | null, target: string): { aiReferrer?: string } {
+  const assistant = aiReferrerOf(host, target);
+  return assistant === null ? {} : { aiReferrer: assistant };
 }
 
 function checkTimestamp(occurredAt: number, now: number): string | undefined {

@@ -28,9 +28,8 @@ export const maximumSignalHeaderLength = 4096;
  * type, and line breaks forge log lines; tab is refused too, since no field here carries one.
  */
 export function containsControlCharacter(value: string): boolean {
-  for (let index = 0; index < value.length; index += 1) {
-    const code = value.charCodeAt(index);
-    if (code < 0x20 || code === 0x7f) return true;
-  }
-  return false;
+  return controlCharacter.test(value);
 }
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this pattern's job.
+const controlCharacter = /[\u0000-\u001f\u007f]/;

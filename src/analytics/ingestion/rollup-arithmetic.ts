@@ -34,6 +34,8 @@ export interface ProfiledViews {
   paths: string[];
   profileNumbers: number[];
   referrerHosts: Array<string | null>;
+  /** The AI assistant that sent each view (people only), or null. */
+  aiReferrers: Array<string | null>;
   /** One per view when the batch is imported, else empty. */
   importKeys: Buffer[];
   profiles: Profile[];
@@ -48,6 +50,10 @@ export interface PathRollupRows {
   bucket: number[];
   pathId: number[];
   counts: Record<TrafficCategory, number[]>;
+  /** Human views sent by an AI assistant. */
+  aiReferred: number[];
+  /** AI views (assistant, search, training) whose agent was verified. */
+  verifiedAi: number[];
 }
 
 /** The agent rollup rows: one element per (granularity, bucket, category, agent), in key order. */
@@ -82,6 +88,10 @@ const categoryColumn: Record<TrafficCategory, number> = {
   ai_training: 3,
   bot: 4,
 };
+/** After the five categories: human views sent by an AI answer, and verified AI views. */
+const aiReferredColumn = 5;
+const verifiedAiColumn = 6;
+const countColumns = 7;
 const hourMilliseconds = 3_600_000;
 /** Path ids are below 2^31, so (bucket number, path id) fits one exact double as bucket * 2^31 + id. */
 const pathIdRange = 2 ** 31;
@@ -102,6 +112,7 @@ export function profileViews(views: readonly StoredPageView[]): ProfiledViews {
     paths: [],
     profileNumbers: [],
     referrerHosts: [],
+    aiReferrers: [],
     importKeys: [],
     profiles: [],
     userAgents: new Map(),
@@ -151,6 +162,7 @@ export function profileViews(views: readonly StoredPageView[]): ProfiledViews {
     profiled.paths.push(view.path);
     profiled.profileNumbers.push(profile.number);
     profiled.referrerHosts.push(view.referrerHost);
+    profiled.aiReferrers.push(view.aiReferrer ?? null);
     if (view.importKey !== undefined) profiled.importKeys.push(view.importKey);
   }
   if (profiled.importKeys.length > 0 && profiled.importKeys.length !== views.length) {
@@ -197,10 +209,16 @@ function sumHours(
     const pageKey = hour * pathIdRange + pathId;
     let counts = hourPages.get(pageKey);
     if (counts === undefined) {
-      counts = [0, 0, 0, 0, 0];
+      counts = [0, 0, 0, 0, 0, 0, 0];
       hourPages.set(pageKey, counts);
     }
     counts[categoryColumn[profile.category]] = (counts[categoryColumn[profile.category]] as number) + 1;
+    if (profile.category === 'human' && views.aiReferrers[index] != null) {
+      counts[aiReferredColumn] = (counts[aiReferredColumn] as number) + 1;
+    }
+    if (profile.verified && profile.category !== 'human' && profile.category !== 'bot') {
+      counts[verifiedAiColumn] = (counts[verifiedAiColumn] as number) + 1;
+    }
     const profileKey = hour * pathIdRange + profile.number;
     hourProfiles.set(profileKey, (hourProfiles.get(profileKey) ?? 0) + 1);
   };
@@ -216,10 +234,10 @@ function pathRows(hourPages: ReadonlyMap<number, number[]>, series: RollupSeries
     const dayCounts = dayPages.get(dayKey);
     if (dayCounts === undefined) dayPages.set(dayKey, [...counts]);
     else
-      for (let column = 0; column < 5; column += 1)
+      for (let column = 0; column < countColumns; column += 1)
         dayCounts[column] = (dayCounts[column] as number) + (counts[column] as number);
   }
-  const columns: number[][] = [[], [], [], [], []];
+  const columns: number[][] = Array.from({ length: countColumns }, () => []);
   const rows = { series: [] as number[], bucket: [] as number[], pathId: [] as number[] };
   // Any fixed order will do, as long as every writer uses it (concurrent writers lock shared rollup
   // rows in the same order): hours, then days, by bucket and page.
@@ -234,10 +252,20 @@ function pathRows(hourPages: ReadonlyMap<number, number[]>, series: RollupSeries
       for (const [column, count] of (level.get(key) as number[]).entries()) columns[column]?.push(count);
     }
   }
-  const [human = [], aiAssistant = [], aiSearch = [], aiTraining = [], bot = []] = columns;
+  const [
+    human = [],
+    aiAssistant = [],
+    aiSearch = [],
+    aiTraining = [],
+    bot = [],
+    aiReferred = [],
+    verifiedAi = [],
+  ] = columns;
   return {
     ...rows,
     counts: { human, ai_assistant: aiAssistant, ai_search: aiSearch, ai_training: aiTraining, bot },
+    aiReferred,
+    verifiedAi,
   };
 }
 

@@ -134,11 +134,14 @@ async function rebuildRollups(client: pg.PoolClient, projectId: string | null, f
     [projectId],
   );
   await client.query(
-    `INSERT INTO analytics_path_rollups (series, bucket, path_id, human, ai_assistant, ai_search, ai_training, bot)
+    `INSERT INTO analytics_path_rollups
+       (series, bucket, path_id, human, ai_assistant, ai_search, ai_training, bot, ai_referred, verified_ai)
      SELECT series.id, date_trunc(series.granularity, occurred_at, 'UTC'), paths.id,
        count(*) FILTER (WHERE category = 'human'), count(*) FILTER (WHERE category = 'ai_assistant'),
        count(*) FILTER (WHERE category = 'ai_search'), count(*) FILTER (WHERE category = 'ai_training'),
-       count(*) FILTER (WHERE category = 'bot')
+       count(*) FILTER (WHERE category = 'bot'),
+       count(*) FILTER (WHERE category = 'human' AND ai_referrer IS NOT NULL),
+       count(*) FILTER (WHERE verified AND category IN ('ai_assistant', 'ai_search', 'ai_training'))
      FROM analytics_page_views AS views
      JOIN analytics_paths AS paths ON paths.project_id = views.project_id AND paths.path = views.path
      JOIN analytics_rollup_series AS series ON series.project_id = views.project_id

@@ -7,7 +7,7 @@ import { buildDashboardUser, signInSession } from '../../../test/dashboard.ts';
 import { createTestDatabase } from '../../../test/database.ts';
 import { buildProject, buildProjectWithKey } from '../../../test/factories.ts';
 import { renderAnalyticsPage } from '../pages/analytics-page.ts';
-import { csvCell, viewsCsvRows } from '../views-csv.ts';
+import { csvCell, viewsCsvHeader, viewsCsvRows } from '../views-csv.ts';
 import { readRange } from './analytics.ts';
 
 const now = new Date('2026-05-20T12:00:00Z');
@@ -104,7 +104,30 @@ test('CSV cells are quoted, and formulas are defused', () => {
   assert.equal(csvCell('/a "b"'), '"/a ""b"""');
   assert.equal(csvCell('=HYPERLINK("x")'), '"\'=HYPERLINK(""x"")"');
   assert.equal(csvCell(-3), '"-3"');
-  assert.equal(viewsCsvRows([{ path: '/x,y', human: 1, ai: 2, total: 3 }]), '"/x,y","1","2","3"\r\n');
+  assert.equal(
+    viewsCsvRows([{ path: '/x,y', human: 1, ai: 2, total: 3 }]),
+    '"/x,y","1","2","3","0","0","0","0","0"\r\n',
+  );
+  assert.equal(
+    viewsCsvRows([
+      {
+        path: '/z',
+        human: 5,
+        ai: 2,
+        total: 7,
+        aiReferred: 3,
+        aiSearch: 4,
+        aiTraining: 6,
+        otherBots: 8,
+        verifiedAi: 1,
+      },
+    ]),
+    '"/z","5","2","7","3","4","6","8","1"\r\n',
+  );
+  assert.equal(
+    viewsCsvHeader(),
+    '"path","human","ai","total","aiReferred","aiSearch","aiTraining","otherBots","verifiedAi"\r\n',
+  );
 });
 
 test('the page on the real app: signed in, with date errors as an error state', async () => {

@@ -11,3 +11,14 @@ ALTER TABLE analytics_page_views
 -- also in `verified_views`.
 ALTER TABLE analytics_agent_rollups
   ADD COLUMN verified_views bigint NOT NULL DEFAULT 0;
+
+-- People sent by AI answers: the assistant named by the referrer or `utm_source` (null: none), per view.
+ALTER TABLE analytics_page_views
+  ADD COLUMN ai_referrer text;
+
+-- The `?detail=categories` export: per page and bucket, human views sent by an AI assistant, and AI
+-- views (assistant, search, training) whose agent was verified. The packed rollups keep the export's
+-- three counters only; the detail is read from these per-page rows, which stay the source of truth.
+ALTER TABLE analytics_path_rollups
+  ADD COLUMN ai_referred integer NOT NULL DEFAULT 0,
+  ADD COLUMN verified_ai integer NOT NULL DEFAULT 0;
