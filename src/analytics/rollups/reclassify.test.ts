@@ -46,7 +46,7 @@ describe('quire analytics reclassify applies the issue-15 rules to stored histor
         category: 'ai_assistant',
         agent: 'MistralAI-User/1.0',
       }),
-      oldView(6, chrome),
+      oldView(6, chrome, { referrerHost: 'chatgpt.com' }),
     ]);
     const report = await reclassifyPageViews(database.pool, classifier, project.id);
     assert.equal(report.viewsUpdated, 6);
@@ -77,6 +77,18 @@ describe('quire analytics reclassify applies the issue-15 rules to stored histor
       { agent: 'Sogou', views: 1, verified_views: 0 },
       { agent: 'unknown (browser user agent)', views: 1, verified_views: 0 },
     ]);
+    // The view referred by chatgpt.com before the AI-referrer rule existed learns it.
+    const referred = await database.pool.query(
+      `SELECT ai_referrer FROM analytics_page_views WHERE project_id = $1 AND ai_referrer IS NOT NULL`,
+      [project.id],
+    );
+    assert.deepEqual(referred.rows, [{ ai_referrer: 'ChatGPT' }]);
+    const pathRollup = await database.pool.query(
+      `SELECT sum(ai_referred)::int AS ai_referred, sum(verified_ai)::int AS verified_ai FROM analytics_path_rollups
+       WHERE series = analytics_series($1, 'day')`,
+      [project.id],
+    );
+    assert.deepEqual(pathRollup.rows, [{ ai_referred: 1, verified_ai: 1 }]);
     assert.deepEqual((await verifyRollups(database.pool, project.id)).mismatches, []);
   });
 });

@@ -1,12 +1,13 @@
 /**
  * Reclassifies stored page views after the classifier changed (a refreshed AI-agent table, new
  * rules): every view whose stored classifier version differs is classified again from its user
- * agent and Markdown flag, then the rollups of the months that still have raw events are rebuilt
- * from them. Writers wait while the rollups are rebuilt, so no view is counted twice or lost.
+ * agent, Markdown flag and Web Bot Auth signer, learns its AI referrer from its referrer's host, and
+ * the rollups of the months that still have raw events are rebuilt from them. Writers wait while
+ * the rollups are rebuilt, so no view is counted twice or lost.
  */
 import type pg from 'pg';
 import { transaction } from '../../db/database.ts';
-import type { Classifier } from '../classification/index.ts';
+import { aiReferrerOf, type Classifier } from '../classification/index.ts';
 import { listMonthPartitions, packingLock } from '../storage/index.ts';
 
 export interface ReclassifyReport {
@@ -65,6 +66,21 @@ export async function reclassifyPageViews(
       columns.category.push(result.category);
       columns.agent.push(result.agent);
     }
+    // Views stored before the AI-referrer rule learn it from their referrer's host (their utm_source
+    // was never stored).
+    const referrerHosts = await client.query<{ referrer_host: string }>(
+      `SELECT DISTINCT referrer_host FROM analytics_page_views
+       WHERE classifier_version <> $1 AND ($2::text IS NULL OR project_id = $2)
+         AND referrer_host IS NOT NULL AND ai_referrer IS NULL`,
+      [classifier.version, projectId],
+    );
+    const referrers = { hosts: [] as string[], assistants: [] as string[] };
+    for (const { referrer_host: host } of referrerHosts.rows) {
+      const assistant = aiReferrerOf(host, '');
+      if (assistant === null) continue;
+      referrers.hosts.push(host);
+      referrers.assistants.push(assistant);
+    }
     const matches = `views.user_agent_id IS NOT DISTINCT FROM fresh.id AND views.markdown = fresh.markdown
       AND views.signature_agent IS NOT DISTINCT FROM fresh.signature_agent
       AND views.classifier_version <> $1 AND ($2::text IS NULL OR views.project_id = $2)`;
@@ -80,7 +96,10 @@ export async function reclassifyPageViews(
          UPDATE analytics_page_views AS views
          SET category = fresh.category, agent = fresh.agent, classifier_version = $1,
            -- The verdict stays (addresses are not stored to verify again), but never on a person.
-           verified = views.verified AND fresh.category <> 'human'
+           verified = views.verified AND fresh.category <> 'human',
+           ai_referrer = coalesce(views.ai_referrer, (
+             SELECT referrer.assistant FROM unnest($8::text[], $9::text[]) AS referrer (host, assistant)
+             WHERE referrer.host = views.referrer_host))
          FROM fresh WHERE ${matches}
          RETURNING 1
        )
@@ -93,6 +112,8 @@ export async function reclassifyPageViews(
         columns.category,
         columns.agent,
         columns.signatureAgents,
+        referrers.hosts,
+        referrers.assistants,
       ],
     );
     const counts = result.rows[0] ?? { updated: 0, changed: 0 };
