@@ -11,6 +11,8 @@ import { createAnalyticsReports } from './analytics/reports/index.ts';
 import type { KeyDirectory, ReverseDnsResolver } from './analytics/verification/index.ts';
 import type { ApiKeyCache } from './auth/api-key-cache.ts';
 import { createApiKeyService } from './auth/api-key-service.ts';
+import { createAutomationService } from './automations/automation-service.ts';
+import { createHookService } from './automations/hooks/hook-service.ts';
 import { createReviewService } from './code-hosts/local/review-service.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
@@ -35,6 +37,8 @@ export async function createServices(
     cacheJobs: boolean;
     /** Agent verification's network adapters; default: the system resolver and HTTPS key directories. */
     verification?: { resolver?: ReverseDnsResolver; keyDirectory?: KeyDirectory };
+    /** The clock automations' schedules start from; tests pass their own. */
+    now?: () => Date;
   },
 ): Promise<Services> {
   const { pool } = database;
@@ -53,6 +57,13 @@ export async function createServices(
       cache: dependencies.cacheJobs ? await createJobCache(notifier) : null,
     }),
     jobEvents: createJobEventFeed(pool, notifier),
+    automations: createAutomationService({
+      pool,
+      boss: dependencies.boss,
+      defaultModel: config.model,
+      ...(dependencies.now ? { now: dependencies.now } : {}),
+    }),
+    hooks: createHookService({ pool, boss: dependencies.boss }),
     analyticsIngestion,
     analyticsReports: createAnalyticsReports(pool),
     reviews: createReviewService(pool),

@@ -11,8 +11,19 @@ import type { AgentJobResource } from '../agent-jobs/agent-job.ts';
 import type { JobStatus } from '../agent-jobs/job-status.ts';
 import type { IncomingEvent, IngestResult } from '../analytics/ingestion/index.ts';
 import type { CategoryDetail, PageViewsExport } from '../analytics/reports/index.ts';
+import type { AutomationResource } from '../automations/automation.ts';
+import type { AutomationInput, AutomationPatch } from '../automations/automation-service.ts';
 
-export type { AgentJobResource, CategoryDetail, IncomingEvent, IngestResult, PageViewsExport };
+export type {
+  AgentJobResource,
+  AutomationInput,
+  AutomationPatch,
+  AutomationResource,
+  CategoryDetail,
+  IncomingEvent,
+  IngestResult,
+  PageViewsExport,
+};
 
 export interface PageViewsQuery {
   dateFrom?: string;
@@ -103,6 +114,9 @@ export function createQuireClient(options: QuireClientOptions) {
   const job = (projectId: string, id = '') =>
     `/v2/agent/${encodeURIComponent(projectId)}/job${id ? `/${encodeURIComponent(id)}` : ''}`;
 
+  const automation = (projectId: string, id = '') =>
+    `/v2/agent/${encodeURIComponent(projectId)}/automations${id ? `/${encodeURIComponent(id)}` : ''}`;
+
   const client = {
     createJob(projectId: string, prompt: string, requestOptions: { idempotencyKey?: string } = {}) {
       const headers: Record<string, string> = requestOptions.idempotencyKey
@@ -147,6 +161,32 @@ export function createQuireClient(options: QuireClientOptions) {
         'GET',
         `${job(projectId, id)}/events?${search}`,
       );
+    },
+    listAutomations(projectId: string) {
+      return request<{ automations: AutomationResource[] }>('GET', automation(projectId));
+    },
+    getAutomation(projectId: string, id: string) {
+      return request<AutomationResource>('GET', automation(projectId, id));
+    },
+    createAutomation(projectId: string, input: AutomationInput) {
+      return request<AutomationResource>('POST', automation(projectId), input);
+    },
+    updateAutomation(projectId: string, id: string, patch: AutomationPatch) {
+      return request<AutomationResource>('PATCH', automation(projectId, id), patch);
+    },
+    deleteAutomation(projectId: string, id: string) {
+      return request<null>('DELETE', automation(projectId, id));
+    },
+    /** Fires the automation now; resolves to the job it started or continued. */
+    triggerAutomation(projectId: string, id: string, requestOptions: { idempotencyKey?: string } = {}) {
+      const headers: Record<string, string> = requestOptions.idempotencyKey
+        ? { 'idempotency-key': requestOptions.idempotencyKey }
+        : {};
+      return request<AgentJobResource>('POST', `${automation(projectId, id)}/trigger`, undefined, headers);
+    },
+    /** The jobs the automation started or continued, newest first. */
+    automationJobs(projectId: string, id: string) {
+      return request<{ jobs: AgentJobResource[] }>('GET', `${automation(projectId, id)}/jobs`);
     },
     /** The page-view export: totals and one page of per-page counts (DESIGN.md §1). */
     pageViews(projectId: string, query: PageViewsQuery = {}) {

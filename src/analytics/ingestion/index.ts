@@ -3,7 +3,12 @@ export { type AnalyticsServices, createAnalyticsServices } from './analytics-ser
 export { type IncomingEvent, type IngestResult, ingestEvents } from './ingest-events.ts';
 export { maximumRawPathLength } from './normalize-path.ts';
 export type { StoredPageView } from './page-view.ts';
-export { maximumHeaderLength, maximumUserAgentLength, preparePageView } from './page-view.ts';
+export {
+  maximumHeaderLength,
+  maximumUserAgentLength,
+  type PipelineDependencies,
+  preparePageView,
+} from './page-view.ts';
 export { createPageViewWriter, type PageViewWriter } from './page-view-writer.ts';
 export {
   containsControlCharacter,

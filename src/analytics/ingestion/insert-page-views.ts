@@ -105,8 +105,10 @@ export async function insertPageViews(
   const stored = await insertRawViews(db, projectId, profiled);
   let counted: readonly number[] | null = null;
   if (imported) {
+    // A key twice in one call (a provider's retried entry inside one batch) was inserted once:
+    // only its first view is counted, so the rollups agree with the raw rows.
     counted = profiled.importKeys.flatMap((importKey, index) =>
-      stored.has(importKey.toString('base64')) ? [index] : [],
+      stored.delete(importKey.toString('base64')) ? [index] : [],
     );
     if (counted.length === 0) return 0;
   }

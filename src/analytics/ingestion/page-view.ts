@@ -62,7 +62,7 @@ export interface PageView {
 export interface StoredPageView extends PageView {
   /** `undefined`: the ingesting client did not report one. */
   userAgent: string | undefined;
-  /** Log imports only: identifies the source line, so a re-run inserts nothing twice. */
+  /** Log imports and drains: the identity of the logged request, so nothing is stored twice. */
   importKey?: Buffer;
 }
 

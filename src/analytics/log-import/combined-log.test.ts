@@ -17,6 +17,8 @@ describe('parseCombinedLogLine', () => {
         referrer: 'https://example.com/',
         userAgent: 'Mozilla/5.0 (X11) Firefox/130.0',
         accept: undefined,
+        ip: '203.0.113.9',
+        host: undefined,
       },
     });
   });

@@ -26,6 +26,11 @@ describe('parseJsonLogLine', () => {
         userAgent: 'Mozilla/5.0 (compatible; GPTBot/1.2)',
         referrer: 'https://chatgpt.com/',
         accept: 'text/markdown',
+        ip: '198.51.100.7',
+        host: 'docs.example.com',
+        requestId: undefined,
+        headers: { accept: 'text/markdown' },
+        verifiedBotCategory: undefined,
       },
     });
   });

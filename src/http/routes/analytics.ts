@@ -3,12 +3,14 @@
  * composition root; retention and packing run in the maintenance of worker processes).
  */
 import type { RouteRegistrar } from '../app.ts';
+import { registerAnalyticsDrainRoutes } from './analytics-drains.ts';
 import { registerAnalyticsEventRoutes } from './analytics-events.ts';
 import { registerAnalyticsReportRoutes } from './analytics-reports.ts';
 import { registerAnalyticsTrackerRoutes } from './analytics-tracker.ts';
 
 export const registerAnalyticsRoutes: RouteRegistrar = (app, dependencies) => {
   registerAnalyticsEventRoutes(app, dependencies.analyticsIngestion);
+  registerAnalyticsDrainRoutes(app, dependencies.projects, dependencies.analyticsIngestion);
   registerAnalyticsReportRoutes(app, dependencies.analyticsReports);
   registerAnalyticsTrackerRoutes(app, dependencies.projects, dependencies.analyticsIngestion);
 };
