@@ -8,6 +8,7 @@ import { createJobEventFeed } from './agent-jobs/job-event-feed.ts';
 import { createJobCache, createJobService } from './agent-jobs/job-service.ts';
 import { createAnalyticsServices } from './analytics/ingestion/index.ts';
 import { createAnalyticsReports } from './analytics/reports/index.ts';
+import type { KeyDirectory, ReverseDnsResolver } from './analytics/verification/index.ts';
 import type { ApiKeyCache } from './auth/api-key-cache.ts';
 import { createApiKeyService } from './auth/api-key-service.ts';
 import { createAutomationService } from './automations/automation-service.ts';
@@ -34,6 +35,8 @@ export async function createServices(
     apiKeyCache: ApiKeyCache | null;
     /** Polling clients read jobs over and over: API processes keep recent reads in memory. */
     cacheJobs: boolean;
+    /** Agent verification's network adapters; default: the system resolver and HTTPS key directories. */
+    verification?: { resolver?: ReverseDnsResolver; keyDirectory?: KeyDirectory };
     /** The clock automations' schedules start from; tests pass their own. */
     now?: () => Date;
   },
@@ -42,6 +45,7 @@ export async function createServices(
   const { notifier } = dependencies;
   const analyticsIngestion = createAnalyticsServices(pool, {
     retentionMonths: config.analyticsRetentionMonths,
+    ...dependencies.verification,
   });
   return {
     projects: createProjectService(pool),

@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentJobResource } from '../agent-jobs/agent-job.ts';
 import type { JobStatus } from '../agent-jobs/job-status.ts';
 import type { IncomingEvent, IngestResult } from '../analytics/ingestion/index.ts';
-import type { PageViewsExport } from '../analytics/reports/index.ts';
+import type { CategoryDetail, PageViewsExport } from '../analytics/reports/index.ts';
 import type { AutomationResource } from '../automations/automation.ts';
 import type { AutomationInput, AutomationPatch } from '../automations/automation-service.ts';
 
@@ -19,6 +19,7 @@ export type {
   AutomationInput,
   AutomationPatch,
   AutomationResource,
+  CategoryDetail,
   IncomingEvent,
   IngestResult,
   PageViewsExport,
@@ -29,6 +30,8 @@ export interface PageViewsQuery {
   dateTo?: string;
   limit?: number;
   offset?: number;
+  /** `categories` adds aiReferred, aiSearch, aiTraining, otherBots and verifiedAi to totals and rows. */
+  detail?: 'categories';
 }
 
 export interface JobEventResource {
@@ -192,7 +195,9 @@ export function createQuireClient(options: QuireClientOptions) {
         if (value !== undefined) search.set(name, String(value));
       }
       const suffix = search.size > 0 ? `?${search}` : '';
-      return request<PageViewsExport>('GET', `/v1/analytics/${encodeURIComponent(projectId)}/views${suffix}`);
+      return request<
+        PageViewsExport & { totals: Partial<CategoryDetail>; views: Array<Partial<CategoryDetail>> }
+      >('GET', `/v1/analytics/${encodeURIComponent(projectId)}/views${suffix}`);
     },
     /** Sends up to 1,000 page views; resolves once they are committed. */
     ingestEvents(projectId: string, events: IncomingEvent[]) {

@@ -8,12 +8,18 @@ export function csvCell(value: string | number): string {
   return `"${text.replaceAll('"', '""')}"`;
 }
 
+/** The export's columns, then its `detail=categories` split (as the hosted service's CSV splits views). */
+const detailColumns = ['aiReferred', 'aiSearch', 'aiTraining', 'otherBots', 'verifiedAi'] as const;
+
 export function viewsCsvHeader(): string {
-  return `${['path', 'human', 'ai', 'total'].map(csvCell).join(',')}\r\n`;
+  return `${['path', 'human', 'ai', 'total', ...detailColumns].map(csvCell).join(',')}\r\n`;
 }
 
 export function viewsCsvRows(views: PageViewsResult['views']): string {
   return views
-    .map((row) => `${[row.path, row.human, row.ai, row.total].map(csvCell).join(',')}\r\n`)
+    .map(
+      (row) =>
+        `${[row.path, row.human, row.ai, row.total, ...detailColumns.map((column) => row[column] ?? 0)].map(csvCell).join(',')}\r\n`,
+    )
     .join('');
 }

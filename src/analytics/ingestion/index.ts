@@ -10,3 +10,10 @@ export {
   preparePageView,
 } from './page-view.ts';
 export { createPageViewWriter, type PageViewWriter } from './page-view-writer.ts';
+export {
+  containsControlCharacter,
+  maximumSignalHeaderLength,
+  type SignalHeaderName,
+  type SignalHeaders,
+  signalHeaderNames,
+} from './request-signals.ts';

@@ -22,17 +22,19 @@ const rawInsert = `
     SELECT id, user_agent FROM unnest($11::bigint[], $12::text[]) AS agents (id, user_agent)
     ON CONFLICT (id) DO NOTHING
   ), profiles AS (
-    SELECT * FROM unnest($6::text[], $7::text[], $8::text[], $9::bigint[], $10::boolean[]) WITH ORDINALITY
-      AS profile (category, agent, classifier_version, user_agent_id, markdown, number)
+    SELECT * FROM unnest($6::text[], $7::text[], $8::text[], $9::bigint[], $10::boolean[], $14::text[], $15::boolean[])
+      WITH ORDINALITY AS profile (category, agent, classifier_version, user_agent_id, markdown, signature_agent, verified, number)
   )
   INSERT INTO analytics_page_views
-    (project_id, occurred_at, path, category, agent, classifier_version, user_agent_id, markdown, referrer_host, import_key)
+    (project_id, occurred_at, path, category, agent, classifier_version, user_agent_id, markdown, referrer_host, import_key,
+     signature_agent, verified, ai_referrer)
   -- Epoch milliseconds divided as float8, not numeric: exact to the millisecond for any year this
   -- accepts, and several times cheaper.
   SELECT $1, to_timestamp(views.occurred_at / 1000::float8), views.path, profiles.category, profiles.agent,
-    profiles.classifier_version, profiles.user_agent_id, profiles.markdown, views.referrer_host, views.import_key
-  FROM unnest($2::bigint[], $3::text[], $4::integer[], $5::text[], $13::bytea[])
-    AS views (occurred_at, path, profile, referrer_host, import_key)
+    profiles.classifier_version, profiles.user_agent_id, profiles.markdown, views.referrer_host, views.import_key,
+    profiles.signature_agent, profiles.verified, views.ai_referrer
+  FROM unnest($2::bigint[], $3::text[], $4::integer[], $5::text[], $13::bytea[], $16::text[])
+    AS views (occurred_at, path, profile, referrer_host, import_key, ai_referrer)
   JOIN profiles ON profiles.number = views.profile`;
 
 // Imports (`$13`, their import keys) learn which views were new: only those go into the rollups.
@@ -45,23 +47,28 @@ const importedRawInsert = `${rawInsert} ON CONFLICT DO NOTHING RETURNING import_
 const addToRollupsStatement = `
 WITH path_rollups AS (
   INSERT INTO analytics_path_rollups AS rollup
-    (series, bucket, path_id, human, ai_assistant, ai_search, ai_training, bot)
-  SELECT series, to_timestamp(bucket / 1000::float8), path_id, human, ai_assistant, ai_search, ai_training, bot
-  FROM unnest($2::integer[], $3::bigint[], $4::integer[], $5::integer[], $6::integer[], $7::integer[], $8::integer[], $9::integer[])
-    AS counts (series, bucket, path_id, human, ai_assistant, ai_search, ai_training, bot)
+    (series, bucket, path_id, human, ai_assistant, ai_search, ai_training, bot, ai_referred, verified_ai)
+  SELECT series, to_timestamp(bucket / 1000::float8), path_id, human, ai_assistant, ai_search, ai_training, bot,
+    ai_referred, verified_ai
+  FROM unnest($2::integer[], $3::bigint[], $4::integer[], $5::integer[], $6::integer[], $7::integer[], $8::integer[], $9::integer[],
+      $18::integer[], $19::integer[])
+    AS counts (series, bucket, path_id, human, ai_assistant, ai_search, ai_training, bot, ai_referred, verified_ai)
   ON CONFLICT (series, bucket, path_id) DO UPDATE SET
     human = rollup.human + excluded.human,
     ai_assistant = rollup.ai_assistant + excluded.ai_assistant,
     ai_search = rollup.ai_search + excluded.ai_search,
     ai_training = rollup.ai_training + excluded.ai_training,
-    bot = rollup.bot + excluded.bot
+    bot = rollup.bot + excluded.bot,
+    ai_referred = rollup.ai_referred + excluded.ai_referred,
+    verified_ai = rollup.verified_ai + excluded.verified_ai
 ), agent_rollups AS (
-  INSERT INTO analytics_agent_rollups AS rollup (project_id, granularity, bucket, category, agent, views)
-  SELECT $1, granularity, to_timestamp(bucket / 1000::float8), category, agent, views
-  FROM unnest($10::text[], $11::bigint[], $12::text[], $13::text[], $14::integer[])
-    AS counts (granularity, bucket, category, agent, views)
+  INSERT INTO analytics_agent_rollups AS rollup (project_id, granularity, bucket, category, agent, views, verified_views)
+  SELECT $1, granularity, to_timestamp(bucket / 1000::float8), category, agent, views, verified_views
+  FROM unnest($10::text[], $11::bigint[], $12::text[], $13::text[], $14::integer[], $17::integer[])
+    AS counts (granularity, bucket, category, agent, views, verified_views)
   ON CONFLICT (project_id, granularity, bucket, category, agent) DO UPDATE SET
-    views = rollup.views + excluded.views
+    views = rollup.views + excluded.views,
+    verified_views = rollup.verified_views + excluded.verified_views
 ), touched AS (
   SELECT granularity, to_timestamp(bucket / 1000::float8) AS bucket
   FROM unnest($15::text[], $16::bigint[]) AS touched (granularity, bucket)
@@ -137,6 +144,9 @@ async function insertRawViews(
       textArrayLiteral(userAgentIds),
       textArrayLiteral(userAgentIds.map((id) => userAgents.get(id) ?? null)),
       imported ? profiled.importKeys : null,
+      textArrayLiteral(profiles.map((profile) => profile.signatureAgent)),
+      booleanArrayLiteral(profiles.map((profile) => profile.verified)),
+      textArrayLiteral(profiled.aiReferrers),
     ],
   });
   return new Set(result.rows.map((row) => row.import_key.toString('base64')));
@@ -164,6 +174,9 @@ async function addToRollups(db: Queryable, projectId: string, sums: RollupSums):
       integerArrayLiteral(agents.views),
       textArrayLiteral(touched.granularity),
       integerArrayLiteral(touched.bucket),
+      integerArrayLiteral(agents.verifiedViews),
+      integerArrayLiteral(paths.aiReferred),
+      integerArrayLiteral(paths.verifiedAi),
     ],
   });
 }

@@ -22,6 +22,10 @@ export interface Profile {
   classifierVersion: string;
   userAgentId: string | null;
   markdown: boolean;
+  /** The host a Web Bot Auth `Signature-Agent` named. */
+  signatureAgent: string | null;
+  /** The agent was verified (published addresses, reverse DNS or a valid signature). */
+  verified: boolean;
 }
 
 /** A batch as columns, one element per view, each view pointing at its profile by number. */
@@ -30,6 +34,8 @@ export interface ProfiledViews {
   paths: string[];
   profileNumbers: number[];
   referrerHosts: Array<string | null>;
+  /** The AI assistant that sent each view (people only), or null. */
+  aiReferrers: Array<string | null>;
   /** One per view when the batch is imported, else empty. */
   importKeys: Buffer[];
   profiles: Profile[];
@@ -44,6 +50,10 @@ export interface PathRollupRows {
   bucket: number[];
   pathId: number[];
   counts: Record<TrafficCategory, number[]>;
+  /** Human views sent by an AI assistant. */
+  aiReferred: number[];
+  /** AI views (assistant, search, training) whose agent was verified. */
+  verifiedAi: number[];
 }
 
 /** The agent rollup rows: one element per (granularity, bucket, category, agent), in key order. */
@@ -54,6 +64,8 @@ export interface AgentRollupRows {
   /** `''` for views without an agent. */
   agent: string[];
   views: number[];
+  /** Of `views`, those whose agent was verified. */
+  verifiedViews: number[];
 }
 
 /** The packed buckets the views fall in, at every packed level: a packed row of one is stale now. */
@@ -76,6 +88,10 @@ const categoryColumn: Record<TrafficCategory, number> = {
   ai_training: 3,
   bot: 4,
 };
+/** After the five categories: human views sent by an AI answer, and verified AI views. */
+const aiReferredColumn = 5;
+const verifiedAiColumn = 6;
+const countColumns = 7;
 const hourMilliseconds = 3_600_000;
 /** Path ids are below 2^31, so (bucket number, path id) fits one exact double as bucket * 2^31 + id. */
 const pathIdRange = 2 ** 31;
@@ -96,6 +112,7 @@ export function profileViews(views: readonly StoredPageView[]): ProfiledViews {
     paths: [],
     profileNumbers: [],
     referrerHosts: [],
+    aiReferrers: [],
     importKeys: [],
     profiles: [],
     userAgents: new Map(),
@@ -114,7 +131,9 @@ export function profileViews(views: readonly StoredPageView[]): ProfiledViews {
         candidate.category === view.category &&
         candidate.agent === view.agent &&
         candidate.markdown === view.markdown &&
-        candidate.classifierVersion === view.classifierVersion
+        candidate.classifierVersion === view.classifierVersion &&
+        candidate.signatureAgent === (view.signatureAgent ?? null) &&
+        candidate.verified === (view.verified ?? false)
       ) {
         profile = candidate;
         break;
@@ -133,6 +152,8 @@ export function profileViews(views: readonly StoredPageView[]): ProfiledViews {
         classifierVersion: view.classifierVersion,
         userAgentId,
         markdown: view.markdown,
+        signatureAgent: view.signatureAgent ?? null,
+        verified: view.verified ?? false,
       };
       sameClient.push(profile);
       profiled.profiles.push(profile);
@@ -141,6 +162,7 @@ export function profileViews(views: readonly StoredPageView[]): ProfiledViews {
     profiled.paths.push(view.path);
     profiled.profileNumbers.push(profile.number);
     profiled.referrerHosts.push(view.referrerHost);
+    profiled.aiReferrers.push(view.aiReferrer ?? null);
     if (view.importKey !== undefined) profiled.importKeys.push(view.importKey);
   }
   if (profiled.importKeys.length > 0 && profiled.importKeys.length !== views.length) {
@@ -187,10 +209,16 @@ function sumHours(
     const pageKey = hour * pathIdRange + pathId;
     let counts = hourPages.get(pageKey);
     if (counts === undefined) {
-      counts = [0, 0, 0, 0, 0];
+      counts = [0, 0, 0, 0, 0, 0, 0];
       hourPages.set(pageKey, counts);
     }
     counts[categoryColumn[profile.category]] = (counts[categoryColumn[profile.category]] as number) + 1;
+    if (profile.category === 'human' && views.aiReferrers[index] != null) {
+      counts[aiReferredColumn] = (counts[aiReferredColumn] as number) + 1;
+    }
+    if (profile.verified && profile.category !== 'human' && profile.category !== 'bot') {
+      counts[verifiedAiColumn] = (counts[verifiedAiColumn] as number) + 1;
+    }
     const profileKey = hour * pathIdRange + profile.number;
     hourProfiles.set(profileKey, (hourProfiles.get(profileKey) ?? 0) + 1);
   };
@@ -206,10 +234,10 @@ function pathRows(hourPages: ReadonlyMap<number, number[]>, series: RollupSeries
     const dayCounts = dayPages.get(dayKey);
     if (dayCounts === undefined) dayPages.set(dayKey, [...counts]);
     else
-      for (let column = 0; column < 5; column += 1)
+      for (let column = 0; column < countColumns; column += 1)
         dayCounts[column] = (dayCounts[column] as number) + (counts[column] as number);
   }
-  const columns: number[][] = [[], [], [], [], []];
+  const columns: number[][] = Array.from({ length: countColumns }, () => []);
   const rows = { series: [] as number[], bucket: [] as number[], pathId: [] as number[] };
   // Any fixed order will do, as long as every writer uses it (concurrent writers lock shared rollup
   // rows in the same order): hours, then days, by bucket and page.
@@ -224,24 +252,45 @@ function pathRows(hourPages: ReadonlyMap<number, number[]>, series: RollupSeries
       for (const [column, count] of (level.get(key) as number[]).entries()) columns[column]?.push(count);
     }
   }
-  const [human = [], aiAssistant = [], aiSearch = [], aiTraining = [], bot = []] = columns;
+  const [
+    human = [],
+    aiAssistant = [],
+    aiSearch = [],
+    aiTraining = [],
+    bot = [],
+    aiReferred = [],
+    verifiedAi = [],
+  ] = columns;
   return {
     ...rows,
     counts: { human, ai_assistant: aiAssistant, ai_search: aiSearch, ai_training: aiTraining, bot },
+    aiReferred,
+    verifiedAi,
   };
 }
 
 function agentRows(hourProfiles: ReadonlyMap<number, number>, profiles: readonly Profile[]): AgentRollupRows {
-  const agentCounts = new Map<string, number>();
+  // Per key: [views, verified views].
+  const agentCounts = new Map<string, [number, number]>();
   for (const [key, views] of hourProfiles) {
     const hour = Math.floor(key / pathIdRange) * hourMilliseconds;
     const profile = profiles[(key % pathIdRange) - 1] as Profile;
     for (const level of ['hour', 'day', 'month'] as const) {
       const agentKey = `${level} ${floorBucket(level, hour)} ${profile.category} ${profile.agent ?? ''}`;
-      agentCounts.set(agentKey, (agentCounts.get(agentKey) ?? 0) + views);
+      const counts = agentCounts.get(agentKey) ?? [0, 0];
+      counts[0] += views;
+      if (profile.verified) counts[1] += views;
+      agentCounts.set(agentKey, counts);
     }
   }
-  const rows: AgentRollupRows = { granularity: [], bucket: [], category: [], agent: [], views: [] };
+  const rows: AgentRollupRows = {
+    granularity: [],
+    bucket: [],
+    category: [],
+    agent: [],
+    views: [],
+    verifiedViews: [],
+  };
   // Sorted by key: the same fixed order for every writer.
   for (const key of [...agentCounts.keys()].sort()) {
     const [granularity, bucket, category, ...name] = key.split(' ');
@@ -249,7 +298,9 @@ function agentRows(hourProfiles: ReadonlyMap<number, number>, profiles: readonly
     rows.bucket.push(Number(bucket));
     rows.category.push(category as TrafficCategory);
     rows.agent.push(name.join(' '));
-    rows.views.push(agentCounts.get(key) as number);
+    const [views, verifiedViews] = agentCounts.get(key) as [number, number];
+    rows.views.push(views);
+    rows.verifiedViews.push(verifiedViews);
   }
   return rows;
 }
