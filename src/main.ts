@@ -23,7 +23,6 @@ import { registerAgentJobRoutes } from './http/routes/agent-jobs.ts';
 import { registerAnalyticsRoutes } from './http/routes/analytics.ts';
 import { registerHealthRoutes } from './http/routes/health.ts';
 import { registerProjectRoutes } from './http/routes/projects.ts';
-import { registerReviewRoutes } from './http/routes/reviews.ts';
 import { startMaintenance } from './maintenance/start-maintenance.ts';
 import { createDefaultProjectIfEmpty, type FirstStart } from './projects/first-start.ts';
 import { startQueue } from './queue/queue.ts';
@@ -34,7 +33,6 @@ export const routeRegistrars: RouteRegistrar[] = [
   registerProjectRoutes,
   registerAgentJobRoutes,
   registerAgentJobEventRoutes,
-  registerReviewRoutes,
   registerAnalyticsRoutes,
   registerDashboard,
 ];
