@@ -3,6 +3,7 @@
  * returns a frozen object; a bad value throws `ConfigError` naming the variable, and the CLI turns
  * that into one line on stderr and exit code 1.
  */
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 export type Role = 'all' | 'api' | 'worker';
@@ -45,6 +46,11 @@ export interface Config {
   clientApiKey: string | null;
   /** Months of raw page views kept (rollups are kept for ever). */
   analyticsRetentionMonths: number;
+  /**
+   * Proxies (addresses or CIDRs) whose `X-Forwarded-For` is believed for the client's address
+   * (`request.ip`); empty: the socket's peer is the client.
+   */
+  trustedProxies: readonly string[];
 }
 
 export class ConfigError extends Error {
@@ -127,6 +133,36 @@ function parseUrl(environment: Environment, name: string, protocols: string[]): 
   return text;
 }
 
+/** A comma-separated list of IPv4/IPv6 addresses or CIDRs (`10.0.0.0/8, ::1`). */
+export function parseAddressList(text: string): string[] | null {
+  const entries = text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  for (const entry of entries) {
+    const [address = '', prefix, ...rest] = entry.split('/');
+    const family = isIP(address);
+    if (family === 0 || rest.length > 0) return null;
+    if (prefix !== undefined && (!/^\d{1,3}$/.test(prefix) || Number(prefix) > (family === 4 ? 32 : 128))) {
+      return null;
+    }
+  }
+  return entries;
+}
+
+function parseTrustedProxies(environment: Environment): readonly string[] {
+  const text = optional(environment, 'QUIRE_TRUSTED_PROXIES');
+  if (text === null) return Object.freeze([]);
+  const entries = parseAddressList(text);
+  if (entries === null) {
+    throw new ConfigError(
+      'QUIRE_TRUSTED_PROXIES',
+      `must be addresses or CIDRs separated by commas, got "${text}"`,
+    );
+  }
+  return Object.freeze(entries);
+}
+
 export interface ConfigOverrides {
   port?: number;
   role?: Role;
@@ -176,5 +212,6 @@ export function loadConfig(
     clientUrl: (parseUrl(environment, 'QUIRE_URL', ['http:', 'https:']) ?? publicUrl).replace(/\/+$/, ''),
     clientApiKey: optional(environment, 'QUIRE_API_KEY'),
     analyticsRetentionMonths: parseInteger(environment, 'QUIRE_ANALYTICS_RETENTION_MONTHS', 13, 1, 1200),
+    trustedProxies: parseTrustedProxies(environment),
   });
 }

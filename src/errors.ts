@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'unauthorized'
   | 'forbidden'
   | 'not_found'
+  | 'method_not_allowed'
   | 'conflict'
   | 'rate_limited'
   | 'payload_too_large'
@@ -54,6 +55,12 @@ export class ForbiddenError extends QuireError {
 export class NotFoundError extends QuireError {
   constructor(message: string) {
     super('not_found', message);
+  }
+}
+
+export class MethodNotAllowedError extends QuireError {
+  constructor(method: string) {
+    super('method_not_allowed', `The method ${method} is not supported`);
   }
 }
 

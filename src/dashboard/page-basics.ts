@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { isQuireError } from '../errors.ts';
 import { errorResponseOf } from '../http/error-handler.ts';
+import { decodeUtf8Body } from '../http/json-body.ts';
 import { parseFormBody } from './form.ts';
 import { renderErrorPage } from './pages/error-page.ts';
 
@@ -28,8 +29,14 @@ export function installPageBasics(app: FastifyInstance): void {
   });
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
-    { parseAs: 'string', bodyLimit: 256 * 1024 },
-    (_request, body, done) => done(null, parseFormBody(String(body))),
+    { parseAs: 'buffer', bodyLimit: 256 * 1024 },
+    (_request, body, done) => {
+      try {
+        done(null, parseFormBody(decodeUtf8Body(body as Buffer)));
+      } catch (error: unknown) {
+        done(error as Error, undefined);
+      }
+    },
   );
   app.addHook('onRequest', async (_request, reply) => {
     reply.header('content-security-policy', contentSecurityPolicy);

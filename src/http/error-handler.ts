@@ -3,6 +3,8 @@
  * Known errors keep their message; anything else is logged with the request id and answered with
  * a bare 500, so no stack trace, SQL or path ever reaches a client.
  */
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ErrorCode, type ErrorDetail, isQuireError } from '../errors.ts';
 
@@ -11,6 +13,7 @@ const statusByCode: Record<ErrorCode, number> = {
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
@@ -27,11 +30,66 @@ const fastifyMessages: Record<string, string> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'Request body is not valid JSON',
   FST_ERR_CTP_EMPTY_TYPE: 'Content-Type header is empty',
   FST_ERR_CTP_INVALID_TYPE: 'Content-Type header is invalid',
+  FST_ERR_MAX_PARAM_LENGTH: 'A path segment is too long',
+  FST_ERR_BAD_URL: 'The path is not valid percent-encoded UTF-8',
+  FST_ERR_ROUTE_MISSING_CONTENT_TYPE: 'Content-Type header is missing',
 };
+
+/**
+ * Error bodies list at most this many problems (and say how many there were): a 50 KB batch of bad
+ * events must not answer with 362 KB.
+ */
+const maximumDetails = 20;
+const maximumDetailCharacters = 300;
+
+function capDetails(details: ErrorDetail[]): ErrorDetail[] {
+  const shown = details.slice(0, maximumDetails).map((detail) => ({
+    message:
+      detail.message.length > maximumDetailCharacters
+        ? `${detail.message.slice(0, maximumDetailCharacters)}…`
+        : detail.message,
+  }));
+  if (details.length > maximumDetails) {
+    shown.push({ message: `… and ${details.length - maximumDetails} more problems` });
+  }
+  return shown;
+}
 
 export interface ErrorBody {
   error: string;
   details?: ErrorDetail[];
+}
+
+/**
+ * The answer to a request Node's HTTP parser refused (headers too large, a malformed request line
+ * or an unknown method): still `{error}`, written to the socket because no request object exists.
+ */
+export function clientErrorResponse(error: { code?: string }): { status: number; body: ErrorBody } {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return { status: 431, body: { error: 'Request headers are too large' } };
+    case 'HPE_INVALID_METHOD':
+      return { status: 405, body: { error: 'The method is not supported' } };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { status: 408, body: { error: 'The request took too long to arrive' } };
+    default:
+      return { status: 400, body: { error: 'Malformed HTTP request' } };
+  }
+}
+
+/** Fastify's `clientErrorHandler`: answers `{error}` and closes the connection. */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  // A reset connection has nobody to answer (https://nodejs.org/api/http.html#event-clienterror).
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const { status, body } = clientErrorResponse(error);
+  const text = JSON.stringify(body);
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+    );
+  }
+  socket.destroy();
 }
 
 export function installErrorHandlers(app: FastifyInstance): void {
@@ -60,7 +118,9 @@ export function errorResponseOf(error: unknown): { status: number; body: ErrorBo
     if (status >= 500) return { status: 500, body: { error: 'Internal server error' } };
     return {
       status,
-      body: error.details ? { error: error.message, details: error.details } : { error: error.message },
+      body: error.details
+        ? { error: error.message, details: capDetails(error.details) }
+        : { error: error.message },
     };
   }
   const fastifyError = error as Partial<FastifyError> & {
@@ -72,7 +132,9 @@ export function errorResponseOf(error: unknown): { status: number; body: ErrorBo
       status: 400,
       body: {
         error: `Invalid ${context}`,
-        details: fastifyError.validation.map((problem) => ({ message: describeProblem(context, problem) })),
+        details: capDetails(
+          fastifyError.validation.map((problem) => ({ message: describeProblem(context, problem) })),
+        ),
       },
     };
   }

@@ -26,3 +26,25 @@ export function errorResponses<const Statuses extends readonly number[]>(
 }
 
 export const bearerSecurity = [{ bearerAuth: [] }];
+
+/**
+ * A route schema whose query and path parameters with a `default` are not `required`: the
+ * validator fills them in, so a client may leave them out, and the OpenAPI document must say so.
+ */
+export function optionalDefaults<T>(schema: T): T {
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const copy = { ...schema } as Record<string, unknown>;
+  for (const part of ['querystring', 'params']) {
+    const partSchema = copy[part] as {
+      properties?: Record<string, { default?: unknown }>;
+      required?: string[];
+    };
+    if (!partSchema?.properties || !Array.isArray(partSchema.required)) continue;
+    const properties = partSchema.properties;
+    copy[part] = {
+      ...partSchema,
+      required: partSchema.required.filter((name) => properties[name]?.default === undefined),
+    };
+  }
+  return copy as T;
+}

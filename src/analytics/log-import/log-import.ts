@@ -4,12 +4,13 @@
  * line number and text), so importing the same file again stores nothing twice.
  */
 import { createHash } from 'node:crypto';
+import { textProblem } from '../../text-rules.ts';
 import type { Classifier } from '../classification/index.ts';
 import type { PageViewWriter, StoredPageView } from '../ingestion/index.ts';
 import { preparePageView } from '../ingestion/index.ts';
 import { parseCombinedLogLine } from './combined-log.ts';
 import { parseJsonLogLine } from './json-log.ts';
-import type { LogLineResult } from './logged-request.ts';
+import type { LoggedRequest, LogLineResult } from './logged-request.ts';
 import { readLines } from './read-lines.ts';
 
 export const logFormats = ['combined', 'jsonl'] as const;
@@ -80,6 +81,11 @@ export async function importLog(options: LogImport): Promise<ImportSummary> {
       skip(parsed.reason);
       continue;
     }
+    if (hasUnacceptableText(parsed.request)) {
+      // One such line used to abort the whole import (PostgreSQL refuses NUL in text).
+      skip('control characters in a field');
+      continue;
+    }
     if (parsed.request.method !== 'GET') {
       skip('not a GET request');
       continue;
@@ -103,6 +109,12 @@ export async function importLog(options: LogImport): Promise<ImportSummary> {
   if (batch.length > 0) await flush();
   await writing;
   return summary;
+}
+
+function hasUnacceptableText(request: LoggedRequest): boolean {
+  return [request.method, request.target, request.userAgent, request.referrer, request.accept].some(
+    (field) => field !== undefined && textProblem(field, 'line') !== null,
+  );
 }
 
 /** 16 bytes of SHA-256 over the line number and the line: the same line of the same file, same key. */
