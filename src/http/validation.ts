@@ -58,9 +58,9 @@ function decimalOnly(validate: Validate, numeric: [string, RegExp][]): Validate 
         const value = values[name];
         return [value].flat().some((one) => typeof one === 'string' && !pattern.test(one));
       })
-      .map(([name]) => ({
+      .map(([name, pattern]) => ({
         instancePath: `/${name}`,
-        message: 'must be written in decimal digits',
+        message: decimalMessages.get(pattern),
         params: {},
       }));
     if (problems.length > 0) {
