@@ -6,7 +6,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { App, RouteRegistrar } from '../http/app.ts';
 import type { HttpDependencies } from '../http/dependencies.ts';
-import { createJobEventStreams } from '../http/job-event-stream.ts';
 import { createAnalyticsSource } from './analytics-source-postgres.ts';
 import { installPageBasics } from './page-basics.ts';
 import { renderErrorPage } from './pages/error-page.ts';
@@ -57,7 +56,7 @@ async function dashboardPlugin(app: FastifyInstance, dependencies: HttpDependenc
     jobs: dependencies.jobs,
     jobEvents: dependencies.jobEvents,
     reviews: dependencies.reviews,
-    streams: createJobEventStreams(app, dependencies.jobEvents),
+    streams: app.jobEventStreams,
     consumeAgentRateLimit: (projectId) => dependencies.agentRateLimiter.consume(projectId),
   });
   registerAnalyticsRoutes(app, { projects, source: createAnalyticsSource(dependencies.analyticsReports) });

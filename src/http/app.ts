@@ -16,6 +16,7 @@ import { installAuthentication } from './authentication.ts';
 import type { HttpDependencies } from './dependencies.ts';
 import { answerClientError, errorResponseOf, installErrorHandlers } from './error-handler.ts';
 import { checkRequestText } from './input-rules.ts';
+import { createJobEventStreams, type JobEventStreams, type StreamLimits } from './job-event-stream.ts';
 import { installJsonBodyParser } from './json-body.ts';
 import { installMethodCheck } from './method-check.ts';
 import { installRateLimiting } from './rate-limiting.ts';
@@ -38,6 +39,14 @@ export interface AppOptions {
   /** Default 1 MiB; routes may set their own. */
   bodyLimit?: number;
   version?: string;
+  /** Open event streams per owner and per process (tests lower them). */
+  streamLimits?: StreamLimits;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    jobEventStreams: JobEventStreams;
+  }
 }
 
 export async function buildApp(
@@ -82,6 +91,8 @@ export async function buildApp(
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // One set of live streams per process, shared by the API and the dashboard (limits, fan-out).
+  app.decorate('jobEventStreams', createJobEventStreams(app, dependencies.jobEvents, options.streamLimits));
   installAuthentication(app, dependencies);
   installRateLimiting(app, dependencies);
 
