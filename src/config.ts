@@ -5,6 +5,7 @@
  */
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { parseSecretKey } from './secrets/secret-keys.ts';
 
 export type Role = 'all' | 'api' | 'worker';
 export const roles: readonly Role[] = ['all', 'api', 'worker'];
@@ -51,6 +52,13 @@ export interface Config {
    * (`request.ip`); empty: the socket's peer is the client.
    */
   trustedProxies: readonly string[];
+  /**
+   * The key that seals stored secrets (`QUIRE_SECRET_KEY`, 32 bytes as hex or base64); null: the
+   * key file in the data directory (src/secrets/secret-keys.ts).
+   */
+  secretKey: string | null;
+  /** Keys `QUIRE_SECRET_KEY` replaced, still accepted to open secrets until they are resealed. */
+  previousSecretKeys: readonly string[];
 }
 
 export class ConfigError extends Error {
@@ -150,6 +158,33 @@ export function parseAddressList(text: string): string[] | null {
   return entries;
 }
 
+function parseSecretKeys(environment: Environment): {
+  secretKey: string | null;
+  previousSecretKeys: string[];
+} {
+  const secretKey = optional(environment, 'QUIRE_SECRET_KEY');
+  if (secretKey !== null && parseSecretKey(secretKey) === null) {
+    throw new ConfigError(
+      'QUIRE_SECRET_KEY',
+      'must be 32 bytes as 64 hex digits or base64 (openssl rand -base64 32)',
+    );
+  }
+  const previous = (optional(environment, 'QUIRE_PREVIOUS_SECRET_KEYS') ?? '')
+    .split(',')
+    .map((key) => key.trim())
+    .filter((key) => key !== '');
+  if (previous.some((key) => parseSecretKey(key) === null)) {
+    throw new ConfigError(
+      'QUIRE_PREVIOUS_SECRET_KEYS',
+      'must be keys like QUIRE_SECRET_KEY, separated by commas',
+    );
+  }
+  if (previous.length > 0 && secretKey === null) {
+    throw new ConfigError('QUIRE_PREVIOUS_SECRET_KEYS', 'needs QUIRE_SECRET_KEY');
+  }
+  return { secretKey, previousSecretKeys: previous };
+}
+
 function parseTrustedProxies(environment: Environment): readonly string[] {
   const text = optional(environment, 'QUIRE_TRUSTED_PROXIES');
   if (text === null) return Object.freeze([]);
@@ -213,5 +248,6 @@ export function loadConfig(
     clientApiKey: optional(environment, 'QUIRE_API_KEY'),
     analyticsRetentionMonths: parseInteger(environment, 'QUIRE_ANALYTICS_RETENTION_MONTHS', 13, 1, 1200),
     trustedProxies: parseTrustedProxies(environment),
+    ...parseSecretKeys(environment),
   });
 }

@@ -18,6 +18,7 @@ import type { Notifier } from './db/notifier.ts';
 import type { HttpDependencies } from './http/dependencies.ts';
 import { createProjectService } from './projects/project-service.ts';
 import { createRateLimiter } from './rate-limits/rate-limit.ts';
+import type { SecretBox } from './secrets/index.ts';
 import { createWebhookService } from './webhooks/webhook-service.ts';
 
 export type Services = Omit<HttpDependencies, 'config'> & { close(): Promise<void> };
@@ -32,6 +33,8 @@ export async function createServices(
     apiKeyCache: ApiKeyCache | null;
     /** Polling clients read jobs over and over: API processes keep recent reads in memory. */
     cacheJobs: boolean;
+    /** Seals and opens stored secrets. */
+    secrets: SecretBox;
   },
 ): Promise<Services> {
   const { pool } = database;
@@ -40,7 +43,7 @@ export async function createServices(
     retentionMonths: config.analyticsRetentionMonths,
   });
   return {
-    projects: createProjectService(pool),
+    projects: createProjectService(pool, dependencies.secrets),
     apiKeys: createApiKeyService(pool, dependencies.apiKeyCache),
     jobs: createJobService({
       pool,
@@ -53,7 +56,7 @@ export async function createServices(
     analyticsReports: createAnalyticsReports(pool),
     reviews: createReviewService(pool),
     accounts: createAccountService(pool),
-    webhooks: createWebhookService(pool),
+    webhooks: createWebhookService(pool, dependencies.secrets),
     // The limit on agent job creates and follow-ups (the API's and the dashboard's alike).
     agentRateLimiter: createRateLimiter(pool, {
       bucket: 'agent',

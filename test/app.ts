@@ -9,9 +9,14 @@ import { createNotifier, type Notifier } from '../src/db/notifier.ts';
 import { type App, type AppOptions, buildApp, type RouteRegistrar } from '../src/http/app.ts';
 import { routeRegistrars } from '../src/main.ts';
 import { startQueue } from '../src/queue/queue.ts';
+import { createSecretBox, loadSecretKeys, type SecretBox } from '../src/secrets/index.ts';
 import { createServices } from '../src/services.ts';
 
+/** The secret key of test services (a fixed one: tests may open what they sealed). */
+export const testSecretKey = 'Gk9q4Yw0b7o2Qm3f8V1cX5nR6tJ8uL0aZ2eH4iK7sP0';
+
 export interface TestServices {
+  secrets: SecretBox;
   app: App;
   config: Readonly<Config>;
   jobs: JobService;
@@ -36,7 +41,12 @@ export async function buildTestServices(
   database: Database,
   options: { extraRoutes?: RouteRegistrar[]; environment?: Record<string, string> } & AppOptions = {},
 ): Promise<TestServices> {
-  const config = loadConfig({ QUIRE_DATA_DIR: '/nonexistent', ...options.environment });
+  const config = loadConfig({
+    QUIRE_DATA_DIR: '/nonexistent',
+    QUIRE_SECRET_KEY: testSecretKey,
+    ...options.environment,
+  });
+  const secrets = createSecretBox(loadSecretKeys(config));
   const boss = await startQueue({
     connectionString: database.connectionString,
     supervise: true,
@@ -48,6 +58,7 @@ export async function buildTestServices(
     notifier,
     apiKeyCache: await createApiKeyCache(notifier),
     cacheJobs: true,
+    secrets,
   });
   const { jobs } = services;
   const app = await buildApp(
@@ -67,6 +78,7 @@ export async function buildTestServices(
   return {
     app,
     config,
+    secrets,
     jobs,
     notifier,
     boss,
@@ -79,6 +91,7 @@ export async function buildTestServices(
         concurrency: overrides.concurrency ?? 2,
         timeoutSeconds: overrides.timeoutSeconds ?? 60,
         webhookAllowPrivate: true,
+        secrets,
         log: () => {},
       });
       workers.push(worker);

@@ -78,7 +78,12 @@ describe('agent jobs end to end on the embedded default (local code host)', asyn
       OPENAI_COMPATIBLE_API_KEY: 'sk-e2e-secret',
     },
   });
-  await services.startWorker(createAgentRunner(services.config, database, { limits: { modelRetries: 0 } }));
+  await services.startWorker(
+    createAgentRunner(services.config, database, {
+      secrets: services.secrets,
+      limits: { modelRetries: 0 },
+    }),
+  );
   const repository = createRepository(join(directory.path, 'docs-repo'), {
     'mkdocs.yml': 'site_name: Acme\nnav:\n  - Home: index.md\n  - Quickstart: quickstart.md\n',
     'docs/index.md': '# Acme\n\nSee the [quickstart](quickstart.md).\n',

@@ -10,6 +10,7 @@ import { registerJobCommands } from './job.ts';
 import { registerKeyCommands } from './key.ts';
 import { registerMigrateCommand } from './migrate.ts';
 import { registerProjectCommands } from './project.ts';
+import { registerSecretsCommands } from './secrets.ts';
 import { registerServeCommand } from './serve.ts';
 import { registerUserCommands } from './user.ts';
 import { registerWebhookCommands } from './webhook.ts';
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
   registerKeyCommands(program);
   registerUserCommands(program);
   registerWebhookCommands(program);
+  registerSecretsCommands(program);
   registerJobCommands(program);
   registerAnalyticsCommands(program);
   return program;

@@ -10,6 +10,7 @@ import {
   updateProject,
   updateProjectSettings,
 } from '../projects/project-store.ts';
+import { createSecretBox, loadSecretKeys, sealSettingsPatch } from '../secrets/index.ts';
 import { withDatabase } from './database-command.ts';
 import { printJson, printTable } from './output.ts';
 
@@ -177,7 +178,7 @@ export function registerProjectCommands(program: Command): void {
         } & CredentialOptions,
       ) => {
         const credentials = await readCredentials(options);
-        const updated = await withDatabase(async (database) => {
+        const updated = await withDatabase(async (database, config) => {
           const changed = await updateProject(database.pool, projectId, {
             ...(options.name === undefined ? {} : { name: options.name }),
             ...(options.repository === undefined ? {} : { repository: options.repository || null }),
@@ -198,7 +199,12 @@ export function registerProjectCommands(program: Command): void {
             }
           }
           if (Object.keys(settings).length === 0) return changed;
-          return (await updateProjectSettings(database.pool, projectId, settings)) ?? changed;
+          // Credentials are sealed before they are stored (src/secrets/).
+          const secrets = createSecretBox(loadSecretKeys(config));
+          return (
+            (await updateProjectSettings(database.pool, projectId, sealSettingsPatch(settings, secrets))) ??
+            changed
+          );
         });
         if (options.json) return printJson(presentProject(updated));
         console.log(`Updated project ${updated.id} (${updated.name})`);
