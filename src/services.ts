@@ -55,7 +55,7 @@ export async function createServices(
     analyticsIngestion,
     analyticsReports: createAnalyticsReports(pool),
     reviews: createReviewService(pool),
-    accounts: createAccountService(pool),
+    accounts: createAccountService(pool, dependencies.secrets.deriveKey('sign-in form tokens')),
     webhooks: createWebhookService(pool, dependencies.secrets),
     // The limit on agent job creates and follow-ups (the API's and the dashboard's alike).
     agentRateLimiter: createRateLimiter(pool, {

@@ -132,7 +132,11 @@ describe('agent jobs end to end on the embedded default (local code host)', asyn
     );
     assert.equal(git(repository, 'show', 'main:docs/quickstart.md'), '# Quickstart\n\nInstal the CLI.\n');
 
-    const page = await services.app.inject({ method: 'GET', url: new URL(String(job.prLink)).pathname });
+    const page = await services.app.inject({
+      method: 'GET',
+      url: new URL(String(job.prLink)).pathname,
+      headers,
+    });
     assert.equal(page.statusCode, 200);
     assert.match(page.body, /<span class="removed">-Instal the CLI\.<\/span>/);
     assert.match(page.body, /<span class="added">\+Install the CLI\.<\/span>/);
@@ -163,7 +167,11 @@ describe('agent jobs end to end on the embedded default (local code host)', asyn
       ),
     );
     // The new page is missing from mkdocs navigation: validation said so, and the review lists it.
-    const updated = await services.app.inject({ method: 'GET', url: new URL(String(job.prLink)).pathname });
+    const updated = await services.app.inject({
+      method: 'GET',
+      url: new URL(String(job.prLink)).pathname,
+      headers,
+    });
     assert.match(
       updated.body,
       /docs\/troubleshooting\.md:1: New page is missing from navigation; add it to mkdocs\.yml/,

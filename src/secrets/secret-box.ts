@@ -7,7 +7,7 @@
  * resealed. Values written before encryption existed are clear text; they open as themselves and
  * `needsSealing` finds them.
  */
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import { NonRetriableError } from '../errors.ts';
 
 const prefix = 'qsec1';
@@ -22,6 +22,8 @@ export interface SecretBox {
   open(stored: string): string;
   /** True for clear values and for values sealed under a key other than the current one. */
   needsSealing(stored: string): boolean;
+  /** A 32-byte key for another purpose (HMAC of form tokens), derived with HKDF-SHA256. */
+  deriveKey(purpose: string): Buffer;
 }
 
 /** The first 8 hex digits of the key's SHA-256: names a key without revealing it. */
@@ -82,6 +84,9 @@ export function createSecretBox(
     },
     needsSealing(stored) {
       return !isSealed(stored) || stored.split('.')[1] !== keyId;
+    },
+    deriveKey(purpose) {
+      return Buffer.from(hkdfSync('sha256', current, Buffer.alloc(0), `quire ${purpose}`, 32));
     },
   };
 }

@@ -31,7 +31,9 @@ export function registerSignInRoutes(
     async (request, reply) => {
       const next = safeNextPath(request.query.next);
       if (request.dashboardSession) return reply.redirect(next, 303);
-      const csrfToken = readCookie(request.headers.cookie, signInCsrfCookieName) ?? generateToken();
+      // A cookie value is reused only if this service issued it: a planted one is replaced.
+      const existing = readCookie(request.headers.cookie, signInCsrfCookieName);
+      const csrfToken = accounts.signInTokens.verify(existing) ? existing! : accounts.signInTokens.issue();
       return reply
         .header('set-cookie', serializeCookie(signInCsrfCookieName, csrfToken, { secure: secureCookies }))
         .type('text/html; charset=utf-8')
@@ -42,9 +44,10 @@ export function registerSignInRoutes(
   app.post('/sign-in', public_, async (request, reply) => {
     const email = formField(request.body, 'email');
     const next = safeNextPath(formField(request.body, 'next'));
-    const cookieToken = readCookie(request.headers.cookie, signInCsrfCookieName);
+    const cookieText = readCookie(request.headers.cookie, signInCsrfCookieName);
+    const cookieToken = accounts.signInTokens.verify(cookieText) ? cookieText : null;
     const answer = (status: number, error: string) => {
-      const csrfToken = cookieToken ?? generateToken();
+      const csrfToken = cookieToken ?? accounts.signInTokens.issue();
       return reply
         .code(status)
         .header('set-cookie', serializeCookie(signInCsrfCookieName, csrfToken, { secure: secureCookies }))
