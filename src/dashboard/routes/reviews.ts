@@ -1,6 +1,13 @@
 import type { FastifyInstance } from 'fastify';
+import { keyAllowsAddress } from '../../auth/api-key.ts';
 import { authorize } from '../../auth/authenticate.ts';
-import { ConflictError, isQuireError, NotFoundError, UnauthorizedError } from '../../errors.ts';
+import {
+  ConflictError,
+  ForbiddenError,
+  isQuireError,
+  NotFoundError,
+  UnauthorizedError,
+} from '../../errors.ts';
 import type { HttpDependencies } from '../../http/dependencies.ts';
 import { renderReviewPage } from '../pages/review-page.ts';
 import { sendPage } from '../send-page.ts';
@@ -35,7 +42,11 @@ export function registerReviewRoutes(
       // Authenticated before the review is looked up, so that a stranger cannot tell ids apart.
       const key = session === null ? await apiKeys.authenticate(request.headers.authorization) : null;
       const review = await reviews.get(request.params.reviewId);
-      if (key !== null) authorize(key, review?.projectId ?? '', 'read');
+      if (key !== null) {
+        authorize(key, review?.projectId ?? '', 'read');
+        if (!keyAllowsAddress(key, request.ip))
+          throw new ForbiddenError('This API key may not be used from this address');
+      }
       if (review === null) throw new NotFoundError('Review not found');
       const diff = await reviews.readDiff(review).catch(() => '(The branch is no longer in the repository.)');
       const message = request.query.merged === '1' ? 'Merged.' : undefined;
