@@ -92,6 +92,26 @@ export function isQuireError(error: unknown): error is QuireError {
   );
 }
 
+/**
+ * True when the database cannot be reached or is going away: the request may succeed if tried again
+ * shortly (503), unlike a bug (500). Codes: Node's socket errors, node-postgres's pool timeout and
+ * ended connections, and PostgreSQL's class 08 (connection exception) and 57P01-57P03 (shutdown,
+ * crash shutdown, cannot connect now), https://www.postgresql.org/docs/current/errcodes-appendix.html
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    if (['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN'].includes(code))
+      return true;
+    if (/^08[0-9A-Z]{3}$/.test(code) || ['57P01', '57P02', '57P03'].includes(code)) return true;
+  }
+  const message = error instanceof Error ? error.message : '';
+  return /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/.test(
+    message,
+  );
+}
+
 /** A message safe to show for any thrown value. */
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;

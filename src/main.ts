@@ -94,6 +94,7 @@ export async function startService(
       // Polling clients read jobs over and over: API processes keep recent reads in memory.
       cacheJobs: config.role !== 'worker',
       secrets,
+      isAlive: opened.isAlive,
     });
     // Closed after the listener: in-flight requests may still write page views.
     closers.push(() => services.close());

@@ -35,6 +35,8 @@ export async function createServices(
     cacheJobs: boolean;
     /** Seals and opens stored secrets. */
     secrets: SecretBox;
+    /** False once the database supervision gave up (src/db/open-database.ts); default: alive. */
+    isAlive?: () => boolean;
   },
 ): Promise<Services> {
   const { pool } = database;
@@ -65,6 +67,7 @@ export async function createServices(
       projectSetting: 'agentRateLimitPerHour',
     }),
     isReady: () => isMigrated(pool),
+    isAlive: dependencies.isAlive ?? (() => true),
     close: () => analyticsIngestion.close(),
   };
 }

@@ -45,11 +45,10 @@ export function installPageBasics(app: FastifyInstance): void {
     reply.header('x-frame-options', 'DENY');
   });
   app.setErrorHandler((error: unknown, request, reply) => {
-    const { status, body } = errorResponseOf(error);
-    if (status >= 500) request.log.error({ err: error }, 'page request failed');
-    if (isQuireError(error) && error.code === 'rate_limited' && 'retryAfterSeconds' in error) {
-      reply.header('retry-after', String(error.retryAfterSeconds));
-    }
+    const { status, body, retryAfterSeconds } = errorResponseOf(error);
+    if (status === 503) request.log.warn('database unavailable');
+    else if (status >= 500) request.log.error({ err: error }, 'page request failed');
+    if (retryAfterSeconds !== undefined) reply.header('retry-after', String(retryAfterSeconds));
     if (!(request.headers.accept ?? '').includes('text/html')) return reply.code(status).send(body);
     return reply
       .code(status)

@@ -6,7 +6,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type ErrorCode, type ErrorDetail, isQuireError } from '../errors.ts';
+import { type ErrorCode, type ErrorDetail, isDatabaseUnavailable, isQuireError } from '../errors.ts';
 
 const statusByCode: Record<ErrorCode, number> = {
   invalid_input: 400,
@@ -100,19 +100,46 @@ export function installErrorHandlers(app: FastifyInstance): void {
   });
 
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    const { status, body } = errorResponseOf(error);
-    if (status >= 500) {
-      request.log.error({ err: error }, 'request failed');
-    }
-    if (isQuireError(error) && error.code === 'rate_limited' && 'retryAfterSeconds' in error) {
-      reply.header('retry-after', String(error.retryAfterSeconds));
-    }
+    const { status, body, retryAfterSeconds } = errorResponseOf(error);
+    if (status === 503) request.log.warn({ code: errorCodeOf(error) }, 'database unavailable');
+    else if (status >= 500) request.log.error({ err: error }, 'request failed');
+    if (retryAfterSeconds !== undefined) reply.header('retry-after', String(retryAfterSeconds));
     reply.code(status).send(body);
   });
 }
 
-/** The status and `{error, details?}` body for any thrown value (the dashboard renders it as a page). */
-export function errorResponseOf(error: unknown): { status: number; body: ErrorBody } {
+/** How long a client should wait while the database is away (supervision restarts it in seconds). */
+export const databaseRetryAfterSeconds = 5;
+
+function errorCodeOf(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * The status, `{error, details?}` body and `Retry-After` (429, 503) for any thrown value; the
+ * dashboard renders the same as a page.
+ */
+export function errorResponseOf(error: unknown): {
+  status: number;
+  body: ErrorBody;
+  retryAfterSeconds?: number;
+} {
+  if (isQuireError(error) && error.code === 'rate_limited' && 'retryAfterSeconds' in error) {
+    return {
+      status: 429,
+      body: { error: error.message },
+      retryAfterSeconds: Number((error as { retryAfterSeconds: number }).retryAfterSeconds),
+    };
+  }
+  // Only the code is logged for these: a database error's detail can quote the statement's values.
+  if (isDatabaseUnavailable(error)) {
+    return {
+      status: 503,
+      body: { error: 'The database is unavailable; try again shortly' },
+      retryAfterSeconds: databaseRetryAfterSeconds,
+    };
+  }
   if (isQuireError(error)) {
     const status = statusByCode[error.code];
     if (status >= 500) return { status: 500, body: { error: 'Internal server error' } };
