@@ -52,7 +52,7 @@ test('code host credentials are write-only', async () => {
   // Saving again with the token field empty keeps it.
   await post('credentials', { githubToken: '', githubApiUrl: '' });
   let stored = await findProject(database.pool, project.id);
-  const sealed = (stored?.settings.github as { token: string }).token;
+  const sealed = (stored!.settings.github as { token: string }).token;
   assert.doesNotMatch(sealed, /ghp_/, 'stored encrypted');
   assert.equal(secrets.open(sealed), token);
   await post('credentials', { remove: '1' });
