@@ -4,7 +4,6 @@
  * rendered as a page for browsers and as `{error}` for everything else.
  */
 import type { FastifyInstance } from 'fastify';
-import { isQuireError } from '../errors.ts';
 import { errorResponseOf } from '../http/error-handler.ts';
 import { decodeUtf8Body } from '../http/json-body.ts';
 import { parseFormBody } from './form.ts';
