@@ -20,7 +20,7 @@ import { createJobEventStreams, type JobEventStreams, type StreamLimits } from '
 import { installJsonBodyParser } from './json-body.ts';
 import { installMethodCheck } from './method-check.ts';
 import { installRateLimiting } from './rate-limiting.ts';
-import { optionalDefaults } from './schemas.ts';
+import { optionalDefaults, withFrameworkErrors } from './schemas.ts';
 import { createValidatorCompiler } from './validation.ts';
 
 export type App = FastifyInstance<
@@ -83,7 +83,7 @@ export async function buildApp(
   installErrorHandlers(app);
   installMethodCheck(app);
   app.addHook('onRoute', (route) => {
-    route.schema = optionalDefaults(route.schema);
+    route.schema = withFrameworkErrors(optionalDefaults(route.schema));
   });
   // After authentication (onRequest) and body parsing, before schema validation: every route of
   // every area, the dashboard's included, inherits the rule.

@@ -28,6 +28,20 @@ export function errorResponses<const Statuses extends readonly number[]>(
 export const bearerSecurity = [{ bearerAuth: [] }];
 
 /**
+ * Every documented operation may answer these, whatever it does: the one input rule and malformed
+ * text (400), a path segment too long (414), the database away (503); with a body also 413 and 415.
+ */
+export function withFrameworkErrors<T>(schema: T): T {
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const route = schema as { response?: Record<string, unknown>; body?: unknown; hide?: boolean };
+  if (route.response === undefined || route.hide) return schema;
+  const statuses = route.body === undefined ? [400, 414, 503] : [400, 413, 414, 415, 503];
+  const response = { ...route.response };
+  for (const status of statuses) response[status] ??= ErrorResponse;
+  return { ...schema, response } as T;
+}
+
+/**
  * A route schema whose query and path parameters with a `default` are not `required`: the
  * validator fills them in, so a client may leave them out, and the OpenAPI document must say so.
  */
