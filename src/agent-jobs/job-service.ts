@@ -28,6 +28,7 @@ import {
   type NewJob,
   setJobStatus,
 } from './job-store.ts';
+import { assertWithinMonthlyBudget } from './monthly-budget.ts';
 import { checkPrompt } from './prompt.ts';
 
 export const jobArchivedChannel = 'quire_agent_job_archived';
@@ -116,6 +117,7 @@ export function createJobService({ pool, boss, defaultModel, cache = null }: Job
       idempotency: IdempotentRequest | null = null,
     ): Promise<JobResponse> {
       checkPrompt(prompt);
+      await assertWithinMonthlyBudget(pool, projectId);
       // An Idempotency-Key needs a transaction around the creation; without one, creations
       // arriving together share a statement.
       const response = idempotency
@@ -136,6 +138,7 @@ export function createJobService({ pool, boss, defaultModel, cache = null }: Job
       idempotency: IdempotentRequest | null = null,
     ): Promise<JobResponse> {
       checkPrompt(prompt);
+      await assertWithinMonthlyBudget(pool, projectId);
       const response = await transaction(pool, (client) =>
         idempotent(client, idempotency, async () => {
           const job = await lockJob(client, id);

@@ -12,6 +12,7 @@ import {
 } from '../agent-jobs/idempotency.ts';
 import type { JobResponse } from '../agent-jobs/job-service.ts';
 import { listAutomationJobs } from '../agent-jobs/job-store.ts';
+import { assertWithinMonthlyBudget } from '../agent-jobs/monthly-budget.ts';
 import { transaction } from '../db/database.ts';
 import { ConflictError, NotFoundError } from '../errors.ts';
 import { newId } from '../ids.ts';
@@ -119,6 +120,7 @@ export function createAutomationService({
       id: string,
       idempotency: IdempotentRequest | null,
     ): Promise<JobResponse> {
+      await assertWithinMonthlyBudget(pool, projectId);
       const response = await transaction(pool, async (client) => {
         if (idempotency) {
           const stored = await claimIdempotencyKey(client, idempotency);
