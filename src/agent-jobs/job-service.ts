@@ -13,6 +13,7 @@ import { NotFoundError } from '../errors.ts';
 import { createRunAnnouncer, enqueueAgentRun } from '../queue/queue.ts';
 import { enqueueWebhook } from '../webhooks/webhook-delivery.ts';
 import { type AgentJob, type AgentJobResource, presentAgentJob } from './agent-job.ts';
+import { findMonthlySpend, type MonthlySpend, monthStart } from './budget-store.ts';
 import { claimIdempotencyKey, type IdempotentRequest, storeIdempotentResponse } from './idempotency.ts';
 import { appendJobEvent } from './job-events.ts';
 import { type JobStatus, nextStatus } from './job-status.ts';
@@ -184,6 +185,13 @@ export function createJobService({ pool, boss, defaultModel, cache = null }: Job
       options: { status: JobStatus | null; limit: number; after: { createdAt: Date; id: string } | null },
     ): Promise<JobPage> {
       return listJobs(pool, projectId, options);
+    },
+
+    /** The project's monthly budget and its runs' estimated cost this calendar month (UTC). */
+    async monthlySpend(projectId: string): Promise<MonthlySpend> {
+      return (
+        (await findMonthlySpend(pool, projectId, monthStart(new Date()))) ?? { budgetUsd: null, spentUsd: 0 }
+      );
     },
 
     /** The first prompt of each job, by job id (a job list's titles). */

@@ -96,6 +96,7 @@ async function dashboardPlugin(app: FastifyInstance, dependencies: HttpDependenc
   registerSettingsRoutes(app, {
     projects,
     webhooks: dependencies.webhooks,
+    jobs: dependencies.jobs,
     publicUrl: config.publicUrl,
     defaultModel: config.model,
     defaultAgentRateLimit: config.agentRateLimitPerHour,
