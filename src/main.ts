@@ -25,6 +25,7 @@ import { registerAnalyticsRoutes } from './http/routes/analytics.ts';
 import { registerAutomationRoutes } from './http/routes/automations.ts';
 import { registerHealthRoutes } from './http/routes/health.ts';
 import { registerHookRoutes } from './http/routes/hooks.ts';
+import { registerProjectBudgetRoutes } from './http/routes/project-budgets.ts';
 import { registerProjectRoutes } from './http/routes/projects.ts';
 import { registerReviewRoutes } from './http/routes/reviews.ts';
 import { startMaintenance } from './maintenance/start-maintenance.ts';
@@ -35,6 +36,7 @@ import { createServices } from './services.ts';
 export const routeRegistrars: RouteRegistrar[] = [
   registerHealthRoutes,
   registerProjectRoutes,
+  registerProjectBudgetRoutes,
   registerAgentJobRoutes,
   registerAgentJobEventRoutes,
   registerAutomationRoutes,
