@@ -13,6 +13,8 @@ import type { AgentRunner } from './agent-jobs/agent-runner.ts';
 import { type JobWorker, startJobWorker } from './agent-jobs/job-worker.ts';
 import { createApiKeyCache } from './auth/api-key-cache.ts';
 import { startAutomationWorker } from './automations/automation-worker.ts';
+import { createCodeHostResolver } from './code-hosts/code-host-for-project.ts';
+import { createPostgresReviewStore } from './code-hosts/local/review-store-postgres.ts';
 import type { Config } from './config.ts';
 import { registerDashboard } from './dashboard/register-dashboard.ts';
 import { migrate } from './db/migrator.ts';
@@ -136,6 +138,10 @@ export async function startService(
         pool: database.pool,
         boss,
         defaultModel: config.model,
+        codeHostFor: createCodeHostResolver({
+          publicUrl: config.publicUrl,
+          reviews: createPostgresReviewStore(database.pool),
+        }),
         log: (message, error) => log(error === undefined ? message : `${message}: ${String(error)}`),
       });
       closers.push(() => automationWorker.stop());

@@ -6,7 +6,9 @@
  */
 import type pg from 'pg';
 import type { PgBoss } from 'pg-boss';
+import type { CodeHost, CodeHostProject } from '../code-hosts/code-host.ts';
 import { createRunAnnouncer, hookDeliveryQueue } from '../queue/queue.ts';
+import { replyToConversations } from './conversations/reply-to-conversations.ts';
 import { fireDueSchedules } from './fire-schedules.ts';
 import type { HookDeliveryRequest } from './hooks/hook-service.ts';
 import { processHookDelivery } from './hooks/process-hook-delivery.ts';
@@ -20,6 +22,10 @@ export interface AutomationWorkerOptions {
   now?: () => Date;
   /** How often schedules are checked; default 15 seconds (a slot fires at most that late). */
   scheduleIntervalMilliseconds?: number;
+  /** The code host of a project, to answer pull-request conversations in. */
+  codeHostFor: (project: CodeHostProject) => CodeHost;
+  /** How often ended conversations are answered; default 5 seconds. */
+  replyIntervalMilliseconds?: number;
   /** How often local repositories' watched branches are read; default 10 seconds. */
   localRepositoryIntervalMilliseconds?: number;
 }
@@ -29,6 +35,8 @@ export interface AutomationWorker {
   checkSchedules(): Promise<number>;
   /** Reads the watched branches of local repositories now and fires for new merges. */
   checkLocalRepositories(): Promise<number>;
+  /** Answers the pull-request conversations whose runs have ended. */
+  replyToConversations(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -85,12 +93,29 @@ export async function startAutomationWorker(options: AutomationWorkerOptions): P
     );
   }, options.localRepositoryIntervalMilliseconds ?? 10_000);
   localTimer.unref();
+  let replying: Promise<number> | null = null;
+  const reply = async (): Promise<number> => {
+    while (replying) await replying.catch(() => 0);
+    replying = replyToConversations(pool, { codeHostFor: options.codeHostFor, log: options.log });
+    try {
+      return await replying;
+    } finally {
+      replying = null;
+    }
+  };
+  const replyTimer = setInterval(() => {
+    reply().catch((error: unknown) => options.log('answering pull-request conversations failed', error));
+  }, options.replyIntervalMilliseconds ?? 5_000);
+  replyTimer.unref();
   return {
+    replyToConversations: reply,
     checkSchedules,
     checkLocalRepositories,
     async stop() {
       clearInterval(timer);
       clearInterval(localTimer);
+      clearInterval(replyTimer);
+      await replying?.catch(() => 0);
       await checking?.catch(() => 0);
       await watching?.catch(() => 0);
       await boss.offWork(hookDeliveryQueue, { wait: true });

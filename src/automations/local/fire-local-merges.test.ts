@@ -7,6 +7,8 @@ import { buildTestServices } from '../../../test/app.ts';
 import { createTestDatabase } from '../../../test/database.ts';
 import { buildProject } from '../../../test/factories.ts';
 import { createRepository, git, temporaryDirectory, writeFiles } from '../../../test/temporary-repository.ts';
+import { createCodeHostResolver } from '../../code-hosts/code-host-for-project.ts';
+import { createPostgresReviewStore } from '../../code-hosts/local/review-store-postgres.ts';
 import { createAutomationService } from '../automation-service.ts';
 import { type AutomationWorker, startAutomationWorker } from '../automation-worker.ts';
 
@@ -25,6 +27,10 @@ async function startWorker(): Promise<AutomationWorker> {
     pool: database.pool,
     boss,
     defaultModel: 'anthropic:x',
+    codeHostFor: createCodeHostResolver({
+      publicUrl: 'http://quire.test',
+      reviews: createPostgresReviewStore(database.pool),
+    }),
     log: () => {},
     localRepositoryIntervalMilliseconds: 3_600_000,
   });
