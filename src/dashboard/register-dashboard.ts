@@ -13,6 +13,7 @@ import { parseFormBody } from './form.ts';
 import { renderErrorPage } from './pages/error-page.ts';
 import { registerAnalyticsRoutes } from './routes/analytics.ts';
 import { registerAssetRoutes } from './routes/assets.ts';
+import { registerAutomationRoutes } from './routes/automations.ts';
 import { registerHomeRoutes } from './routes/home.ts';
 import { registerJobRoutes } from './routes/jobs.ts';
 import { registerKeyRoutes } from './routes/keys.ts';
@@ -90,6 +91,11 @@ async function dashboardPlugin(app: FastifyInstance, dependencies: HttpDependenc
     jobEvents: dependencies.jobEvents,
     reviews: dependencies.reviews,
     streams: createJobEventStreams(app, dependencies.jobEvents),
+    consumeAgentRateLimit: (projectId) => dependencies.agentRateLimiter.consume(projectId),
+  });
+  registerAutomationRoutes(app, {
+    projects,
+    automations: dependencies.automations,
     consumeAgentRateLimit: (projectId) => dependencies.agentRateLimiter.consume(projectId),
   });
   registerAnalyticsRoutes(app, { projects, source: createAnalyticsSource(dependencies.analyticsReports) });
