@@ -42,6 +42,11 @@ describe('prompt cache breakpoints', () => {
     });
     assert.equal(result.answered, true);
     assert.equal(calls.length, 3);
+    // Each step sends the conversation once: the three messages, then each tool call and its result.
+    assert.deepEqual(
+      calls.map((call) => call.prompt.length),
+      [4, 6, 8],
+    );
     for (const call of calls) {
       const [system, ...rest] = call.prompt;
       assert.equal(system?.role, 'system');
