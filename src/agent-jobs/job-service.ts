@@ -118,16 +118,21 @@ export function createJobService({ pool, boss, defaultModel, cache = null }: Job
       idempotency: IdempotentRequest | null = null,
     ): Promise<JobResponse> {
       checkPrompt(prompt);
-      await assertWithinMonthlyBudget(pool, projectId);
       // An Idempotency-Key needs a transaction around the creation; without one, creations
-      // arriving together share a statement.
-      const response = idempotency
-        ? await transaction(pool, (client) =>
-            idempotent(client, idempotency, async () =>
-              created((await insertQueuedJobs(client, [{ projectId, prompt }], model))[0] ?? null),
-            ),
-          )
-        : created(await creations.submit({ projectId, prompt }));
+      // arriving together share a statement. The budget is checked only when something is created:
+      // a repeated request still gets its first response.
+      let response: JobResponse;
+      if (idempotency) {
+        response = await transaction(pool, (client) =>
+          idempotent(client, idempotency, async () => {
+            await assertWithinMonthlyBudget(client, projectId);
+            return created((await insertQueuedJobs(client, [{ projectId, prompt }], model))[0] ?? null);
+          }),
+        );
+      } else {
+        await assertWithinMonthlyBudget(pool, projectId);
+        response = created(await creations.submit({ projectId, prompt }));
+      }
       announceRun();
       return response;
     },
@@ -139,9 +144,9 @@ export function createJobService({ pool, boss, defaultModel, cache = null }: Job
       idempotency: IdempotentRequest | null = null,
     ): Promise<JobResponse> {
       checkPrompt(prompt);
-      await assertWithinMonthlyBudget(pool, projectId);
       const response = await transaction(pool, (client) =>
         idempotent(client, idempotency, async () => {
+          await assertWithinMonthlyBudget(client, projectId);
           const job = await lockJob(client, id);
           if (job === null || job.projectId !== projectId) throw new NotFoundError('Agent job not found');
           return { status: 200, body: presentAgentJob(await addFollowUp(client, boss, job, prompt)) };

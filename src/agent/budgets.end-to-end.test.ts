@@ -130,7 +130,7 @@ describe('cost limits', async () => {
     const created = await services.app.inject({
       method: 'POST',
       url: `/v2/agent/${projectId}/job`,
-      headers,
+      headers: { ...headers, 'idempotency-key': 'first-create' },
       payload: { prompt: 'Fix the typo in the quickstart' },
     });
     const { id } = created.json() as { id: string };
@@ -152,6 +152,15 @@ describe('cost limits', async () => {
       payload: { prompt: 'Another change' },
     });
     assert.equal(refused.statusCode, 429, refused.body);
+    // A repeat of the first request still gets its first response (Idempotency-Key).
+    const repeated = await services.app.inject({
+      method: 'POST',
+      url: `/v2/agent/${projectId}/job`,
+      headers: { ...headers, 'idempotency-key': 'first-create' },
+      payload: { prompt: 'Fix the typo in the quickstart' },
+    });
+    assert.equal(repeated.statusCode, 201, repeated.body);
+    assert.equal((repeated.json() as { id: string }).id, id);
     assert.match((refused.json() as { error: string }).error, /past its monthly budget of \$0\.40/);
     assert.ok(Number(refused.headers['retry-after']) > 0);
     const followUp = await services.app.inject({

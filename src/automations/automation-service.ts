@@ -120,12 +120,13 @@ export function createAutomationService({
       id: string,
       idempotency: IdempotentRequest | null,
     ): Promise<JobResponse> {
-      await assertWithinMonthlyBudget(pool, projectId);
       const response = await transaction(pool, async (client) => {
         if (idempotency) {
           const stored = await claimIdempotencyKey(client, idempotency);
           if (stored) return stored as JobResponse;
         }
+        // After the key: a repeated request gets its first response, even past the budget.
+        await assertWithinMonthlyBudget(client, projectId);
         const automation = await lockAutomation(client, id);
         if (automation === null || automation.projectId !== projectId) {
           throw new NotFoundError('Automation not found');
