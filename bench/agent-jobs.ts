@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import type { AgentRunner } from '../src/agent-jobs/agent-runner.ts';
+import { noUsage } from '../src/agent-jobs/run-usage.ts';
 import { insertApiKey } from '../src/auth/api-key-store.ts';
 import { loadConfig } from '../src/config.ts';
 import { createDatabase } from '../src/db/database.ts';
@@ -29,7 +30,7 @@ const probe: AgentRunner = {
       branch: null,
       prLink: null,
       summary: '',
-      usage: { inputTokens: 0, outputTokens: 0 },
+      usage: noUsage,
     };
   },
 };

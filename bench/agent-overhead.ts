@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { defaultAgentLimits } from '../src/agent/agent-limits.ts';
 import { createDocsAgentRunner } from '../src/agent/docs-agent-runner.ts';
 import type { AgentRunner } from '../src/agent-jobs/agent-runner.ts';
+import { unlimitedBudget } from '../src/agent-jobs/run-budget.ts';
 import { createInMemoryReviewStore } from '../src/code-hosts/local/in-memory-review-store.ts';
 import { createLocalCodeHost } from '../src/code-hosts/local/local-code-host.ts';
 import { createGitWorkspace } from '../src/workspace/git-workspace.ts';
@@ -120,6 +121,7 @@ async function wholeRun(runner: AgentRunner, id: string): Promise<number> {
     project: { id: 'bench', name: 'bench', repository: origin, ref: 'main', codeHost: 'local', settings: {} },
     messages: [{ id: 'm', prompt: `Bench run ${id}`, createdAt: new Date() }],
     history: [],
+    budget: unlimitedBudget,
     signal: new AbortController().signal,
     emit: async () => {},
   });

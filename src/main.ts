@@ -13,6 +13,8 @@ import type { AgentRunner } from './agent-jobs/agent-runner.ts';
 import { type JobWorker, startJobWorker } from './agent-jobs/job-worker.ts';
 import { createApiKeyCache } from './auth/api-key-cache.ts';
 import { startAutomationWorker } from './automations/automation-worker.ts';
+import { createCodeHostResolver } from './code-hosts/code-host-for-project.ts';
+import { createPostgresReviewStore } from './code-hosts/local/review-store-postgres.ts';
 import type { Config } from './config.ts';
 import { registerDashboard } from './dashboard/register-dashboard.ts';
 import { migrate } from './db/migrator.ts';
@@ -25,6 +27,7 @@ import { registerAnalyticsRoutes } from './http/routes/analytics.ts';
 import { registerAutomationRoutes } from './http/routes/automations.ts';
 import { registerHealthRoutes } from './http/routes/health.ts';
 import { registerHookRoutes } from './http/routes/hooks.ts';
+import { registerProjectBudgetRoutes } from './http/routes/project-budgets.ts';
 import { registerProjectRoutes } from './http/routes/projects.ts';
 import { startMaintenance } from './maintenance/start-maintenance.ts';
 import { createDefaultProjectIfEmpty, type FirstStart } from './projects/first-start.ts';
@@ -35,6 +38,7 @@ import { createServices } from './services.ts';
 export const routeRegistrars: RouteRegistrar[] = [
   registerHealthRoutes,
   registerProjectRoutes,
+  registerProjectBudgetRoutes,
   registerAgentJobRoutes,
   registerAgentJobEventRoutes,
   registerAutomationRoutes,
@@ -145,6 +149,11 @@ export async function startService(
         pool: database.pool,
         boss,
         defaultModel: config.model,
+        codeHostFor: createCodeHostResolver({
+          publicUrl: config.publicUrl,
+          reviews: createPostgresReviewStore(database.pool),
+          secrets,
+        }),
         log: (message, error) => log(error === undefined ? message : `${message}: ${String(error)}`),
       });
       closers.push(() => automationWorker.stop());

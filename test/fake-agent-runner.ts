@@ -51,7 +51,12 @@ export function createFakeAgentRunner(): FakeAgentRunner {
         branch: input.job.branch ?? `quire/${input.job.id.slice(4, 10)}-change`,
         prLink: changed ? (input.job.prLink ?? `https://git.example/pulls/${input.job.id}`) : null,
         summary: `Carried out ${prompts.length} instruction(s)`,
-        usage: { inputTokens: 100 * prompts.length, outputTokens: 10 * prompts.length },
+        usage: {
+          inputTokens: 100 * prompts.length,
+          outputTokens: 10 * prompts.length,
+          cacheReadTokens: 0,
+          cacheWriteTokens: 0,
+        },
       };
     },
   };

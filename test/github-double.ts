@@ -12,7 +12,7 @@ interface PullRequestRecord {
 
 /**
  * A faithful double of the part of GitHub's REST API the github code host uses: pull requests
- * (list by `head=owner:branch`, create with 422 on a duplicate, update), and GitHub App installation
+ * (list by `head=owner:branch`, create with 422 on a duplicate, update, comment), and GitHub App installation
  * tokens with RS256 JWT verification. Served under `prefix` (`/api/v3` for GitHub Enterprise).
  */
 export async function startGitHubDouble(options: {
@@ -24,6 +24,7 @@ export async function startGitHubDouble(options: {
 }) {
   const prefix = options.prefix ?? '';
   const pulls: PullRequestRecord[] = [];
+  const comments: Array<{ number: number; body: string }> = [];
   const installationTokens = new Set<string>();
   const validTokens = () =>
     new Set([...(options.token === undefined ? [] : [options.token]), ...installationTokens]);
@@ -133,6 +134,28 @@ export async function startGitHubDouble(options: {
       pulls.push(pull);
       return { status: 201, body: present(pull) };
     }
+    // https://docs.github.com/en/rest/issues/comments#create-an-issue-comment
+    const commentOn = new RegExp(`^${repositoryPath}/issues/(\\d+)/comments$`).exec(path);
+    if (method === 'POST' && commentOn !== null) {
+      const number = Number(commentOn[1]);
+      if (!pulls.some((pull) => pull.number === number))
+        return { status: 404, body: { message: 'Not Found' } };
+      const body = request.body as { body?: string };
+      if (typeof body.body !== 'string' || body.body === '')
+        return { status: 422, body: { message: 'Validation Failed' } };
+      comments.push({ number, body: body.body });
+      const id = comments.length;
+      return {
+        status: 201,
+        body: {
+          id,
+          body: body.body,
+          html_url: `${publicUrl}/${options.owner}/${options.repo}/pull/${number}#issuecomment-${id}`,
+          user: { login: 'quire-bot', type: 'User' },
+          author_association: 'MEMBER',
+        },
+      };
+    }
     const update = new RegExp(`^${repositoryPath}/pulls/(\\d+)$`).exec(path);
     if (method === 'PATCH' && update !== null) {
       const pull = pulls.find((candidate) => candidate.number === Number(update[1]));
@@ -145,5 +168,5 @@ export async function startGitHubDouble(options: {
     return { status: 404, body: { message: 'Not Found' } };
   });
   publicUrl = double.url;
-  return { ...double, apiBaseUrl: `${double.url}${prefix}`, pulls };
+  return { ...double, apiBaseUrl: `${double.url}${prefix}`, pulls, comments };
 }

@@ -145,3 +145,26 @@ test('webhook set prints its secret once; show never does', async () => {
     /removed/,
   );
 });
+
+test('project update sets and removes the monthly budget and the token budget per job', async () => {
+  const settings = async () =>
+    (await database.pool.query('SELECT settings FROM projects WHERE id = $1', [project.id])).rows[0]
+      .settings as Record<string, unknown>;
+  const set = await runQuire(
+    ['project', 'update', project.id, '--monthly-budget', '12.50', '--max-tokens-per-job', '200_000'],
+    environment,
+  );
+  assert.equal(set.code, 0, set.stderr);
+  assert.equal((await settings()).monthlyBudgetUsd, 12.5);
+  assert.equal((await settings()).maxTokensPerJob, 200_000);
+  const bad = await runQuire(['project', 'update', project.id, '--monthly-budget', 'lots'], environment);
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr, /monthly budget is an amount in US dollars/);
+  const removed = await runQuire(
+    ['project', 'update', project.id, '--monthly-budget', '', '--max-tokens-per-job', ''],
+    environment,
+  );
+  assert.equal(removed.code, 0, removed.stderr);
+  assert.equal('monthlyBudgetUsd' in (await settings()), false);
+  assert.equal('maxTokensPerJob' in (await settings()), false);
+});

@@ -65,7 +65,15 @@ export async function startOpenAICompatibleServer(options: {
             finish_reason: toolCalls === undefined ? 'stop' : 'tool_calls',
           },
         ],
-        usage: { prompt_tokens: 250, completion_tokens: 30, total_tokens: 280 },
+        // OpenAI reports the prefix it read from its automatic prompt cache in
+        // prompt_tokens_details.cached_tokens (https://platform.openai.com/docs/guides/prompt-caching):
+        // every call after a conversation's first has one here.
+        usage: {
+          prompt_tokens: 250,
+          completion_tokens: 30,
+          total_tokens: 280,
+          prompt_tokens_details: { cached_tokens: body.messages.length > 2 ? 200 : 0 },
+        },
       },
     };
   });

@@ -6,6 +6,7 @@ import { defaultAgentLimits } from '../../src/agent/agent-limits.ts';
 import { createDocsAgentRunner } from '../../src/agent/docs-agent-runner.ts';
 import { editingToolNames } from '../../src/agent/tools/tool-set.ts';
 import type { AgentEvent } from '../../src/agent-jobs/agent-runner.ts';
+import { unlimitedBudget } from '../../src/agent-jobs/run-budget.ts';
 import { createInMemoryReviewStore } from '../../src/code-hosts/local/in-memory-review-store.ts';
 import { createLocalCodeHost } from '../../src/code-hosts/local/local-code-host.ts';
 import { errorMessage } from '../../src/errors.ts';
@@ -77,6 +78,7 @@ async function runTask(task: EvaluationTask, model: LanguageModel, directory: st
       },
       messages: [{ id: 'message', prompt: task.prompt, createdAt: new Date() }],
       history: [],
+      budget: unlimitedBudget,
       signal: new AbortController().signal,
       emit: async (event) => {
         events.push(event);

@@ -21,6 +21,10 @@ export interface AgentJob {
   history: unknown[];
   inputTokens: number;
   outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  /** US dollars, from the price table when each run ended. */
+  estimatedCost: number;
   runFailures: number;
   automationId: string | null;
   trigger: JobTrigger | null;
@@ -42,6 +46,10 @@ export interface AgentJobRow {
   history: unknown[];
   input_tokens: number;
   output_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  /** numeric: pg returns it as text. */
+  estimated_cost: string;
   run_failures: number;
   automation_id: string | null;
   trigger: JobTrigger | null;
@@ -64,6 +72,9 @@ export function agentJobFromRow(row: AgentJobRow): AgentJob {
     history: row.history,
     inputTokens: row.input_tokens,
     outputTokens: row.output_tokens,
+    cacheReadTokens: row.cache_read_tokens,
+    cacheWriteTokens: row.cache_write_tokens,
+    estimatedCost: Number(row.estimated_cost),
     runFailures: row.run_failures,
     automationId: row.automation_id,
     trigger: row.trigger,
@@ -73,7 +84,17 @@ export function agentJobFromRow(row: AgentJobRow): AgentJob {
   };
 }
 
-/** The public job object (SEED-SPEC "Agent job", plus `branch`, `error`, `updatedAt`, `trigger`). */
+/** Tokens a job's runs used so far, and their estimated cost in US dollars (src/agent-jobs/model-prices.json). */
+export interface JobUsage {
+  /** All input tokens, those read from the provider's prompt cache included. */
+  inputTokens: number;
+  outputTokens: number;
+  /** Input tokens read from the provider's prompt cache (billed at a lower price). */
+  cachedInputTokens: number;
+  estimatedCost: number;
+}
+
+/** The public job object (SEED-SPEC "Agent job", plus `branch`, `error`, `updatedAt`, `trigger`, `usage`). */
 export interface AgentJobResource {
   id: string;
   status: JobStatus;
@@ -86,6 +107,7 @@ export interface AgentJobResource {
   branch: string | null;
   error: string | null;
   trigger: JobTrigger | null;
+  usage: JobUsage;
 }
 
 // Cached jobs are presented again at every poll; a job object never changes once read (a change
@@ -108,6 +130,12 @@ export function presentAgentJob(job: AgentJob): AgentJobResource {
       branch: job.branch,
       error: job.error,
       trigger: job.trigger,
+      usage: {
+        inputTokens: job.inputTokens,
+        outputTokens: job.outputTokens,
+        cachedInputTokens: job.cacheReadTokens,
+        estimatedCost: job.estimatedCost,
+      },
     };
     presented.set(job, resource);
   }

@@ -7,11 +7,14 @@
  * the runner may retry a run that failed with a transient error.
  *
  * Errors: throw `NonRetriableError` (src/errors.ts) for failures that retrying cannot fix (missing
- * model configuration, rejected credentials, a project without a repository, a budget exceeded).
+ * model configuration, rejected credentials, a project without a repository); a run stopped by
+ * `input.budget` throws `BudgetExceededError` (src/agent-jobs/run-budget.ts) with what it used.
  * Any other error is treated as transient and the run is retried with backoff.
  */
 
 import type { Project } from '../projects/project.ts';
+import type { RunBudget } from './run-budget.ts';
+import type { RunUsage } from './run-usage.ts';
 
 /** The project an agent runs on (src/projects/project.ts); settings never reach the model. */
 export type AgentRunProject = Pick<Project, 'id' | 'name' | 'repository' | 'ref' | 'codeHost' | 'settings'>;
@@ -47,6 +50,8 @@ export interface AgentRunInput {
   messages: AgentRunMessage[];
   /** The conversation of earlier runs (as returned in `AgentRunOutcome.history`), empty at first. */
   history: unknown[];
+  /** The job's and the project's budgets, asked after every model call. */
+  budget: RunBudget;
   /** Aborted on archive, on the run's wall-clock limit and on shutdown. */
   signal: AbortSignal;
   emit(event: AgentEvent): Promise<void>;
@@ -60,7 +65,7 @@ export interface AgentRunOutcome {
   prLink: string | null;
   /** The model's final answer for this run. */
   summary: string;
-  usage: { inputTokens: number; outputTokens: number };
+  usage: RunUsage;
 }
 
 export interface AgentRunner {

@@ -13,6 +13,7 @@ import { NotFoundError } from '../errors.ts';
 import { createRunAnnouncer, enqueueAgentRun } from '../queue/queue.ts';
 import { enqueueWebhook } from '../webhooks/webhook-delivery.ts';
 import { type AgentJob, type AgentJobResource, presentAgentJob } from './agent-job.ts';
+import { findMonthlySpend, type MonthlySpend, monthStart } from './budget-store.ts';
 import { claimIdempotencyKey, type IdempotentRequest, storeIdempotentResponse } from './idempotency.ts';
 import { appendJobEvent } from './job-events.ts';
 import { type JobStatus, nextStatus } from './job-status.ts';
@@ -28,6 +29,7 @@ import {
   type NewJob,
   setJobStatus,
 } from './job-store.ts';
+import { assertWithinMonthlyBudget } from './monthly-budget.ts';
 import { checkPrompt } from './prompt.ts';
 
 export const jobArchivedChannel = 'quire_agent_job_archived';
@@ -117,14 +119,20 @@ export function createJobService({ pool, boss, defaultModel, cache = null }: Job
     ): Promise<JobResponse> {
       checkPrompt(prompt);
       // An Idempotency-Key needs a transaction around the creation; without one, creations
-      // arriving together share a statement.
-      const response = idempotency
-        ? await transaction(pool, (client) =>
-            idempotent(client, idempotency, async () =>
-              created((await insertQueuedJobs(client, [{ projectId, prompt }], model))[0] ?? null),
-            ),
-          )
-        : created(await creations.submit({ projectId, prompt }));
+      // arriving together share a statement. The budget is checked only when something is created:
+      // a repeated request still gets its first response.
+      let response: JobResponse;
+      if (idempotency) {
+        response = await transaction(pool, (client) =>
+          idempotent(client, idempotency, async () => {
+            await assertWithinMonthlyBudget(client, projectId);
+            return created((await insertQueuedJobs(client, [{ projectId, prompt }], model))[0] ?? null);
+          }),
+        );
+      } else {
+        await assertWithinMonthlyBudget(pool, projectId);
+        response = created(await creations.submit({ projectId, prompt }));
+      }
       announceRun();
       return response;
     },
@@ -138,6 +146,7 @@ export function createJobService({ pool, boss, defaultModel, cache = null }: Job
       checkPrompt(prompt);
       const response = await transaction(pool, (client) =>
         idempotent(client, idempotency, async () => {
+          await assertWithinMonthlyBudget(client, projectId);
           const job = await lockJob(client, id);
           if (job === null || job.projectId !== projectId) throw new NotFoundError('Agent job not found');
           return { status: 200, body: presentAgentJob(await addFollowUp(client, boss, job, prompt)) };
@@ -181,6 +190,13 @@ export function createJobService({ pool, boss, defaultModel, cache = null }: Job
       options: { status: JobStatus | null; limit: number; after: { createdAt: Date; id: string } | null },
     ): Promise<JobPage> {
       return listJobs(pool, projectId, options);
+    },
+
+    /** The project's monthly budget and its runs' estimated cost this calendar month (UTC). */
+    async monthlySpend(projectId: string): Promise<MonthlySpend> {
+      return (
+        (await findMonthlySpend(pool, projectId, monthStart(new Date()))) ?? { budgetUsd: null, spentUsd: 0 }
+      );
     },
 
     /** The first prompt of each job, by job id (a job list's titles). */

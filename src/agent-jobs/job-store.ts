@@ -148,11 +148,9 @@ export interface RunResult {
   history: unknown[];
   branch: string | null;
   pullRequestUrl: string | null;
-  inputTokens: number;
-  outputTokens: number;
 }
 
-/** Records what a successful run produced and sets the job's next status. */
+/** Records what a successful run produced and sets the job's next status (its usage: `recordRunUsage`). */
 export async function recordRunResult(
   db: Queryable,
   id: string,
@@ -162,19 +160,10 @@ export async function recordRunResult(
   const result = await db.query<AgentJobRow>(
     `UPDATE agent_jobs
      SET status = $2, history = $3::jsonb, branch = $4, pull_request_url = $5,
-         input_tokens = input_tokens + $6, output_tokens = output_tokens + $7,
          error = NULL, run_failures = 0, updated_at = now()
      WHERE id = $1
      RETURNING *`,
-    [
-      id,
-      status,
-      JSON.stringify(run.history),
-      run.branch,
-      run.pullRequestUrl,
-      run.inputTokens,
-      run.outputTokens,
-    ],
+    [id, status, JSON.stringify(run.history), run.branch, run.pullRequestUrl],
   );
   return agentJobFromRow(result.rows[0]!);
 }

@@ -13,6 +13,7 @@ import { enqueueAgentRun } from '../queue/queue.ts';
 import { enqueueWebhook } from '../webhooks/webhook-delivery.ts';
 import { presentAgentJob } from './agent-job.ts';
 import type { AgentRunner, AgentRunOutcome } from './agent-runner.ts';
+import { findJobBudgetFacts, monthStart, recordRunUsage } from './budget-store.ts';
 import { appendJobEvent } from './job-events.ts';
 import { nextStatus } from './job-status.ts';
 import {
@@ -25,6 +26,8 @@ import {
   setJobStatus,
   settleMessages,
 } from './job-store.ts';
+import { createRunBudget, isBudgetExceededError, type RunBudget, tokenLimitOf } from './run-budget.ts';
+import { estimateCost, priceOf, projectPricesOf, type RunUsage } from './run-usage.ts';
 
 export interface RunJobDependencies {
   pool: pg.Pool;
@@ -33,6 +36,8 @@ export interface RunJobDependencies {
   timeoutSeconds: number;
   /** Transient failures in a row after which the job fails for good. */
   maxRunFailures: number;
+  /** The clock monthly budgets are read with (tests move it). */
+  now?: () => Date;
 }
 
 /** Why a run was stopped from outside. */
@@ -74,6 +79,18 @@ export async function runAgentJob(
     );
   }
 
+  const price = priceOf(job.model, projectPricesOf(project.settings));
+  const budget = await runBudgetOf(dependencies, job, project.settings, price);
+  const costOf = (usage: RunUsage) => estimateCost(usage, price);
+  // A project already past a budget does not start another model call.
+  const before = budget.exceeded({
+    inputTokens: 0,
+    outputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+  });
+  if (before !== null) return failJob(dependencies, jobId, before);
+
   const timeout = AbortSignal.timeout(dependencies.timeoutSeconds * 1000);
   const signal = AbortSignal.any([stop, timeout]);
   await appendJobEvent(pool, jobId, 'run-start', { messageIds: messages.map((message) => message.id) });
@@ -101,6 +118,7 @@ export async function runAgentJob(
         createdAt: message.createdAt,
       })),
       history: job.history,
+      budget,
       signal,
       emit: (event) => appendJobEvent(pool, jobId, event.type, event.data),
     });
@@ -115,6 +133,10 @@ export async function runAgentJob(
         `The run exceeded its time limit of ${dependencies.timeoutSeconds} seconds`,
       );
     }
+    if (isBudgetExceededError(error)) {
+      await recordRunUsage(pool, job, error.usage, costOf(error.usage));
+      return failJob(dependencies, jobId, error.message);
+    }
     if (isQuireError(error) && error.code === 'non_retriable')
       return failJob(dependencies, jobId, error.message);
     const failures = await countRunFailure(pool, jobId);
@@ -128,7 +150,27 @@ export async function runAgentJob(
     }
     throw error;
   }
-  await finishRun(dependencies, jobId, messages, outcome);
+  await finishRun(dependencies, jobId, messages, outcome, costOf(outcome.usage));
+}
+
+async function runBudgetOf(
+  dependencies: RunJobDependencies,
+  job: { id: string; projectId: string; automationId: string | null },
+  settings: Record<string, unknown>,
+  price: ReturnType<typeof priceOf>,
+): Promise<RunBudget> {
+  const now = dependencies.now?.() ?? new Date();
+  const facts = await findJobBudgetFacts(dependencies.pool, job.id, monthStart(now));
+  return createRunBudget({
+    projectId: job.projectId,
+    automationId: job.automationId,
+    jobTokens: facts?.jobTokens ?? 0,
+    automationMaxTokens: tokenLimitOf(facts?.automationMaxTokens),
+    projectMaxTokens: tokenLimitOf(settings.maxTokensPerJob),
+    monthlyBudgetUsd: facts?.budgetUsd ?? null,
+    spentThisMonthUsd: facts?.spentUsd ?? 0,
+    price,
+  });
 }
 
 function stopReason(stop: AbortSignal, timeout: AbortSignal): StopReason | null {
@@ -142,10 +184,12 @@ async function finishRun(
   jobId: string,
   messages: AgentJobMessage[],
   outcome: AgentRunOutcome | null,
+  estimatedCost = 0,
 ): Promise<void> {
   await transaction(dependencies.pool, async (client) => {
     const job = await lockJob(client, jobId);
     if (job === null) return;
+    if (outcome) await recordRunUsage(client, job, outcome.usage, estimatedCost);
     await settleMessages(
       client,
       messages.map((message) => message.id),
@@ -158,14 +202,12 @@ async function finishRun(
       history: outcome?.history ?? job.history,
       branch: outcome?.branch ?? job.branch,
       pullRequestUrl: outcome ? (outcome.prLink ?? job.pullRequestUrl) : job.pullRequestUrl,
-      inputTokens: outcome?.usage.inputTokens ?? 0,
-      outputTokens: outcome?.usage.outputTokens ?? 0,
     });
     if (outcome) {
       await appendJobEvent(client, jobId, 'run-end', {
         summary: outcome.summary,
         prLink: finished.pullRequestUrl,
-        usage: outcome.usage,
+        usage: { ...outcome.usage, estimatedCost },
       });
     }
     if (morePending) {

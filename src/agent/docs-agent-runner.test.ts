@@ -5,6 +5,7 @@ import { APICallError } from 'ai';
 import { promptText, type ScriptedStep, scriptedModel } from '../../test/scripted-model.ts';
 import { createRepository, git, temporaryDirectory } from '../../test/temporary-repository.ts';
 import type { AgentEvent, AgentRunInput, AgentRunProject } from '../agent-jobs/agent-runner.ts';
+import { unlimitedBudget } from '../agent-jobs/run-budget.ts';
 import { createInMemoryReviewStore } from '../code-hosts/local/in-memory-review-store.ts';
 import { createLocalCodeHost } from '../code-hosts/local/local-code-host.ts';
 import type { ReviewStore } from '../code-hosts/local/review.ts';
@@ -75,6 +76,7 @@ describe('docs agent runner', () => {
       project,
       messages: [{ id: 'msg_1', prompt, createdAt: new Date() }],
       history: [],
+      budget: unlimitedBudget,
       signal: new AbortController().signal,
       emit: async (event) => {
         events.push(event);
@@ -101,7 +103,12 @@ describe('docs agent runner', () => {
     assert.equal(outcome.branch, 'quire/job0f6c2-fix-the-typo-in-the-quickstart');
     assert.match(outcome.prLink ?? '', /^http:\/\/quire\.test\/review\/rev_[0-9a-z]{20}$/);
     assert.equal(outcome.summary, 'Fixed the typo "Instal" in the quickstart.');
-    assert.deepEqual(outcome.usage, { inputTokens: 400, outputTokens: 80 });
+    assert.deepEqual(outcome.usage, {
+      inputTokens: 400,
+      outputTokens: 80,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+    });
     assert.equal(
       git(origin, 'show', `${outcome.branch}:quickstart.mdx`),
       '# Quickstart\n\nInstall the CLI.\n',

@@ -5,6 +5,7 @@ import type {
   AgentRunOutcome,
   AgentRunProject,
 } from '../agent-jobs/agent-runner.ts';
+import { BudgetExceededError } from '../agent-jobs/run-budget.ts';
 import type { CodeHost } from '../code-hosts/code-host.ts';
 import { NonRetriableError } from '../errors.ts';
 import { branchName } from '../workspace/branch-name.ts';
@@ -89,6 +90,7 @@ export function createDocsAgentRunner(dependencies: DocsAgentDependencies): Agen
           messages,
           tools,
           limits,
+          budget: input.budget,
           signal,
           emit: input.emit,
           changedFiles: () => changes.changed.size > 0 || changes.removed.size > 0,
@@ -101,6 +103,8 @@ export function createDocsAgentRunner(dependencies: DocsAgentDependencies): Agen
             );
           throw classifyModelError(error);
         });
+        // Stopped runs were billed too: their usage goes with the error, to be recorded.
+        if (ending.kind === 'budget-exceeded') throw new BudgetExceededError(ending.message, usage);
         if (ending.kind === 'token-budget-used') {
           throw new NonRetriableError(
             `The run used its token budget (${ending.used} of ${limits.maximumTokens}) before the model finished`,

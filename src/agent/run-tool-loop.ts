@@ -1,17 +1,18 @@
 import {
   generateText,
   type LanguageModel,
+  type LanguageModelUsage,
   type ModelMessage,
   type StepResult,
   stepCountIs,
   type ToolSet,
 } from 'ai';
 import type { AgentEvent } from '../agent-jobs/agent-runner.ts';
+import type { RunBudget } from '../agent-jobs/run-budget.ts';
+import { addUsage, type RunUsage } from '../agent-jobs/run-usage.ts';
+import { withCacheBreakpoints } from './prompt-cache.ts';
 
-export interface ToolLoopUsage {
-  inputTokens: number;
-  outputTokens: number;
-}
+export type ToolLoopUsage = RunUsage;
 
 export interface ToolLoopRequest {
   model: LanguageModel;
@@ -21,6 +22,9 @@ export interface ToolLoopRequest {
   /** Steps and tokens still available to this run (a run may call the loop more than once). */
   remainingSteps: number;
   remainingTokens: number;
+  /** The job's and project's budgets, asked with the run's usage (`usageBefore` plus this loop's). */
+  budget: RunBudget;
+  usageBefore: RunUsage;
   modelRetries: number;
   signal: AbortSignal;
   emit(event: AgentEvent): Promise<void>;
@@ -31,6 +35,8 @@ export interface ToolLoopResult {
   responseMessages: ModelMessage[];
   /** The final answer; empty when the loop stopped on a budget instead. */
   text: string;
+  /** Why a budget stopped the loop before the model answered (from `RunBudget.exceeded`), null otherwise. */
+  budgetExceeded: string | null;
   /** True when the model answered without calling a tool (the normal end). */
   answered: boolean;
   steps: number;
@@ -47,22 +53,32 @@ const maximumEventTextLength = 4000;
  */
 export async function runToolLoop(request: ToolLoopRequest): Promise<ToolLoopResult> {
   let stepOffset = 0;
-  let tokensUsed = 0;
+  let usage: RunUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  let budgetExceeded: string | null = null;
   let toolCalls = 0;
   const toolErrors: ToolLoopResult['toolErrors'] = [];
+  const cached = withCacheBreakpoints(request.system, request.messages);
   const result = await generateText({
     model: request.model,
-    system: request.system,
-    messages: request.messages,
+    instructions: cached.instructions,
+    messages: cached.messages,
+    // Each step moves the conversation's cache breakpoint to its newest message.
+    prepareStep: ({ messages }) => ({ messages: withCacheBreakpoints(request.system, messages).messages }),
     tools: request.tools,
     abortSignal: request.signal,
     maxRetries: request.modelRetries,
     // Edits to one worktree are applied in the order the model asked for them.
     toolCallConcurrency: 1,
-    stopWhen: [stepCountIs(request.remainingSteps), () => tokensUsed >= request.remainingTokens],
+    stopWhen: [
+      stepCountIs(request.remainingSteps),
+      () => usage.inputTokens + usage.outputTokens >= request.remainingTokens,
+      () => budgetExceeded !== null,
+    ],
     onStepEnd: async (step: StepResult<ToolSet>) => {
       stepOffset += 1;
-      tokensUsed += (step.usage.inputTokens ?? 0) + (step.usage.outputTokens ?? 0);
+      const stepUsage = runUsageOf(step.usage);
+      usage = addUsage(usage, stepUsage);
+      budgetExceeded = request.budget.exceeded(addUsage(request.usageBefore, usage));
       const calls: Array<Record<string, unknown>> = [];
       for (const part of step.content) {
         if (part.type === 'tool-call') {
@@ -98,7 +114,7 @@ export async function runToolLoop(request: ToolLoopRequest): Promise<ToolLoopRes
           text: truncate(step.text),
           tools: calls,
           finishReason: step.finishReason,
-          usage: { inputTokens: step.usage.inputTokens ?? 0, outputTokens: step.usage.outputTokens ?? 0 },
+          usage: stepUsage,
         },
       });
     },
@@ -109,13 +125,22 @@ export async function runToolLoop(request: ToolLoopRequest): Promise<ToolLoopRes
     responseMessages: result.responseMessages as ModelMessage[],
     text: answered ? result.text : '',
     answered,
+    // A model that answered on the last affordable call finished its work: only a run cut short failed.
+    budgetExceeded: answered ? null : budgetExceeded,
     steps: result.steps.length,
-    usage: {
-      inputTokens: result.totalUsage.inputTokens ?? 0,
-      outputTokens: result.totalUsage.outputTokens ?? 0,
-    },
+    usage,
     toolCalls,
     toolErrors,
+  };
+}
+
+/** The AI SDK's usage of one model call, with cache reads and writes kept apart from the rest of the input. */
+function runUsageOf(usage: LanguageModelUsage): RunUsage {
+  return {
+    inputTokens: usage.inputTokens ?? 0,
+    outputTokens: usage.outputTokens ?? 0,
+    cacheReadTokens: usage.inputTokenDetails?.cacheReadTokens ?? 0,
+    cacheWriteTokens: usage.inputTokenDetails?.cacheWriteTokens ?? 0,
   };
 }
 

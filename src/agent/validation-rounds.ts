@@ -1,5 +1,7 @@
 import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
 import type { AgentEvent } from '../agent-jobs/agent-runner.ts';
+import type { RunBudget } from '../agent-jobs/run-budget.ts';
+import { addUsage, noUsage } from '../agent-jobs/run-usage.ts';
 import type { SiteProblem } from '../docs-site/index.ts';
 import type { AgentLimits } from './agent-limits.ts';
 import { runToolLoop, type ToolLoopUsage } from './run-tool-loop.ts';
@@ -9,6 +11,7 @@ import { formatValidation, type SiteValidation } from './site-session.ts';
 export type RoundsEnding =
   | { kind: 'answered'; summary: string; problems: SiteProblem[] }
   | { kind: 'token-budget-used'; used: number }
+  | { kind: 'budget-exceeded'; message: string }
   | { kind: 'step-budget-used' };
 
 export interface RoundsOutcome {
@@ -24,6 +27,7 @@ export interface RoundsRequest {
   messages: ModelMessage[];
   tools: ToolSet;
   limits: AgentLimits;
+  budget: RunBudget;
   signal: AbortSignal;
   emit(event: AgentEvent): Promise<void>;
   /** Whether the run changed any file (nothing to validate otherwise). */
@@ -38,7 +42,7 @@ export interface RoundsRequest {
  */
 export async function runValidationRounds(request: RoundsRequest): Promise<RoundsOutcome> {
   const { limits, messages } = request;
-  const usage = { inputTokens: 0, outputTokens: 0 };
+  let usage = noUsage;
   let steps = 0;
   for (let round = 0; ; round += 1) {
     const result = await runToolLoop({
@@ -48,14 +52,17 @@ export async function runValidationRounds(request: RoundsRequest): Promise<Round
       tools: request.tools,
       remainingSteps: limits.maximumSteps - steps,
       remainingTokens: limits.maximumTokens - usage.inputTokens - usage.outputTokens,
+      budget: request.budget,
+      usageBefore: usage,
       modelRetries: limits.modelRetries,
       signal: request.signal,
       emit: request.emit,
     });
     messages.push(...result.responseMessages);
     steps += result.steps;
-    usage.inputTokens += result.usage.inputTokens;
-    usage.outputTokens += result.usage.outputTokens;
+    usage = addUsage(usage, result.usage);
+    if (result.budgetExceeded !== null)
+      return { ending: { kind: 'budget-exceeded', message: result.budgetExceeded }, steps, usage };
     if (!result.answered) {
       const used = usage.inputTokens + usage.outputTokens;
       const ending: RoundsEnding =
@@ -65,7 +72,11 @@ export async function runValidationRounds(request: RoundsRequest): Promise<Round
     if (!request.changedFiles())
       return { ending: { kind: 'answered', summary: result.text, problems: [] }, steps, usage };
     const validation = await request.validate();
-    const lastRound = round >= limits.maximumValidationRounds || steps >= limits.maximumSteps;
+    // No budget left for another round: the changes are published with their problems listed.
+    const lastRound =
+      round >= limits.maximumValidationRounds ||
+      steps >= limits.maximumSteps ||
+      request.budget.exceeded(usage) !== null;
     if (validation.problems.length === 0 || lastRound) {
       return {
         ending: { kind: 'answered', summary: result.text, problems: validation.problems },

@@ -12,6 +12,7 @@ import {
 } from '../agent-jobs/idempotency.ts';
 import type { JobResponse } from '../agent-jobs/job-service.ts';
 import { listAutomationJobs } from '../agent-jobs/job-store.ts';
+import { assertWithinMonthlyBudget } from '../agent-jobs/monthly-budget.ts';
 import { transaction } from '../db/database.ts';
 import { ConflictError, NotFoundError } from '../errors.ts';
 import { newId } from '../ids.ts';
@@ -124,6 +125,8 @@ export function createAutomationService({
           const stored = await claimIdempotencyKey(client, idempotency);
           if (stored) return stored as JobResponse;
         }
+        // After the key: a repeated request gets its first response, even past the budget.
+        await assertWithinMonthlyBudget(client, projectId);
         const automation = await lockAutomation(client, id);
         if (automation === null || automation.projectId !== projectId) {
           throw new NotFoundError('Automation not found');

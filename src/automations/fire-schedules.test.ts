@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { buildTestServices } from '../../test/app.ts';
+import { buildTestServices, testSecrets } from '../../test/app.ts';
 import { createTestDatabase } from '../../test/database.ts';
 import { buildProject } from '../../test/factories.ts';
 import { listAutomationJobs } from '../agent-jobs/job-store.ts';
+import { createCodeHostResolver } from '../code-hosts/code-host-for-project.ts';
+import { createPostgresReviewStore } from '../code-hosts/local/review-store-postgres.ts';
 import { createAutomationService } from './automation-service.ts';
 import { startAutomationWorker } from './automation-worker.ts';
 
@@ -20,6 +22,11 @@ const workers = await Promise.all(
       pool: database.pool,
       boss,
       defaultModel: 'anthropic:x',
+      codeHostFor: createCodeHostResolver({
+        publicUrl: 'http://quire.test',
+        reviews: createPostgresReviewStore(database.pool),
+        secrets: testSecrets(),
+      }),
       log: () => {},
       now,
       scheduleIntervalMilliseconds: 3_600_000,

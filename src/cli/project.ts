@@ -2,8 +2,9 @@ import fs from 'node:fs/promises';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { type CodeHostKind, codeHostKinds } from '../code-hosts/code-host.ts';
 import { parseModelId } from '../config.ts';
-import { NotFoundError } from '../errors.ts';
+import { isQuireError, NotFoundError } from '../errors.ts';
 import { presentProject } from '../projects/project.ts';
+import { checkMonthlyBudget, checkTokenLimit } from '../projects/project-fields.ts';
 import {
   insertProject,
   listProjects,
@@ -42,6 +43,18 @@ function parsePositiveInteger(text: string): number {
   if (!/^\d+$/.test(text) || Number(text) < 1)
     throw new InvalidArgumentError('must be a positive whole number');
   return Number(text);
+}
+
+/** A field check of src/projects/project-fields.ts as a commander argument parser ('' stays: it removes). */
+function argumentParser<T>(check: (text: string) => T): (text: string) => T {
+  return (text) => {
+    try {
+      return check(text);
+    } catch (error: unknown) {
+      if (isQuireError(error)) throw new InvalidArgumentError(error.message);
+      throw error;
+    }
+  };
 }
 
 interface CredentialOptions {
@@ -162,6 +175,16 @@ export function registerProjectCommands(program: Command): void {
       '--hook-secret <secret>',
       'the secret code-host webhooks (POST /v1/hooks/ID/github|gitlab) are verified with ("-": read it from standard input, "" removes it)',
     )
+    .option(
+      '--monthly-budget <usd>',
+      'estimated model cost per calendar month (UTC) in US dollars; past it, new runs are refused with 429 ("" removes it)',
+      argumentParser(checkMonthlyBudget),
+    )
+    .option(
+      '--max-tokens-per-job <tokens>',
+      'input plus output tokens one job may use, unless its automation sets its own ("" removes it)',
+      argumentParser(checkTokenLimit),
+    )
     .option('--json', 'print the project as one JSON object')
     .action(
       async (
@@ -174,6 +197,9 @@ export function registerProjectCommands(program: Command): void {
           model?: string;
           agentRateLimit?: number;
           hookSecret?: string;
+          // Commander turns a parser's null into '': both mean "remove".
+          monthlyBudget?: number | null | '';
+          maxTokensPerJob?: number | null | '';
           json?: boolean;
         } & CredentialOptions,
       ) => {
@@ -192,6 +218,10 @@ export function registerProjectCommands(program: Command): void {
           if (options.agentRateLimit !== undefined) settings.agentRateLimitPerHour = options.agentRateLimit;
           // Sealed like the code-host tokens beside it (below); never printed.
           if (hookSecret !== undefined) settings.hookSecret = hookSecret || null;
+          if (options.monthlyBudget !== undefined)
+            settings.monthlyBudgetUsd = options.monthlyBudget === '' ? null : options.monthlyBudget;
+          if (options.maxTokensPerJob !== undefined)
+            settings.maxTokensPerJob = options.maxTokensPerJob === '' ? null : options.maxTokensPerJob;
           for (const host of ['github', 'gitlab'] as const) {
             if (Object.keys(credentials[host]).length > 0) {
               const existing = changed.settings[host];

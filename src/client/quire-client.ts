@@ -25,6 +25,13 @@ export type {
   PageViewsExport,
 };
 
+/** `GET|PATCH /v1/projects/{projectId}/budgets`. */
+export interface ProjectBudgets {
+  monthlyBudgetUsd: number | null;
+  maxTokensPerJob: number | null;
+  spentThisMonthUsd: number;
+}
+
 export interface PageViewsQuery {
   dateFrom?: string;
   dateTo?: string;
@@ -117,7 +124,20 @@ export function createQuireClient(options: QuireClientOptions) {
   const automation = (projectId: string, id = '') =>
     `/v2/agent/${encodeURIComponent(projectId)}/automations${id ? `/${encodeURIComponent(id)}` : ''}`;
 
+  const budgets = (projectId: string) => `/v1/projects/${encodeURIComponent(projectId)}/budgets`;
+
   const client = {
+    /** The project's monthly budget, token budget per job, and this month's estimated cost. */
+    getBudgets(projectId: string) {
+      return request<ProjectBudgets>('GET', budgets(projectId));
+    },
+    /** Sets the budgets given (null removes one) and returns them all. */
+    updateBudgets(
+      projectId: string,
+      patch: Partial<Pick<ProjectBudgets, 'monthlyBudgetUsd' | 'maxTokensPerJob'>>,
+    ) {
+      return request<ProjectBudgets>('PATCH', budgets(projectId), patch);
+    },
     createJob(projectId: string, prompt: string, requestOptions: { idempotencyKey?: string } = {}) {
       const headers: Record<string, string> = requestOptions.idempotencyKey
         ? { 'idempotency-key': requestOptions.idempotencyKey }

@@ -46,4 +46,9 @@ export interface CodeHost {
    * already open for `branch`; so a retried run never opens a second one.
    */
   openOrUpdatePullRequest(request: PullRequestRequest): Promise<PullRequest>;
+  /**
+   * Adds a comment to the pull request at `url` (one this code host opened). Code hosts without
+   * pull-request conversations yet leave it out.
+   */
+  commentOnPullRequest?(request: { url: string; body: string; signal?: AbortSignal }): Promise<void>;
 }

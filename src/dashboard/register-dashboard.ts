@@ -11,6 +11,7 @@ import { installPageBasics } from './page-basics.ts';
 import { renderErrorPage } from './pages/error-page.ts';
 import { registerAnalyticsRoutes } from './routes/analytics.ts';
 import { registerAssetRoutes } from './routes/assets.ts';
+import { registerAutomationRoutes } from './routes/automations.ts';
 import { registerHomeRoutes } from './routes/home.ts';
 import { registerJobRoutes } from './routes/jobs.ts';
 import { registerKeyRoutes } from './routes/keys.ts';
@@ -59,10 +60,16 @@ async function dashboardPlugin(app: FastifyInstance, dependencies: HttpDependenc
     streams: app.jobEventStreams,
     consumeAgentRateLimit: (projectId) => dependencies.agentRateLimiter.consume(projectId),
   });
+  registerAutomationRoutes(app, {
+    projects,
+    automations: dependencies.automations,
+    consumeAgentRateLimit: (projectId) => dependencies.agentRateLimiter.consume(projectId),
+  });
   registerAnalyticsRoutes(app, { projects, source: createAnalyticsSource(dependencies.analyticsReports) });
   registerSettingsRoutes(app, {
     projects,
     webhooks: dependencies.webhooks,
+    jobs: dependencies.jobs,
     publicUrl: config.publicUrl,
     defaultModel: config.model,
     defaultAgentRateLimit: config.agentRateLimitPerHour,

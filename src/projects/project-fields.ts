@@ -58,3 +58,23 @@ export function checkHttpUrl(text: string, what: string): string {
   if (url.username || url.password) throw new InvalidInputError(`${what} must not contain credentials`);
   return url.toString();
 }
+
+/** A monthly budget in US dollars (up to cents); '' means none. */
+export function checkMonthlyBudget(text: string): number | null {
+  const value = text.trim().replace(/^\$/, '');
+  if (value === '') return null;
+  if (!/^\d{1,9}(\.\d{1,2})?$/.test(value)) {
+    throw new InvalidInputError('The monthly budget is an amount in US dollars, such as 50 or 12.50');
+  }
+  return Number(value);
+}
+
+/** A token budget per job, a positive whole number; '' means none. */
+export function checkTokenLimit(text: string): number | null {
+  const value = text.trim().replaceAll('_', '');
+  if (value === '') return null;
+  if (!/^\d{1,12}$/.test(value) || Number(value) < 1) {
+    throw new InvalidInputError('The token budget per job is a positive whole number of tokens');
+  }
+  return Number(value);
+}

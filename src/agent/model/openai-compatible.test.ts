@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { startOpenAICompatibleServer } from '../../../test/openai-compatible-server.ts';
 import { createRepository, git, temporaryDirectory } from '../../../test/temporary-repository.ts';
 import type { AgentEvent, AgentRunInput } from '../../agent-jobs/agent-runner.ts';
+import { unlimitedBudget } from '../../agent-jobs/run-budget.ts';
 import { createInMemoryReviewStore } from '../../code-hosts/local/in-memory-review-store.ts';
 import { createLocalCodeHost } from '../../code-hosts/local/local-code-host.ts';
 import { isQuireError } from '../../errors.ts';
@@ -87,6 +88,7 @@ describe('the agent against a scripted OpenAI-compatible server', () => {
       project: { id: 'p', name: 'p', repository: origin, ref: 'main', codeHost: 'local', settings: {} },
       messages: [{ id: 'm', prompt: 'Fix the duplicated word in the README', createdAt: new Date() }],
       history: [],
+      budget: unlimitedBudget,
       signal: new AbortController().signal,
       emit: async (event) => {
         events.push(event);
@@ -119,7 +121,13 @@ describe('the agent against a scripted OpenAI-compatible server', () => {
     ]);
     assert.ok(!(outcome instanceof Error), String(outcome));
     assert.equal(outcome.prLink?.startsWith('http://quire.test/review/'), true);
-    assert.deepEqual(outcome.usage, { inputTokens: 750, outputTokens: 90 });
+    assert.deepEqual(outcome.usage, {
+      inputTokens: 750,
+      outputTokens: 90,
+      // The double reports 200 cached prompt tokens on every call after the first, as OpenAI does.
+      cacheReadTokens: 400,
+      cacheWriteTokens: 0,
+    });
     assert.equal(git(origin, 'show', `${outcome.branch}:README.md`), '# Acme\n\nAcme is a tool.\n');
     assert.deepEqual(server.chatRequests[0]?.tools?.map((tool) => tool.function.name).sort(), [
       'delete_file',

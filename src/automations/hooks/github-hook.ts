@@ -19,7 +19,14 @@ export function verifyGitHubSignature(secret: string, rawBody: Buffer, header: s
 }
 
 /** The events this receiver stores; any other is acknowledged and ignored. */
-export const gitHubEvents = ['pull_request', 'push'] as const;
+export const gitHubEvents = [
+  'pull_request',
+  'push',
+  // Pull-request conversations (src/automations/conversations/).
+  'issue_comment',
+  'pull_request_review_comment',
+  'pull_request_review',
+] as const;
 
 const zeroCommit = /^0+$/;
 

@@ -9,6 +9,8 @@ import type pg from 'pg';
 import { transaction } from '../../db/database.ts';
 import type { MergeTrigger } from '../automation.ts';
 import { listEnabledAutomations, lockAutomation } from '../automation-store.ts';
+import { gitHubCommentEvents, gitHubPullRequestComment } from '../conversations/github-comment.ts';
+import { processPullRequestComment } from '../conversations/process-comment.ts';
 import { type FireDependencies, fireAutomation } from '../fire-automation.ts';
 import { gitHubMergedChange } from './github-hook.ts';
 import { gitLabMergedChange } from './gitlab-hook.ts';
@@ -37,6 +39,18 @@ export async function processHookDelivery(
   return transaction(pool, async (client) => {
     const delivery = await lockHookDelivery(client, deliveryId);
     if (delivery === null || delivery.processedAt !== null) return 0;
+    if (
+      delivery.provider === 'github' &&
+      (gitHubCommentEvents as readonly string[]).includes(delivery.event)
+    ) {
+      const verdict = gitHubPullRequestComment(delivery.event, delivery.payload);
+      const outcome =
+        verdict.kind === 'ignored'
+          ? `ignored: ${verdict.reason}`
+          : await processPullRequestComment(client, dependencies.boss, delivery.projectId, verdict.comment);
+      await markHookDeliveryProcessed(client, delivery.id, outcome);
+      return outcome.startsWith('follow-up') ? 1 : 0;
+    }
     const merged =
       delivery.provider === 'github'
         ? gitHubMergedChange(delivery.event, delivery.payload)

@@ -77,6 +77,20 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): CodeHost {
       return { username: 'x-access-token', password: authentication.token };
     },
 
+    // https://docs.github.com/en/rest/issues/comments#create-an-issue-comment (pull requests are issues)
+    async commentOnPullRequest({ url, body, signal }) {
+      const number = /\/pull\/(\d+)\/?$/.exec(new URL(url).pathname)?.[1];
+      if (number === undefined) throw new Error(`Not a GitHub pull request URL: ${url}`);
+      const octokit = await client();
+      await octokit.rest.issues.createComment({
+        owner,
+        repo,
+        issue_number: Number(number),
+        body,
+        request: { signal },
+      });
+    },
+
     async openOrUpdatePullRequest(pullRequest) {
       const octokit = await client();
       const signal = pullRequest.signal;

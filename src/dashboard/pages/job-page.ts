@@ -42,6 +42,15 @@ function renderConversation(events: JobEvent[]): SafeHtml {
   return html`<ol class="conversation">${items}</ol>`;
 }
 
+const tokens = new Intl.NumberFormat('en-US');
+
+/** Tokens the job's runs used and their estimated cost (the job object's `usage`). */
+export function renderUsage(job: AgentJob): SafeHtml {
+  const cached =
+    job.cacheReadTokens > 0 ? ` (${tokens.format(job.cacheReadTokens)} from the prompt cache)` : '';
+  return html`Usage: ${tokens.format(job.inputTokens)} input tokens${cached}, ${tokens.format(job.outputTokens)} output tokens · estimated cost $${job.estimatedCost.toFixed(2)}`;
+}
+
 export function renderJobPage(
   context: PageContext & { project: { id: string } },
   state: { job: AgentJob; events: JobEvent[]; diff: JobDiff; error?: string; done?: string },
@@ -65,6 +74,7 @@ ${state.done === 'archived' ? notice('success', 'The job is archived.') : ''}
   ${active ? html`<span class="live" id="live-indicator">working…</span>` : ''}
   <code>${job.id}</code> · model <code>${job.model || 'none'}</code> · created ${formatTime(job.createdAt)}${job.branch ? html` · branch <code>${job.branch}</code>` : ''}</p>
   <p>Pull request: <span id="pull-request">${prLink ? linkOrText(prLink) : html`<span class="muted">${active ? 'not yet (the job is working)' : 'none (no file changed)'}</span>`}</span></p>
+  <p id="job-usage">${renderUsage(job)}</p>
   ${job.error ? notice('error', `Error: ${job.error}`) : ''}
 </section>
 <div class="grid">

@@ -1,11 +1,12 @@
 import type { Project } from '../../projects/project.ts';
 import { html, type SafeHtml } from '../html.ts';
 
-export type Section = 'keys' | 'jobs' | 'analytics' | 'settings';
+export type Section = 'keys' | 'jobs' | 'automations' | 'analytics' | 'settings';
 
 const sections: { id: Section; label: string }[] = [
   { id: 'keys', label: 'API keys' },
   { id: 'jobs', label: 'Agent jobs' },
+  { id: 'automations', label: 'Automations' },
   { id: 'analytics', label: 'Analytics' },
   { id: 'settings', label: 'Settings' },
 ];

@@ -9,6 +9,8 @@ export interface SettingsPageState {
   defaultModel: string | null;
   defaultAgentRateLimit: number;
   webhookUrl: string | null;
+  /** Estimated cost of the project's agent runs this calendar month (UTC), in US dollars. */
+  spentThisMonthUsd: number;
   /** The webhook's signing secret right after it was set: shown on this response only. */
   webhookSecret?: string;
   error?: string;
@@ -20,6 +22,7 @@ const doneMessages: Record<string, string> = {
   credentials: 'Code host credentials saved. They are never shown again.',
   'credentials-removed': 'Code host credentials removed.',
   model: 'Model settings saved.',
+  budgets: 'Budgets saved.',
   'webhook-removed': 'Webhook removed.',
   origins: 'Allowed origins saved.',
 };
@@ -110,6 +113,16 @@ ${doneMessage ? notice('success', doneMessage) : ''}
     <button type="submit">Save model</button>
   </form>
   <p class="muted">Empty: the server default (${state.defaultModel ?? 'QUIRE_MODEL is not set'}; ${String(state.defaultAgentRateLimit)} per hour).</p>
+</section>
+<section class="card" aria-labelledby="budgets-title">
+  <h2 id="budgets-title">Budgets</h2>
+  <form method="post" action="${action('budgets')}" class="inline-form" data-loading>
+    ${csrfField(context.csrfToken)}
+    <label>Monthly budget (US dollars) <input name="monthlyBudgetUsd" inputmode="decimal" value="${text(project.settings.monthlyBudgetUsd)}" placeholder="no limit"></label>
+    <label>Tokens per job <input name="maxTokensPerJob" inputmode="numeric" value="${text(project.settings.maxTokensPerJob)}" placeholder="no limit"></label>
+    <button type="submit">Save budgets</button>
+  </form>
+  <p class="muted">Estimated model cost this month: $${state.spentThisMonthUsd.toFixed(2)}. A run that reaches a budget stops as failed; past the monthly budget, new runs are refused until next month (UTC). An automation's own token limit wins over the one here.</p>
 </section>
 <section class="card" aria-labelledby="webhook-title">
   <h2 id="webhook-title">Webhook</h2>

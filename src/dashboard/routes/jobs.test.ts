@@ -14,6 +14,10 @@ const services = await buildTestServices(database, { environment: { QUIRE_MODEL:
 const { app } = services;
 await services.startWorker(createFakeAgentRunner());
 const project = await buildProject(database.pool, { repository: '/srv/docs' });
+// The fake agent reports 100 input and 10 output tokens per instruction: $1.10 at this price.
+await updateProjectSettings(database.pool, project.id, {
+  modelPrices: { 'openai:gpt-test': { input: 10_000, output: 10_000 } },
+});
 const session = await signInSession(app, await buildDashboardUser(database.pool));
 const jobsUrl = `/dashboard/projects/${project.id}/jobs`;
 
@@ -46,6 +50,7 @@ test('a job started from the form runs to completion, and its page shows the res
     /<li class="agent"><span class="visually-hidden">Agent: <\/span>Carried out 1 instruction/,
   );
   assert.match(done.body, /<span class="type">Status<\/span>/);
+  assert.match(done.body, /Usage: 100 input tokens, 10 output tokens · estimated cost \$1\.10/);
   assert.doesNotMatch(done.body, /data-stream=/, 'a settled job opens no live stream');
 
   const list = await page(jobsUrl);

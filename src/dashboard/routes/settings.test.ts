@@ -74,6 +74,24 @@ test('model and rate limit; an unknown provider is refused', async () => {
   assert.equal((await findProject(database.pool, project.id))?.settings.model, undefined);
 });
 
+test("budgets: a monthly budget and tokens per job are saved and shown with this month's estimate; bad ones explained", async () => {
+  const saved = await post('budgets', { monthlyBudgetUsd: '$25.50', maxTokensPerJob: '300000' });
+  assert.equal(saved.statusCode, 303);
+  let stored = await findProject(database.pool, project.id);
+  assert.equal(stored?.settings.monthlyBudgetUsd, 25.5);
+  assert.equal(stored?.settings.maxTokensPerJob, 300_000);
+  const body = await page();
+  assert.match(body, /name="monthlyBudgetUsd" inputmode="decimal" value="25.5"/);
+  assert.match(body, /Estimated model cost this month: \$0\.00/);
+  const bad = await post('budgets', { monthlyBudgetUsd: 'a lot', maxTokensPerJob: '' });
+  assert.equal(bad.statusCode, 400);
+  assert.match(bad.body, /amount in US dollars/);
+  await post('budgets', { monthlyBudgetUsd: '', maxTokensPerJob: '' });
+  stored = await findProject(database.pool, project.id);
+  assert.equal(stored?.settings.monthlyBudgetUsd, undefined);
+  assert.equal(stored?.settings.maxTokensPerJob, undefined);
+});
+
 test('a webhook secret is shown once, then only the URL', async () => {
   const set = await post('webhook', { url: 'https://hooks.example.com/quire' });
   assert.equal(set.statusCode, 200);

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { JobService } from '../../agent-jobs/job-service.ts';
 import { parseOrigin } from '../../analytics/settings/index.ts';
 import { InvalidInputError, isQuireError } from '../../errors.ts';
 import type { Project } from '../../projects/project.ts';
@@ -6,9 +7,11 @@ import {
   checkCodeHost,
   checkHttpUrl,
   checkModel,
+  checkMonthlyBudget,
   checkProjectName,
   checkRef,
   checkRepository,
+  checkTokenLimit,
 } from '../../projects/project-fields.ts';
 import type { ProjectService } from '../../projects/project-service.ts';
 import type { WebhookService } from '../../webhooks/webhook-service.ts';
@@ -23,6 +26,7 @@ type ProjectParameters = { Params: { projectId: string } };
 export interface SettingsRouteOptions {
   projects: ProjectService;
   webhooks: WebhookService;
+  jobs: Pick<JobService, 'monthlySpend'>;
   publicUrl: string;
   defaultModel: string | null;
   defaultAgentRateLimit: number;
@@ -66,6 +70,7 @@ export function registerSettingsRoutes(app: FastifyInstance, options: SettingsRo
     extra: Partial<SettingsPageState> = {},
   ) {
     const webhook = await webhooks.find(context.project.id);
+    const spend = await options.jobs.monthlySpend(context.project.id);
     return sendPage(
       reply,
       renderSettingsPage(context, {
@@ -73,6 +78,7 @@ export function registerSettingsRoutes(app: FastifyInstance, options: SettingsRo
         defaultModel: options.defaultModel,
         defaultAgentRateLimit: options.defaultAgentRateLimit,
         webhookUrl: webhook?.url ?? null,
+        spentThisMonthUsd: spend.spentUsd,
         ...extra,
       }),
     );
@@ -150,6 +156,14 @@ export function registerSettingsRoutes(app: FastifyInstance, options: SettingsRo
       agentRateLimitPerHour: limitText === '' ? null : Number(limitText),
     });
     return 'model';
+  });
+
+  settingsForm('budgets', async (project, body) => {
+    await projects.updateSettings(project.id, {
+      monthlyBudgetUsd: checkMonthlyBudget(formField(body, 'monthlyBudgetUsd')),
+      maxTokensPerJob: checkTokenLimit(formField(body, 'maxTokensPerJob')),
+    });
+    return 'budgets';
   });
 
   settingsForm('webhook', async (project, body) => {

@@ -20,6 +20,21 @@ export const JobTriggerSchema = Type.Object({
   }),
 });
 
+export const JobUsageSchema = Type.Object(
+  {
+    inputTokens: Type.Integer({ description: 'Input tokens of all runs, cached ones included' }),
+    outputTokens: Type.Integer(),
+    cachedInputTokens: Type.Integer({
+      description: "Input tokens read from the provider's prompt cache (billed at a lower price)",
+    }),
+    estimatedCost: Type.Number({
+      description:
+        "Estimated cost in US dollars, from the model's price (project setting, else the default table)",
+    }),
+  },
+  { description: 'Tokens the runs of the job used so far, and their estimated cost' },
+);
+
 export const AgentJobSchema = Type.Object(
   {
     id: Type.String({ description: 'Unique identifier of the agent job' }),
@@ -40,6 +55,7 @@ export const AgentJobSchema = Type.Object(
     trigger: Type.Union([JobTriggerSchema, Type.Null()], {
       description: 'What started the job when an automation did; null for jobs people started',
     }),
+    usage: JobUsageSchema,
   },
   { description: 'An agent job' },
 );

@@ -4,12 +4,14 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, describe, test } from 'node:test';
-import { buildTestServices } from '../../../test/app.ts';
+import { buildTestServices, testSecrets } from '../../../test/app.ts';
 import { createTestDatabase } from '../../../test/database.ts';
 import { buildProjectWithKey } from '../../../test/factories.ts';
 import { eventually } from '../../../test/poll.ts';
 import { startAutomationWorker } from '../../automations/automation-worker.ts';
 import { verifyGitHubSignature } from '../../automations/hooks/github-hook.ts';
+import { createCodeHostResolver } from '../../code-hosts/code-host-for-project.ts';
+import { createPostgresReviewStore } from '../../code-hosts/local/review-store-postgres.ts';
 import { updateProjectSettings } from '../../projects/project-store.ts';
 
 const database = await createTestDatabase();
@@ -20,6 +22,11 @@ const worker = await startAutomationWorker({
   pool: database.pool,
   boss,
   defaultModel: 'anthropic:claude-sonnet-4-5',
+  codeHostFor: createCodeHostResolver({
+    publicUrl: 'http://quire.test',
+    reviews: createPostgresReviewStore(database.pool),
+    secrets: testSecrets(),
+  }),
   log: () => {},
 });
 after(() => worker.stop());
