@@ -58,8 +58,10 @@ export async function ingestEvents(
       },
       dependencies,
     );
-    if (prepared.ok) views.push({ ...prepared.view, userAgent: event.userAgent });
-    else if (prepared.kind === 'skipped') skipped += 1;
+    if (prepared.ok) {
+      // The address only identifies the visitor (visitor-identity.ts); it is never stored.
+      views.push({ ...prepared.view, userAgent: event.userAgent, address: event.ip });
+    } else if (prepared.kind === 'skipped') skipped += 1;
     else problems.push(`events[${index}]: ${prepared.reason}`);
   });
   if (problems.length > 0) {

@@ -10,6 +10,7 @@ import type { Queryable } from '../../db/database.ts';
 import type { TrafficCategory } from '../classification/index.ts';
 import type { RollupSeries } from '../storage/index.ts';
 import { floorBucket, packedLevels, packingLock } from '../storage/index.ts';
+import { addVisitorsToRollups, type VisitorMark } from '../visitors/index.ts';
 import type { PageView } from './page-view.ts';
 
 export interface StoredPageView extends PageView {
@@ -17,6 +18,8 @@ export interface StoredPageView extends PageView {
   userAgent: string | undefined;
   /** Log imports only: identifies the source line, so a re-run inserts nothing twice. */
   importKey?: Buffer;
+  /** The client's IP address, for the visitor identity only: never stored. */
+  address?: string;
 }
 
 /**
@@ -115,6 +118,8 @@ export async function insertPageViews(
   views: readonly StoredPageView[],
   pathIds: ReadonlyMap<string, number>,
   series: RollupSeries,
+  /** The visitor value of each view (visitor-identity.ts), `undefined` where it has none. */
+  visitors?: ReadonlyArray<number | undefined>,
 ): Promise<number> {
   if (views.length === 0) return 0;
   const occurredAt: number[] = [];
@@ -212,7 +217,29 @@ export async function insertPageViews(
       ...rollupColumns(occurredAt, paths, profileNumbers, profileList, pathIds, series, counted),
     ],
   });
+  if (visitors !== undefined)
+    await addVisitorsToRollups(db, visitorMarks(views, visitors, pathIds, counted), series);
   return counted?.length ?? views.length;
+}
+
+function visitorMarks(
+  views: readonly StoredPageView[],
+  visitors: ReadonlyArray<number | undefined>,
+  pathIds: ReadonlyMap<string, number>,
+  counted: readonly number[] | null,
+): VisitorMark[] {
+  const marks: VisitorMark[] = [];
+  const add = (index: number) => {
+    const visitor = visitors[index];
+    const view = views[index];
+    if (visitor === undefined || view === undefined) return;
+    const pathId = pathIds.get(view.path);
+    if (pathId === undefined) throw new Error(`The path ${JSON.stringify(view.path)} has no id`);
+    marks.push({ occurredAt: view.occurredAt, pathId, category: view.category, visitor });
+  };
+  if (counted === null) for (let index = 0; index < views.length; index += 1) add(index);
+  else for (const index of counted) add(index);
+  return marks;
 }
 
 /**

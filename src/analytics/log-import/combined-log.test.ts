@@ -17,8 +17,20 @@ describe('parseCombinedLogLine', () => {
         referrer: 'https://example.com/',
         userAgent: 'Mozilla/5.0 (X11) Firefox/130.0',
         accept: undefined,
+        address: '203.0.113.9',
       },
     });
+  });
+
+  it('keeps the client address only when it is an IP address', () => {
+    const line = (host: string) =>
+      parseCombinedLogLine(`${host} - - [01/Jan/2026:00:00:00 +0000] "GET /a HTTP/1.1" 200 5 "-" "curl/8"`);
+    const ipv6 = line('2001:db8::7');
+    assert.ok(ipv6.ok);
+    assert.equal(ipv6.request.address, '2001:db8::7');
+    const hostName = line('client.example.net');
+    assert.ok(hostName.ok);
+    assert.equal(hostName.request.address, undefined);
   });
 
   it('reads the common format, dashes and escaped quotes', () => {

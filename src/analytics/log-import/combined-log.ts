@@ -6,6 +6,7 @@
  *
  * Quoted fields may contain `\"` (Apache) or `\x22` (nginx) escapes. Garbage gives a reason, not an error.
  */
+import { isIP } from 'node:net';
 import type { LogLineResult } from './logged-request.ts';
 
 const quoted = String.raw`"((?:[^"\\]|\\.)*)"`;
@@ -33,6 +34,8 @@ export function parseCombinedLogLine(line: string): LogLineResult {
       referrer: optionalField(match[5]),
       userAgent: match[6] === undefined ? undefined : unescapeLogField(match[6]),
       accept: undefined,
+      // `$remote_addr` / `%h`: a host name where Apache resolves them (HostnameLookups), not an address.
+      address: isIP(match[1] as string) === 0 ? undefined : match[1],
     },
   };
 }

@@ -26,6 +26,7 @@ describe('parseJsonLogLine', () => {
         userAgent: 'Mozilla/5.0 (compatible; GPTBot/1.2)',
         referrer: 'https://chatgpt.com/',
         accept: 'text/markdown',
+        address: '198.51.100.7',
       },
     });
   });
@@ -63,13 +64,15 @@ describe('parseJsonLogLine', () => {
     assert.equal(result.request.status, 304);
     assert.equal(result.request.userAgent, 'Claude-User/1.0');
     assert.equal(result.request.occurredAt, Date.parse('2026-05-01T12:00:01Z'));
+    assert.equal(result.request.address, '203.0.113.1');
   });
 
   it('reads the batch endpoint field names', () => {
     const result = parseJsonLogLine(
-      '{"path":"https://x.dev/a","timestamp":"2026-05-01T12:00:00+02:00","userAgent":"curl/8"}',
+      '{"path":"https://x.dev/a","timestamp":"2026-05-01T12:00:00+02:00","userAgent":"curl/8","ip":"not an address"}',
     );
     assert.ok(result.ok);
+    assert.equal(result.request.address, undefined);
     assert.equal(result.request.method, 'GET');
     assert.equal(result.request.status, undefined);
     assert.equal(result.request.occurredAt, Date.parse('2026-05-01T10:00:00Z'));

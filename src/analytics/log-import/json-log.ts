@@ -5,6 +5,7 @@
  *  - Vercel log drains (`proxy.path`, `proxy.statusCode`, `proxy.userAgent` as an array, `timestamp` in ms),
  *  - plain objects with the batch endpoint's own names (`path`, `timestamp`, `userAgent`, `status`, ...).
  */
+import { isIP } from 'node:net';
 import { parseInstant } from '../reports/index.ts';
 import type { LoggedRequest, LogLineResult } from './logged-request.ts';
 
@@ -32,6 +33,7 @@ export function parseJsonLogLine(line: string): LogLineResult {
     userAgent: firstString(fields.userAgent),
     referrer: firstString(fields.referrer),
     accept: firstString(fields.accept),
+    address: typeof fields.address === 'string' && isIP(fields.address) !== 0 ? fields.address : undefined,
   };
   return { ok: true, request };
 }
@@ -44,6 +46,7 @@ interface RawFields {
   userAgent: unknown;
   referrer: unknown;
   accept: unknown;
+  address: unknown;
 }
 
 function readFields(line: JsonObject): RawFields | undefined {
@@ -56,6 +59,8 @@ function readFields(line: JsonObject): RawFields | undefined {
       userAgent: line.ClientRequestUserAgent,
       referrer: line.ClientRequestReferer,
       accept: headers.accept ?? headers.Accept,
+      // https://developers.cloudflare.com/logs/reference/log-fields/zone/http_requests/ (ClientIP)
+      address: line.ClientIP,
     });
   }
   if (isObject(line.proxy)) {
@@ -67,6 +72,8 @@ function readFields(line: JsonObject): RawFields | undefined {
       userAgent: proxy.userAgent,
       referrer: proxy.referer,
       accept: proxy.accept,
+      // https://vercel.com/docs/drains/reference/logs (proxy.clientIp)
+      address: proxy.clientIp,
     });
   }
   return withTarget(line.path ?? line.url ?? line.requestPath, {
@@ -76,6 +83,7 @@ function readFields(line: JsonObject): RawFields | undefined {
     userAgent: line.userAgent ?? line.user_agent,
     referrer: line.referrer ?? line.referer,
     accept: line.accept,
+    address: line.ip,
   });
 }
 

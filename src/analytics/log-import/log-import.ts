@@ -97,6 +97,7 @@ export async function importLog(options: LogImport): Promise<ImportSummary> {
       ...prepared.view,
       userAgent: parsed.request.userAgent,
       importKey: importKeyOf(line.number, line.text),
+      ...(parsed.request.address === undefined ? {} : { address: parsed.request.address }),
     });
     if (batch.length >= batchSize) await flush();
   }

@@ -11,6 +11,8 @@ export interface LoggedRequest {
   userAgent: string | undefined;
   referrer: string | undefined;
   accept: string | undefined;
+  /** The client's IP address when the log has a valid one: identifies the visitor, never stored. */
+  address: string | undefined;
 }
 
 /** Why a line was not imported; the import summary counts lines per reason. */
