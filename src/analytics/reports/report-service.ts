@@ -3,6 +3,7 @@ import type { Queryable } from '../../db/database.ts';
 import { queryAgents } from './agents-query.ts';
 import { queryPageViews } from './page-views-query.ts';
 import { queryTimeSeries } from './time-series-query.ts';
+import { queryVisitors } from './visitors-query.ts';
 
 type QueryOf<Query extends (db: Queryable, query: never) => unknown> = Parameters<Query>[1];
 
@@ -10,6 +11,7 @@ export interface AnalyticsReports {
   pageViews(query: QueryOf<typeof queryPageViews>): ReturnType<typeof queryPageViews>;
   agents(query: QueryOf<typeof queryAgents>): ReturnType<typeof queryAgents>;
   timeSeries(query: QueryOf<typeof queryTimeSeries>): ReturnType<typeof queryTimeSeries>;
+  visitors(query: QueryOf<typeof queryVisitors>): ReturnType<typeof queryVisitors>;
 }
 
 export function createAnalyticsReports(db: Queryable): AnalyticsReports {
@@ -17,5 +19,6 @@ export function createAnalyticsReports(db: Queryable): AnalyticsReports {
     pageViews: (query) => queryPageViews(db, query),
     agents: (query) => queryAgents(db, query),
     timeSeries: (query) => queryTimeSeries(db, query),
+    visitors: (query) => queryVisitors(db, query),
   };
 }
