@@ -6,7 +6,7 @@ import { bearerSecurity, errorResponses, ProjectIdParameter } from '../schemas.t
 
 const dateForms = 'ISO 8601 date-time with Z or an offset, or YYYY-MM-DD (midnight UTC)';
 
-const RangeQuery = {
+export const RangeQuery = {
   dateFrom: Type.Optional(Type.String({ maxLength: 64, description: `Inclusive. ${dateForms}` })),
   dateTo: Type.Optional(Type.String({ maxLength: 64, description: `Exclusive. ${dateForms}` })),
 };
@@ -26,7 +26,7 @@ export const PageViewsResponse = Type.Object({
 });
 
 /** Validates dateFrom/dateTo beyond the schema; every problem becomes one detail. */
-function rangeOf(query: { dateFrom?: string; dateTo?: string }) {
+export function rangeOf(query: { dateFrom?: string; dateTo?: string }) {
   const { range, problems } = parseDateRange(query);
   if (problems.length > 0) {
     throw new InvalidInputError(
@@ -36,6 +36,12 @@ function rangeOf(query: { dateFrom?: string; dateTo?: string }) {
   }
   return range;
 }
+
+/** `limit` and `offset` of the exports, as the hosted service defines them. */
+export const PageQuery = {
+  limit: Type.Integer({ minimum: 1, maximum: 250, default: 50 }),
+  offset: Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 }),
+};
 
 export function registerAnalyticsReportRoutes(app: App, reports: AnalyticsReports): void {
   app.get(
@@ -47,11 +53,7 @@ export function registerAnalyticsReportRoutes(app: App, reports: AnalyticsReport
         summary: 'Get page views: totals and per-page counts, human and AI',
         security: bearerSecurity,
         params: Type.Object({ projectId: ProjectIdParameter }),
-        querystring: Type.Object({
-          ...RangeQuery,
-          limit: Type.Integer({ minimum: 1, maximum: 250, default: 50 }),
-          offset: Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 }),
-        }),
+        querystring: Type.Object({ ...RangeQuery, ...PageQuery }),
         response: { 200: PageViewsResponse, ...errorResponses(400, 401, 403, 429) },
       },
     },

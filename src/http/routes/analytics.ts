@@ -6,9 +6,11 @@ import type { RouteRegistrar } from '../app.ts';
 import { registerAnalyticsEventRoutes } from './analytics-events.ts';
 import { registerAnalyticsReportRoutes } from './analytics-reports.ts';
 import { registerAnalyticsTrackerRoutes } from './analytics-tracker.ts';
+import { registerAnalyticsVisitorRoutes } from './analytics-visitors.ts';
 
 export const registerAnalyticsRoutes: RouteRegistrar = (app, dependencies) => {
   registerAnalyticsEventRoutes(app, dependencies.analyticsIngestion);
   registerAnalyticsReportRoutes(app, dependencies.analyticsReports);
+  registerAnalyticsVisitorRoutes(app, dependencies.analyticsReports);
   registerAnalyticsTrackerRoutes(app, dependencies.projects, dependencies.analyticsIngestion);
 };
