@@ -10,9 +10,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentJobResource } from '../agent-jobs/agent-job.ts';
 import type { JobStatus } from '../agent-jobs/job-status.ts';
 import type { IncomingEvent, IngestResult } from '../analytics/ingestion/index.ts';
-import type { PageViewsExport } from '../analytics/reports/index.ts';
+import type { PageViewsExport, VisitorsExport } from '../analytics/reports/index.ts';
 
-export type { AgentJobResource, IncomingEvent, IngestResult, PageViewsExport };
+export type { AgentJobResource, IncomingEvent, IngestResult, PageViewsExport, VisitorsExport };
 
 export interface PageViewsQuery {
   dateFrom?: string;
@@ -148,12 +148,11 @@ export function createQuireClient(options: QuireClientOptions) {
     },
     /** The page-view export: totals and one page of per-page counts (DESIGN.md §1). */
     pageViews(projectId: string, query: PageViewsQuery = {}) {
-      const search = new URLSearchParams();
-      for (const [name, value] of Object.entries(query)) {
-        if (value !== undefined) search.set(name, String(value));
-      }
-      const suffix = search.size > 0 ? `?${search}` : '';
-      return request<PageViewsExport>('GET', `/v1/analytics/${encodeURIComponent(projectId)}/views${suffix}`);
+      return request<PageViewsExport>('GET', exportPath(projectId, 'views', query));
+    },
+    /** Unique visitors, with the parameters and pagination of the page-view export. */
+    visitors(projectId: string, query: PageViewsQuery = {}) {
+      return request<VisitorsExport>('GET', exportPath(projectId, 'visitors', query));
     },
     /** Sends up to 1,000 page views; resolves once they are committed. */
     ingestEvents(projectId: string, events: IncomingEvent[]) {
@@ -185,4 +184,12 @@ export function createQuireClient(options: QuireClientOptions) {
     },
   };
   return client;
+}
+
+function exportPath(projectId: string, name: 'views' | 'visitors', query: PageViewsQuery): string {
+  const search = new URLSearchParams();
+  for (const [parameter, value] of Object.entries(query)) {
+    if (value !== undefined) search.set(parameter, String(value));
+  }
+  return `/v1/analytics/${encodeURIComponent(projectId)}/${name}${search.size > 0 ? `?${search}` : ''}`;
 }
