@@ -86,7 +86,7 @@ export function registerAnalyticsCommands(program: Command): void {
         console.log(
           `${report.rawEvents} raw page views, ${report.rollupRowsChecked} rollup rows checked` +
             (report.checkedFrom ? ` (from ${report.checkedFrom.toISOString().slice(0, 10)})` : '') +
-            `, ${report.packedRowsChecked} packed rows checked`,
+            `, ${report.packedRowsChecked} packed rows checked, ${report.visitorRowsChecked} visitor sketches checked`,
         );
         for (const mismatch of report.mismatches.slice(0, 20)) {
           console.log(
