@@ -9,11 +9,15 @@ export function csvCell(value: string | number): string {
 }
 
 export function viewsCsvHeader(): string {
-  return `${['path', 'human', 'ai', 'total'].map(csvCell).join(',')}\r\n`;
+  return `${['path', 'human', 'ai', 'total', 'visitors'].map(csvCell).join(',')}\r\n`;
 }
 
-export function viewsCsvRows(views: PageViewsResult['views']): string {
+/** `visitors`: unique visitors per path (human or AI, deduplicated); 0 for a path without. */
+export function viewsCsvRows(views: PageViewsResult['views'], visitors: ReadonlyMap<string, number>): string {
   return views
-    .map((row) => `${[row.path, row.human, row.ai, row.total].map(csvCell).join(',')}\r\n`)
+    .map(
+      (row) =>
+        `${[row.path, row.human, row.ai, row.total, visitors.get(row.path) ?? 0].map(csvCell).join(',')}\r\n`,
+    )
     .join('');
 }

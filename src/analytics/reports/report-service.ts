@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/database.ts';
 import { queryAgents } from './agents-query.ts';
 import { queryPageViews } from './page-views-query.ts';
 import { queryTimeSeries } from './time-series-query.ts';
-import { queryVisitors } from './visitors-query.ts';
+import { queryVisitorSeries, queryVisitors } from './visitors-query.ts';
 
 type QueryOf<Query extends (db: Queryable, query: never) => unknown> = Parameters<Query>[1];
 
@@ -12,6 +12,7 @@ export interface AnalyticsReports {
   agents(query: QueryOf<typeof queryAgents>): ReturnType<typeof queryAgents>;
   timeSeries(query: QueryOf<typeof queryTimeSeries>): ReturnType<typeof queryTimeSeries>;
   visitors(query: QueryOf<typeof queryVisitors>): ReturnType<typeof queryVisitors>;
+  visitorSeries(query: QueryOf<typeof queryVisitorSeries>): ReturnType<typeof queryVisitorSeries>;
 }
 
 export function createAnalyticsReports(db: Queryable): AnalyticsReports {
@@ -20,5 +21,6 @@ export function createAnalyticsReports(db: Queryable): AnalyticsReports {
     agents: (query) => queryAgents(db, query),
     timeSeries: (query) => queryTimeSeries(db, query),
     visitors: (query) => queryVisitors(db, query),
+    visitorSeries: (query) => queryVisitorSeries(db, query),
   };
 }

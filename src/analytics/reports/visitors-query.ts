@@ -141,3 +141,33 @@ export async function queryVisitors(db: Queryable, query: VisitorsQuery): Promis
     hasMore: pages.length > end,
   };
 }
+
+/**
+ * Site-wide visitors (human or AI, deduplicated) per UTC hour or day, for charts: the site's
+ * sketches of each bucket. Buckets without visitors are left out.
+ */
+export async function queryVisitorSeries(
+  db: Queryable,
+  query: { projectId: string; from: number; to: number; interval: 'hour' | 'day' },
+): Promise<Array<{ start: string; visitors: number }>> {
+  const result = await db.query<
+    { bucket: Date; crawlers_are_ai: boolean } & Record<VisitorGroup, Buffer | null>
+  >({
+    name: 'analytics-visitor-series',
+    text: `SELECT bucket, human, ai_assistant, ai_crawlers,
+        (SELECT coalesce((settings ->> 'analyticsCountAiCrawlersAsAi')::boolean, false) FROM projects WHERE id = $1)
+          AS crawlers_are_ai
+      FROM analytics_visitor_rollups
+      WHERE series = analytics_series($1, $2) AND path_id = $3 AND bucket >= $4 AND bucket < $5
+      ORDER BY bucket`,
+    values: [query.projectId, query.interval, sitePathId, new Date(query.from), new Date(query.to)],
+  });
+  return result.rows.map((row) => {
+    const sketch = new VisitorSketch();
+    for (const group of visitorGroups) {
+      const encoded = row[group];
+      if (encoded !== null && (group !== 'ai_crawlers' || row.crawlers_are_ai)) sketch.mergeEncoded(encoded);
+    }
+    return { start: row.bucket.toISOString(), visitors: sketch.estimate() };
+  });
+}
