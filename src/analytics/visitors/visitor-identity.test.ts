@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
+import { createHmac, randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { createTestDatabase } from '../../../test/database.ts';
-import { createVisitorIdentity } from './visitor-identity.ts';
+import { createVisitorIdentity, hmacKey, hmacSha256 } from './visitor-identity.ts';
 
 const database = await createTestDatabase();
 const day = 86_400_000;
@@ -13,6 +14,18 @@ async function storedSaltDays(): Promise<string[]> {
   );
   return result.rows.map((row) => row.day);
 }
+
+describe('hmacSha256', () => {
+  it('equals node:crypto HMAC-SHA-256 for any salt and message', () => {
+    for (const message of ['', 'prj_a\x83.0.113.7\0Mozilla/5.0', 'ü\u{1F600}'.repeat(40)]) {
+      const salt = randomBytes(32);
+      assert.deepEqual(
+        hmacSha256(hmacKey(salt), message),
+        createHmac('sha256', salt).update(message).digest(),
+      );
+    }
+  });
+});
 
 describe('createVisitorIdentity', () => {
   it('gives one client one visitor per day and project, and none without an address', async () => {

@@ -7,7 +7,7 @@
 import { integerArrayLiteral } from '../../db/array-literal.ts';
 import type { Queryable } from '../../db/database.ts';
 import type { TrafficCategory } from '../classification/index.ts';
-import { floorBucket, type RollupSeries } from '../storage/index.ts';
+import type { RollupSeries } from '../storage/index.ts';
 import { VisitorSketch } from './visitor-sketch.ts';
 
 /** The sketches of a page and bucket: bots are no visitors; `ai` is assembled from the AI groups. */
@@ -50,6 +50,11 @@ const writeRows = `
   WHERE rollup.series = merged.series AND rollup.bucket = to_timestamp(merged.bucket / 1000::float8)
     AND rollup.path_id = merged.path_id`;
 
+const hourMilliseconds = 3_600_000;
+const dayMilliseconds = 86_400_000;
+/** Path ids are below 2^31 (as in the page-view writer). */
+const pathIdRange = 2 ** 31;
+
 interface RowKey {
   series: number;
   bucket: number;
@@ -62,30 +67,37 @@ export async function addVisitorsToRollups(
   marks: readonly VisitorMark[],
   series: RollupSeries,
 ): Promise<void> {
-  const rows = new Map<string, RowKey & Partial<Record<VisitorGroup, VisitorSketch>>>();
+  // Keyed by (hour or day number) * 2^31 + path id: one exact double, no strings to build.
+  const rows = new Map<number, RowKey & Partial<Record<VisitorGroup, VisitorSketch>>>();
+  const add = (
+    levelSeries: number,
+    size: number,
+    time: number,
+    pathId: number,
+    group: VisitorGroup,
+    visitor: number,
+  ) => {
+    const number = Math.floor(time / size);
+    const key = (levelSeries === series.hour ? 0 : 2 ** 52) + number * pathIdRange + pathId;
+    let row = rows.get(key);
+    if (row === undefined) {
+      row = { series: levelSeries, bucket: number * size, pathId };
+      rows.set(key, row);
+    }
+    let sketch = row[group];
+    if (sketch === undefined) {
+      sketch = new VisitorSketch();
+      row[group] = sketch;
+    }
+    sketch.add(visitor);
+  };
   for (const mark of marks) {
     const group = visitorGroupOf(mark.category);
     if (group === null) continue;
-    for (const [level, levelSeries] of [
-      ['hour', series.hour],
-      ['day', series.day],
-    ] as const) {
-      const bucket = floorBucket(level, mark.occurredAt);
-      for (const pathId of [sitePathId, mark.pathId]) {
-        const key = `${levelSeries} ${bucket} ${pathId}`;
-        let row = rows.get(key);
-        if (row === undefined) {
-          row = { series: levelSeries, bucket, pathId };
-          rows.set(key, row);
-        }
-        let sketch = row[group];
-        if (sketch === undefined) {
-          sketch = new VisitorSketch();
-          row[group] = sketch;
-        }
-        sketch.add(mark.visitor);
-      }
-    }
+    add(series.hour, hourMilliseconds, mark.occurredAt, sitePathId, group, mark.visitor);
+    add(series.hour, hourMilliseconds, mark.occurredAt, mark.pathId, group, mark.visitor);
+    add(series.day, dayMilliseconds, mark.occurredAt, sitePathId, group, mark.visitor);
+    add(series.day, dayMilliseconds, mark.occurredAt, mark.pathId, group, mark.visitor);
   }
   if (rows.size === 0) return;
   // Every writer locks rows in this order (series, bucket, path id).
