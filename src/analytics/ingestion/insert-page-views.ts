@@ -10,7 +10,7 @@ import type { Queryable } from '../../db/database.ts';
 import type { TrafficCategory } from '../classification/index.ts';
 import type { RollupSeries } from '../storage/index.ts';
 import { floorBucket, packedLevels, packingLock } from '../storage/index.ts';
-import { addVisitorsToRollups, type VisitorMark } from '../visitors/index.ts';
+import { insertVisitorMarks, type VisitorMark } from '../visitors/index.ts';
 import type { PageView } from './page-view.ts';
 
 export interface StoredPageView extends PageView {
@@ -217,8 +217,9 @@ export async function insertPageViews(
       ...rollupColumns(occurredAt, paths, profileNumbers, profileList, pathIds, series, counted),
     ],
   });
+  // Appended as marks, folded into the sketches later (visitor-marks.ts): cheap for the writer.
   if (visitors !== undefined)
-    await addVisitorsToRollups(db, visitorMarks(views, visitors, pathIds, counted), series);
+    await insertVisitorMarks(db, projectId, visitorMarks(views, visitors, pathIds, counted));
   return counted?.length ?? views.length;
 }
 

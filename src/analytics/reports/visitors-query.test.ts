@@ -5,7 +5,7 @@ import { buildProject } from '../../../test/factories.ts';
 import type { TrafficCategory } from '../classification/index.ts';
 import type { StoredPageView } from '../ingestion/index.ts';
 import { createPageViewWriter } from '../ingestion/index.ts';
-import { createVisitorIdentity } from '../visitors/index.ts';
+import { createVisitorIdentity, foldAllVisitorMarks } from '../visitors/index.ts';
 import { planVisitorRange, queryVisitors, type VisitorsExport } from './visitors-query.ts';
 
 const database = await createTestDatabase();
@@ -135,7 +135,18 @@ describe('queryVisitors', () => {
       [Date.parse('2026-04-02T09:00:00Z'), Date.parse('2026-04-02T09:30:00Z')],
       [now + day, undefined],
     ];
-    for (const crawlersAreAi of [false, true]) {
+    // First from pending marks, then from the sketches they are folded into, then from both.
+    for (const [crawlersAreAi, step] of [
+      [false, 'marks'],
+      [true, 'fold'],
+      [false, 'both'],
+    ] as const) {
+      if (step === 'fold') await foldAllVisitorMarks(database.pool);
+      if (step === 'both') {
+        const more = generate(next, 300, now - 3 * day, now);
+        await writer.write(project.id, more);
+        views.push(...more);
+      }
       await database.pool.query(
         `UPDATE projects SET settings = settings || jsonb_build_object('analyticsCountAiCrawlersAsAi', $2::boolean) WHERE id = $1`,
         [project.id, crawlersAreAi],
@@ -154,7 +165,7 @@ describe('queryVisitors', () => {
         );
       }
     }
-    const all = expected(views, undefined, undefined, true, 250);
+    const all = expected(views, undefined, undefined, false, 250);
     const second = await queryVisitors(database.pool, {
       projectId: project.id,
       range: { from: undefined, to: undefined },

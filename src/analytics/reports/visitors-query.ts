@@ -7,7 +7,13 @@
  */
 import type { Queryable } from '../../db/database.ts';
 import { ceilBucket, floorBucket, learnNewerPaths, pathDictionary } from '../storage/index.ts';
-import { sitePathId, type VisitorGroup, VisitorSketch, visitorGroups } from '../visitors/index.ts';
+import {
+  decodeVisitorMarks,
+  sitePathId,
+  type VisitorGroup,
+  VisitorSketch,
+  visitorGroups,
+} from '../visitors/index.ts';
 import type { PageViewCounts, PageViewsQuery } from './page-views-query.ts';
 import { firstPages } from './page-views-query.ts';
 
@@ -44,8 +50,9 @@ export function planVisitorRange(from: number | undefined, to: number | undefine
 
 interface VisitorRow {
   /** `sketches`: one page's (or, path id 0, the site's) sketches of one bucket, base64;
+   *  `marks`: a row of visitor marks not folded into the sketches yet (`human` holds them);
    *  `path`: a dictionary entry; `settings`: `number` is 1 when AI crawlers count as `ai`. */
-  kind: 'sketches' | 'path' | 'settings';
+  kind: 'sketches' | 'marks' | 'path' | 'settings';
   number: number;
   path: string | null;
   human: string | null;
@@ -61,6 +68,9 @@ const visitorsStatement = `
   JOIN analytics_visitor_rollups AS rollup ON rollup.series = series.id
     AND rollup.bucket >= coalesce(piece.low, '-infinity') AND rollup.bucket < coalesce(piece.high, 'infinity')
   UNION ALL
+  SELECT 'marks', 0, NULL, encode(marks, 'base64'), NULL, NULL FROM analytics_visitor_marks
+  WHERE project_id = $1 AND last_hour >= coalesce($6::timestamptz, '-infinity') AND first_hour < coalesce($7::timestamptz, 'infinity')
+  UNION ALL
   SELECT 'path', id, path, NULL, NULL, NULL FROM analytics_paths WHERE project_id = $1 AND id > $5
   UNION ALL
   SELECT 'settings', coalesce((settings ->> 'analyticsCountAiCrawlersAsAi')::boolean, false)::integer,
@@ -72,6 +82,9 @@ type Sketches = Partial<Record<VisitorGroup, VisitorSketch>>;
 export async function queryVisitors(db: Queryable, query: VisitorsQuery): Promise<VisitorsExport> {
   const dictionary = pathDictionary(db, query.projectId);
   const pieces = planVisitorRange(query.range.from, query.range.to);
+  // The whole hours the pieces cover, for the pending marks (none when the range is empty).
+  const low = pieces.length === 0 ? 0 : (pieces[0]?.from ?? null);
+  const high = pieces.length === 0 ? 0 : (pieces.at(-1)?.to ?? null);
   const result = await db.query<VisitorRow>({
     name: 'analytics-visitors',
     text: visitorsStatement,
@@ -81,6 +94,8 @@ export async function queryVisitors(db: Queryable, query: VisitorsQuery): Promis
       pieces.map((piece) => (piece.from === null ? null : new Date(piece.from))),
       pieces.map((piece) => (piece.to === null ? null : new Date(piece.to))),
       dictionary.complete,
+      low === null ? null : new Date(low),
+      high === null ? null : new Date(high),
     ],
   });
   learnNewerPaths(
@@ -91,23 +106,34 @@ export async function queryVisitors(db: Queryable, query: VisitorsQuery): Promis
   );
   let crawlersAreAi = false;
   const byPath = new Map<number, Sketches>();
-  for (const row of result.rows) {
-    if (row.kind === 'settings') crawlersAreAi = row.number === 1;
-    if (row.kind !== 'sketches') continue;
-    let sketches = byPath.get(row.number);
+  const sketchOf = (pathId: number, group: VisitorGroup): VisitorSketch => {
+    let sketches = byPath.get(pathId);
     if (sketches === undefined) {
       sketches = {};
-      byPath.set(row.number, sketches);
+      byPath.set(pathId, sketches);
     }
+    let sketch = sketches[group];
+    if (sketch === undefined) {
+      sketch = new VisitorSketch();
+      sketches[group] = sketch;
+    }
+    return sketch;
+  };
+  for (const row of result.rows) {
+    if (row.kind === 'settings') crawlersAreAi = row.number === 1;
+    if (row.kind === 'marks' && row.human !== null) {
+      decodeVisitorMarks(Buffer.from(row.human, 'base64'), (mark) => {
+        const time = mark.hour * 3_600_000;
+        if ((low !== null && time < low) || (high !== null && time >= high)) return;
+        const group = visitorGroups[mark.group] as VisitorGroup;
+        sketchOf(mark.pathId, group).add(mark.visitor);
+        sketchOf(sitePathId, group).add(mark.visitor);
+      });
+    }
+    if (row.kind !== 'sketches') continue;
     for (const group of visitorGroups) {
       const encoded = row[group];
-      if (encoded === null) continue;
-      let sketch = sketches[group];
-      if (sketch === undefined) {
-        sketch = new VisitorSketch();
-        sketches[group] = sketch;
-      }
-      sketch.mergeEncoded(Buffer.from(encoded, 'base64'));
+      if (encoded !== null) sketchOf(row.number, group).mergeEncoded(Buffer.from(encoded, 'base64'));
     }
   }
   const count = (sketches: Sketches | undefined): PageViewCounts => {
@@ -162,12 +188,48 @@ export async function queryVisitorSeries(
       ORDER BY bucket`,
     values: [query.projectId, query.interval, sitePathId, new Date(query.from), new Date(query.to)],
   });
-  return result.rows.map((row) => {
-    const sketch = new VisitorSketch();
+  const size = query.interval === 'hour' ? 3_600_000 : 86_400_000;
+  const buckets = new Map<number, VisitorSketch>();
+  const sketchOf = (start: number) => {
+    let sketch = buckets.get(start);
+    if (sketch === undefined) {
+      sketch = new VisitorSketch();
+      buckets.set(start, sketch);
+    }
+    return sketch;
+  };
+  let crawlersAreAi = false;
+  for (const row of result.rows) {
+    crawlersAreAi = row.crawlers_are_ai;
     for (const group of visitorGroups) {
       const encoded = row[group];
-      if (encoded !== null && (group !== 'ai_crawlers' || row.crawlers_are_ai)) sketch.mergeEncoded(encoded);
+      if (encoded !== null && (group !== 'ai_crawlers' || crawlersAreAi))
+        sketchOf(row.bucket.getTime()).mergeEncoded(encoded);
     }
-    return { start: row.bucket.toISOString(), visitors: sketch.estimate() };
+  }
+  if (result.rows.length === 0) {
+    const settings = await db.query<{ crawlers_are_ai: boolean }>(
+      `SELECT coalesce((settings ->> 'analyticsCountAiCrawlersAsAi')::boolean, false) AS crawlers_are_ai FROM projects WHERE id = $1`,
+      [query.projectId],
+    );
+    crawlersAreAi = settings.rows[0]?.crawlers_are_ai ?? false;
+  }
+  // Marks not folded into the sketches yet.
+  const pending = await db.query<{ marks: Buffer }>({
+    name: 'analytics-visitor-series-marks',
+    text: `SELECT marks FROM analytics_visitor_marks
+           WHERE project_id = $1 AND last_hour >= $2 AND first_hour < $3`,
+    values: [query.projectId, new Date(query.from), new Date(query.to)],
   });
+  for (const row of pending.rows) {
+    decodeVisitorMarks(row.marks, (mark) => {
+      const time = mark.hour * 3_600_000;
+      if (time < query.from || time >= query.to) return;
+      if (visitorGroups[mark.group] === 'ai_crawlers' && !crawlersAreAi) return;
+      sketchOf(Math.floor(time / size) * size).add(mark.visitor);
+    });
+  }
+  return [...buckets]
+    .sort(([left], [right]) => left - right)
+    .map(([start, sketch]) => ({ start: new Date(start).toISOString(), visitors: sketch.estimate() }));
 }

@@ -8,6 +8,7 @@
 import type pg from 'pg';
 import { transaction } from '../../db/database.ts';
 import { decodePackedCounts, listMonthPartitions } from '../storage/index.ts';
+import { foldAllVisitorMarks } from '../visitors/index.ts';
 import { verifyVisitorRollups } from './visitor-verification.ts';
 
 export interface RollupMismatch {
@@ -123,6 +124,8 @@ async function comparePackedBucket(
 }
 
 export async function verifyRollups(pool: pg.Pool, projectId: string | null): Promise<VerificationReport> {
+  // Visitor marks still pending are folded first: the checks compare folded sketches.
+  await foldAllVisitorMarks(pool);
   return transaction(pool, async (client) => {
     // One snapshot for every comparison: writers commit raw and rollups together.
     await client.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');

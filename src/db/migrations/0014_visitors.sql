@@ -21,3 +21,16 @@ CREATE TABLE analytics_visitor_rollups (
   ai_crawlers bytea,
   PRIMARY KEY (series, bucket, path_id)
 );
+
+-- The visitors of committed views not folded into the sketches yet: one row per writer
+-- transaction and project, appended in the transaction that stores the views (an insert is all
+-- the writer pays), folded into analytics_visitor_rollups and deleted by the maintenance loop a
+-- few seconds later (src/analytics/visitors/visitor-marks.ts). Exports read the rows still here.
+CREATE TABLE analytics_visitor_marks (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  project_id text NOT NULL,
+  first_hour timestamptz NOT NULL,
+  last_hour timestamptz NOT NULL,
+  marks bytea NOT NULL
+);
+CREATE INDEX analytics_visitor_marks_project ON analytics_visitor_marks (project_id, first_hour);
