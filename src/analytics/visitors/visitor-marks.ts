@@ -25,24 +25,20 @@ export interface HourMark {
   visitor: number;
 }
 
+/** `null` when no mark counts (bots only). */
 export function encodeVisitorMarks(
   marks: readonly VisitorMark[],
 ): { bytes: Buffer; firstHour: number; lastHour: number } | null {
-  const keys = new Set<string>();
   const sorted: HourMark[] = [];
   for (const mark of marks) {
     const group = visitorGroupOf(mark.category);
     if (group === null) continue;
-    const entry = {
+    sorted.push({
       hour: Math.floor(mark.occurredAt / hourMilliseconds),
       pathId: mark.pathId,
       group: visitorGroups.indexOf(group),
       visitor: mark.visitor >>> 0,
-    };
-    const key = `${entry.hour} ${entry.pathId} ${entry.group} ${entry.visitor}`;
-    if (keys.has(key)) continue;
-    keys.add(key);
-    sorted.push(entry);
+    });
   }
   if (sorted.length === 0) return null;
   sorted.sort(
@@ -62,7 +58,19 @@ export function encodeVisitorMarks(
     bytes.push(rest);
   };
   let previousHour = 0;
+  let previous: HourMark | undefined;
   for (const mark of sorted) {
+    // Sorted, so a repeat (the same visitor of the same page, hour and group) is the one before.
+    if (
+      previous !== undefined &&
+      previous.hour === mark.hour &&
+      previous.pathId === mark.pathId &&
+      previous.group === mark.group &&
+      previous.visitor === mark.visitor
+    ) {
+      continue;
+    }
+    previous = mark;
     write(mark.hour - previousHour);
     previousHour = mark.hour;
     write(mark.pathId);
