@@ -6,7 +6,12 @@ import type { TrafficCategory } from '../classification/index.ts';
 import type { StoredPageView } from '../ingestion/index.ts';
 import { createPageViewWriter } from '../ingestion/index.ts';
 import { createVisitorIdentity, foldAllVisitorMarks } from '../visitors/index.ts';
-import { planVisitorRange, queryVisitors, type VisitorsExport } from './visitors-query.ts';
+import {
+  planVisitorRange,
+  queryVisitorSeries,
+  queryVisitors,
+  type VisitorsExport,
+} from './visitors-query.ts';
 
 const database = await createTestDatabase();
 const hour = 3_600_000;
@@ -207,6 +212,15 @@ describe('queryVisitors', () => {
       [project.id],
     );
     assert.doesNotMatch(everything.rows[0]?.text ?? '', /203\.0\.113\.77/);
+    // The chart's series: the site's visitors per hour, from pending marks and then from sketches.
+    const series = { projectId: project.id, from: now - day, to: now + hour, interval: 'hour' as const };
+    const hourStart = new Date(Math.floor((now - hour) / hour) * hour).toISOString();
+    assert.deepEqual(await queryVisitorSeries(database.pool, series), [{ start: hourStart, visitors: 1 }]);
+    await foldAllVisitorMarks(database.pool);
+    assert.deepEqual(await queryVisitorSeries(database.pool, series), [{ start: hourStart, visitors: 1 }]);
+    assert.deepEqual(await queryVisitorSeries(database.pool, { ...series, interval: 'day' }), [
+      { start: new Date(Math.floor((now - hour) / day) * day).toISOString(), visitors: 1 },
+    ]);
     await writer.close();
   });
 

@@ -176,18 +176,27 @@ export async function queryVisitorSeries(
   db: Queryable,
   query: { projectId: string; from: number; to: number; interval: 'hour' | 'day' },
 ): Promise<Array<{ start: string; visitors: number }>> {
+  // One statement, one snapshot: a mark is either still pending or folded into the sketches.
   const result = await db.query<
-    { bucket: Date; crawlers_are_ai: boolean } & Record<VisitorGroup, Buffer | null>
+    {
+      kind: 'sketches' | 'marks' | 'settings';
+      bucket: Date | null;
+      crawlers_are_ai: boolean | null;
+    } & Record<VisitorGroup, Buffer | null>
   >({
     name: 'analytics-visitor-series',
-    text: `SELECT bucket, human, ai_assistant, ai_crawlers,
-        (SELECT coalesce((settings ->> 'analyticsCountAiCrawlersAsAi')::boolean, false) FROM projects WHERE id = $1)
-          AS crawlers_are_ai
+    text: `SELECT 'sketches' AS kind, bucket, human, ai_assistant, ai_crawlers, NULL::boolean AS crawlers_are_ai
       FROM analytics_visitor_rollups
       WHERE series = analytics_series($1, $2) AND path_id = $3 AND bucket >= $4 AND bucket < $5
-      ORDER BY bucket`,
+      UNION ALL
+      SELECT 'marks', NULL, marks, NULL, NULL, NULL FROM analytics_visitor_marks
+      WHERE project_id = $1 AND last_hour >= $4 AND first_hour < $5
+      UNION ALL
+      SELECT 'settings', NULL, NULL, NULL, NULL, coalesce((settings ->> 'analyticsCountAiCrawlersAsAi')::boolean, false)
+      FROM projects WHERE id = $1`,
     values: [query.projectId, query.interval, sitePathId, new Date(query.from), new Date(query.to)],
   });
+  const crawlersAreAi = result.rows.some((row) => row.kind === 'settings' && row.crawlers_are_ai === true);
   const size = query.interval === 'hour' ? 3_600_000 : 86_400_000;
   const buckets = new Map<number, VisitorSketch>();
   const sketchOf = (start: number) => {
@@ -198,36 +207,22 @@ export async function queryVisitorSeries(
     }
     return sketch;
   };
-  let crawlersAreAi = false;
   for (const row of result.rows) {
-    crawlersAreAi = row.crawlers_are_ai;
-    for (const group of visitorGroups) {
-      const encoded = row[group];
-      if (encoded !== null && (group !== 'ai_crawlers' || crawlersAreAi))
-        sketchOf(row.bucket.getTime()).mergeEncoded(encoded);
+    if (row.kind === 'sketches' && row.bucket !== null) {
+      for (const group of visitorGroups) {
+        const encoded = row[group];
+        if (encoded !== null && (group !== 'ai_crawlers' || crawlersAreAi)) {
+          sketchOf(row.bucket.getTime()).mergeEncoded(encoded);
+        }
+      }
+    } else if (row.kind === 'marks' && row.human !== null) {
+      decodeVisitorMarks(row.human, (mark) => {
+        const time = mark.hour * 3_600_000;
+        if (time < query.from || time >= query.to) return;
+        if (visitorGroups[mark.group] === 'ai_crawlers' && !crawlersAreAi) return;
+        sketchOf(Math.floor(time / size) * size).add(mark.visitor);
+      });
     }
-  }
-  if (result.rows.length === 0) {
-    const settings = await db.query<{ crawlers_are_ai: boolean }>(
-      `SELECT coalesce((settings ->> 'analyticsCountAiCrawlersAsAi')::boolean, false) AS crawlers_are_ai FROM projects WHERE id = $1`,
-      [query.projectId],
-    );
-    crawlersAreAi = settings.rows[0]?.crawlers_are_ai ?? false;
-  }
-  // Marks not folded into the sketches yet.
-  const pending = await db.query<{ marks: Buffer }>({
-    name: 'analytics-visitor-series-marks',
-    text: `SELECT marks FROM analytics_visitor_marks
-           WHERE project_id = $1 AND last_hour >= $2 AND first_hour < $3`,
-    values: [query.projectId, new Date(query.from), new Date(query.to)],
-  });
-  for (const row of pending.rows) {
-    decodeVisitorMarks(row.marks, (mark) => {
-      const time = mark.hour * 3_600_000;
-      if (time < query.from || time >= query.to) return;
-      if (visitorGroups[mark.group] === 'ai_crawlers' && !crawlersAreAi) return;
-      sketchOf(Math.floor(time / size) * size).add(mark.visitor);
-    });
   }
   return [...buckets]
     .sort(([left], [right]) => left - right)
