@@ -20,6 +20,7 @@ import pg from 'pg';
 import { packRollups } from '../src/analytics/rollups/index.ts';
 import { rollupSeriesOf } from '../src/analytics/storage/index.ts';
 import { insertApiKey } from '../src/auth/api-key-store.ts';
+import { quireTypeParsers } from '../src/db/database.ts';
 import { acquireEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import { migrate } from '../src/db/migrator.ts';
 import { insertProject } from '../src/projects/project-store.ts';
@@ -43,8 +44,7 @@ const day = 86_400_000;
 const dataDir = values.keep ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bench-')));
 await fs.chmod(dataDir, 0o755);
 const embedded = await acquireEmbeddedPostgres({ dataDir: path.join(dataDir, 'data'), role: 'bench' });
-const pool = new pg.Pool({ connectionString: embedded.connectionString, max: 4 });
-pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+const pool = new pg.Pool({ connectionString: embedded.connectionString, max: 4, types: quireTypeParsers() });
 await migrate(pool);
 console.log(
   `PostgreSQL: ${(await pool.query('SHOW server_version')).rows[0].server_version}, ${os.cpus().length} CPUs`,

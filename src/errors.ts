@@ -72,6 +72,12 @@ export class RateLimitedError extends QuireError {
   }
 }
 
+export class PayloadTooLargeError extends QuireError {
+  constructor(message: string) {
+    super('payload_too_large', message);
+  }
+}
+
 /** A failure that will not go away by trying again (bad credentials, missing configuration, ...). */
 export class NonRetriableError extends QuireError {
   constructor(message: string, options?: { cause?: unknown }) {
@@ -83,6 +89,22 @@ export function isQuireError(error: unknown): error is QuireError {
   return (
     typeof error === 'object' && error !== null && (error as { isQuireError?: unknown }).isQuireError === true
   );
+}
+
+/** A property of any thrown value, or `undefined` when it is no object or has no such property. */
+export function propertyOf(value: unknown, key: string): unknown {
+  if (typeof value !== 'object' || value === null || !(key in value)) return undefined;
+  return (value as Record<string, unknown>)[key];
+}
+
+/**
+ * The string `code` of a thrown value: a Node.js system error's (`EEXIST`,
+ * https://nodejs.org/api/errors.html#errorcode) or PostgreSQL's SQLSTATE as pg reports it
+ * (https://www.postgresql.org/docs/current/errcodes-appendix.html); `undefined` for anything else.
+ */
+export function errorCode(error: unknown): string | undefined {
+  const code = propertyOf(error, 'code');
+  return typeof code === 'string' ? code : undefined;
 }
 
 /** A message safe to show for any thrown value. */

@@ -12,6 +12,7 @@ import { createAgentRunner } from './agent/create-agent-runner.ts';
 import type { AgentRunner } from './agent-jobs/agent-runner.ts';
 import { type JobWorker, startJobWorker } from './agent-jobs/job-worker.ts';
 import { createApiKeyCache } from './auth/api-key-cache.ts';
+import { startAutomationWorker } from './automations/automation-worker.ts';
 import type { Config } from './config.ts';
 import { registerDashboard } from './dashboard/register-dashboard.ts';
 import { migrate } from './db/migrator.ts';
@@ -21,7 +22,9 @@ import { type App, buildApp, type RouteRegistrar } from './http/app.ts';
 import { registerAgentJobEventRoutes } from './http/routes/agent-job-events.ts';
 import { registerAgentJobRoutes } from './http/routes/agent-jobs.ts';
 import { registerAnalyticsRoutes } from './http/routes/analytics.ts';
+import { registerAutomationRoutes } from './http/routes/automations.ts';
 import { registerHealthRoutes } from './http/routes/health.ts';
+import { registerHookRoutes } from './http/routes/hooks.ts';
 import { registerProjectRoutes } from './http/routes/projects.ts';
 import { registerReviewRoutes } from './http/routes/reviews.ts';
 import { startMaintenance } from './maintenance/start-maintenance.ts';
@@ -34,6 +37,8 @@ export const routeRegistrars: RouteRegistrar[] = [
   registerProjectRoutes,
   registerAgentJobRoutes,
   registerAgentJobEventRoutes,
+  registerAutomationRoutes,
+  registerHookRoutes,
   registerReviewRoutes,
   registerAnalyticsRoutes,
   registerDashboard,
@@ -125,6 +130,13 @@ export async function startService(
       closers.push(() => running.stop());
     }
     if (config.role !== 'api') {
+      const automationWorker = await startAutomationWorker({
+        pool: database.pool,
+        boss,
+        defaultModel: config.model,
+        log: (message, error) => log(error === undefined ? message : `${message}: ${String(error)}`),
+      });
+      closers.push(() => automationWorker.stop());
       const logger = app?.log ?? null;
       const maintenance = startMaintenance({
         pool: database.pool,

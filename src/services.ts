@@ -8,8 +8,11 @@ import { createJobEventFeed } from './agent-jobs/job-event-feed.ts';
 import { createJobCache, createJobService } from './agent-jobs/job-service.ts';
 import { createAnalyticsServices } from './analytics/ingestion/index.ts';
 import { createAnalyticsReports } from './analytics/reports/index.ts';
+import type { KeyDirectory, ReverseDnsResolver } from './analytics/verification/index.ts';
 import type { ApiKeyCache } from './auth/api-key-cache.ts';
 import { createApiKeyService } from './auth/api-key-service.ts';
+import { createAutomationService } from './automations/automation-service.ts';
+import { createHookService } from './automations/hooks/hook-service.ts';
 import { createReviewService } from './code-hosts/local/review-service.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
@@ -32,12 +35,17 @@ export async function createServices(
     apiKeyCache: ApiKeyCache | null;
     /** Polling clients read jobs over and over: API processes keep recent reads in memory. */
     cacheJobs: boolean;
+    /** Agent verification's network adapters; default: the system resolver and HTTPS key directories. */
+    verification?: { resolver?: ReverseDnsResolver; keyDirectory?: KeyDirectory };
+    /** The clock automations' schedules start from; tests pass their own. */
+    now?: () => Date;
   },
 ): Promise<Services> {
   const { pool } = database;
   const { notifier } = dependencies;
   const analyticsIngestion = createAnalyticsServices(pool, {
     retentionMonths: config.analyticsRetentionMonths,
+    ...dependencies.verification,
   });
   return {
     projects: createProjectService(pool),
@@ -49,6 +57,13 @@ export async function createServices(
       cache: dependencies.cacheJobs ? await createJobCache(notifier) : null,
     }),
     jobEvents: createJobEventFeed(pool, notifier),
+    automations: createAutomationService({
+      pool,
+      boss: dependencies.boss,
+      defaultModel: config.model,
+      ...(dependencies.now ? { now: dependencies.now } : {}),
+    }),
+    hooks: createHookService({ pool, boss: dependencies.boss }),
     analyticsIngestion,
     analyticsReports: createAnalyticsReports(pool),
     reviews: createReviewService(pool),

@@ -6,6 +6,7 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import { packRollups, verifyRollups } from '../src/analytics/rollups/index.ts';
 import { createDatabase } from '../src/db/database.ts';
 import { createTestDatabaseUrl } from './database.ts';
@@ -238,6 +239,30 @@ describe('analytics processes', { timeout: 240_000 }, () => {
     );
     assert.equal(again.code, 0, again.stderr);
     assert.equal(JSON.parse(again.stdout).files[0].summary.imported, 0);
+    // The rotated, compressed copy of the second half: the same requests, nothing new.
+    const rotated = path.join(directory, 'access.log.1.gz');
+    await fs.writeFile(rotated, gzipSync(`${lines.slice(150).join('\n')}\n`));
+    const fromGzip = await runQuire(
+      ['analytics', 'import', '--project', project.id, '--format', 'combined', '--json', rotated],
+      environment,
+    );
+    assert.equal(fromGzip.code, 0, fromGzip.stderr);
+    assert.deepEqual(
+      [
+        JSON.parse(fromGzip.stdout).files[0].summary.imported,
+        JSON.parse(fromGzip.stdout).files[0].summary.alreadyImported,
+      ],
+      [0, 135],
+    );
+    // A file in another format entirely: a clear message and a non-zero exit.
+    const wrong = path.join(directory, 'events.jsonl');
+    await fs.writeFile(wrong, '{"path":"/a","timestamp":"2026-05-01T00:00:00Z"}\n');
+    const refusedImport = await runQuire(
+      ['analytics', 'import', '--project', project.id, '--format', 'combined', wrong],
+      environment,
+    );
+    assert.equal(refusedImport.code, 1);
+    assert.match(refusedImport.stderr, /events\.jsonl: Not in combined format/);
 
     const verify = await runQuire(['analytics', 'verify', '--project', project.id], environment);
     assert.equal(verify.code, 0, verify.stdout + verify.stderr);

@@ -2,6 +2,7 @@ import { after } from 'node:test';
 import type { AgentRunner } from '../src/agent-jobs/agent-runner.ts';
 import type { JobService } from '../src/agent-jobs/job-service.ts';
 import { type JobWorker, startJobWorker } from '../src/agent-jobs/job-worker.ts';
+import type { KeyDirectory, ReverseDnsResolver } from '../src/analytics/verification/index.ts';
 import { createApiKeyCache } from '../src/auth/api-key-cache.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import type { Database } from '../src/db/database.ts';
@@ -27,14 +28,22 @@ export interface TestServices {
 /** The real application and services on a test database, for `app.inject` (no socket). */
 export async function buildTestApp(
   database: Database,
-  options: { extraRoutes?: RouteRegistrar[]; environment?: Record<string, string> } & AppOptions = {},
+  options: {
+    extraRoutes?: RouteRegistrar[];
+    environment?: Record<string, string>;
+    verification?: { resolver?: ReverseDnsResolver; keyDirectory?: KeyDirectory };
+  } & AppOptions = {},
 ): Promise<App> {
   return (await buildTestServices(database, options)).app;
 }
 
 export async function buildTestServices(
   database: Database,
-  options: { extraRoutes?: RouteRegistrar[]; environment?: Record<string, string> } & AppOptions = {},
+  options: {
+    extraRoutes?: RouteRegistrar[];
+    environment?: Record<string, string>;
+    verification?: { resolver?: ReverseDnsResolver; keyDirectory?: KeyDirectory };
+  } & AppOptions = {},
 ): Promise<TestServices> {
   const config = loadConfig({ QUIRE_DATA_DIR: '/nonexistent', ...options.environment });
   const boss = await startQueue({
@@ -48,6 +57,8 @@ export async function buildTestServices(
     notifier,
     apiKeyCache: await createApiKeyCache(notifier),
     cacheJobs: true,
+    // No test reaches the network: reverse DNS answers nothing unless a test passes a fake.
+    verification: options.verification ?? { resolver: { reverse: async () => [], lookup: async () => [] } },
   });
   const { jobs } = services;
   const app = await buildApp(

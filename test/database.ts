@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { after } from 'node:test';
 import { setTimeout } from 'node:timers/promises';
 import pg from 'pg';
-import { createDatabase, type Database } from '../src/db/database.ts';
+import { createDatabase, type Database, quireTypeParsers } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrator.ts';
 
 function adminUrl(): string {
@@ -56,7 +56,7 @@ export async function createTestDatabaseUrl(): Promise<string> {
   );
   const url = databaseUrl(name);
   if (!template) {
-    const pool = new pg.Pool({ connectionString: url });
+    const pool = new pg.Pool({ connectionString: url, types: quireTypeParsers() });
     await migrate(pool);
     await pool.end();
   }

@@ -112,3 +112,54 @@ export const mdbookSite: Record<string, string> = {
   'src/ch01-installation.md': '# Installation\n\nRun `cargo install widget`.\n',
   'src/ch02-usage.md': '# Usage\n\nAfter the [installation](ch01-instalation.html), run `widget draw`.\n',
 };
+
+/** A Starlight site shaped like Starlight's own docs: the site in `docs/`, a sidebar of groups with slugs. */
+export const starlightSite: Record<string, string> = {
+  'docs/astro.config.mjs': `import { defineConfig } from 'astro/config';
+import starlight from '@astrojs/starlight';
+
+export default defineConfig({
+  integrations: [
+    starlight({
+      title: 'Lumen',
+      sidebar: [
+        { label: 'Start here', items: ['getting-started', 'installation'] },
+        { label: 'Guides', items: [{ slug: 'guides/themes' }] },
+      ],
+    }),
+  ],
+});
+`,
+  'docs/src/content/docs/index.mdx': '---\ntitle: Lumen\n---\n\nRead [getting started](/getting-started/).\n',
+  'docs/src/content/docs/getting-started.mdx':
+    '---\ntitle: Getting started\n---\n\nFirst [install Lumen](/installation/).\n',
+  'docs/src/content/docs/installation.md': '---\ntitle: Installation\n---\n\nRun `npm create lumen`.\n',
+  'docs/src/content/docs/guides/themes.md':
+    '---\ntitle: Themes\n---\n\nPick a theme after the [installation](/installation/).\n',
+};
+
+/** A VitePress site shaped like VitePress's own docs: `docs/.vitepress/config.ts` with a sidebar keyed by path. */
+export const vitepressSite: Record<string, string> = {
+  'docs/.vitepress/config.ts': `import { defineConfig } from 'vitepress';
+
+export default defineConfig({
+  title: 'Beam',
+  themeConfig: {
+    sidebar: {
+      '/guide/': [
+        {
+          text: 'Guide',
+          items: [
+            { text: 'Introduction', link: '/guide/introduction' },
+            { text: 'Setup', link: '/guide/setup' },
+          ],
+        },
+      ],
+    },
+  },
+});
+`,
+  'docs/index.md': '# Beam\n\nStart with the [introduction](/guide/introduction).\n',
+  'docs/guide/introduction.md': '# Introduction\n\nThen do the [setup](./setup.md).\n',
+  'docs/guide/setup.md': '# Setup\n\nRun `npx beam init`.\n',
+};

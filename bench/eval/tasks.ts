@@ -1,6 +1,14 @@
 import { readJavaScriptConfig } from '../../src/docs-site/javascript-config.ts';
 import type { ScriptedStep } from '../../test/scripted-model.ts';
-import { docusaurusSite, mdbookSite, mintlifySite, mintlifyTranslatedSite, mkdocsSite } from './fixtures.ts';
+import {
+  docusaurusSite,
+  mdbookSite,
+  mintlifySite,
+  mintlifyTranslatedSite,
+  mkdocsSite,
+  starlightSite,
+  vitepressSite,
+} from './fixtures.ts';
 
 /** What a checker sees: the files of the job's branch (null when no branch was pushed) and the outcome. */
 export interface TaskResult {
@@ -366,6 +374,61 @@ export const evaluationTasks: EvaluationTask[] = [
       edit('src/ch02-usage.md', 'ch01-instalation.html', 'ch01-installation.html'),
       call('validate', {}),
       answer('Fixed the link to the installation chapter.'),
+    ],
+  },
+  {
+    name: 'starlight-add-page-to-sidebar',
+    fixture: starlightSite,
+    prompt:
+      'Add a "Configuration" guide at guides/configuration and list it in the Guides group of the sidebar.',
+    check(result) {
+      const files = changed(result);
+      if (typeof files === 'string') return files;
+      if (!/title:\s*Configuration/.test(files['docs/src/content/docs/guides/configuration.md'] ?? ''))
+        return 'docs/src/content/docs/guides/configuration.md is missing or has no "Configuration" title';
+      if (!/slug: 'guides\/configuration'/.test(files['docs/astro.config.mjs'] ?? ''))
+        return 'the Guides group of docs/astro.config.mjs does not list guides/configuration';
+      return unchangedExcept(result, starlightSite, ['docs/astro.config.mjs']);
+    },
+    script: [
+      call('write_file', {
+        path: 'docs/src/content/docs/guides/configuration.md',
+        content:
+          '---\ntitle: Configuration\n---\n\nLumen reads `lumen.config.mjs`. See [Themes](/guides/themes/).\n',
+      }),
+      call('validate', {}),
+      read('docs/astro.config.mjs'),
+      edit(
+        'docs/astro.config.mjs',
+        "[{ slug: 'guides/themes' }]",
+        "[{ slug: 'guides/themes' }, { slug: 'guides/configuration' }]",
+      ),
+      call('validate', {}),
+      answer('Added the Configuration guide to the Guides group.'),
+    ],
+  },
+  {
+    name: 'vitepress-move-page',
+    fixture: vitepressSite,
+    prompt: 'Move the setup guide to guide/start/setup and keep the sidebar and links working.',
+    check(result) {
+      const files = changed(result);
+      if (typeof files === 'string') return files;
+      if (files['docs/guide/setup.md'] !== undefined || files['docs/guide/start/setup.md'] === undefined)
+        return 'docs/guide/setup.md was not moved to docs/guide/start/setup.md';
+      if (!files['docs/.vitepress/config.ts']?.includes("link: '/guide/start/setup'"))
+        return 'the sidebar does not link to /guide/start/setup';
+      if (!/\]\(\.\/start\/setup(\.md)?\)/.test(files['docs/guide/introduction.md'] ?? ''))
+        return 'docs/guide/introduction.md still links to the old path';
+      return null;
+    },
+    script: [
+      // move_file updates the sidebar link itself and lists the introduction's link to fix.
+      call('move_file', { from: 'docs/guide/setup.md', to: 'docs/guide/start/setup.md' }),
+      read('docs/guide/introduction.md'),
+      edit('docs/guide/introduction.md', '(./setup.md)', '(./start/setup.md)'),
+      call('validate', {}),
+      answer('Moved the setup guide to guide/start/setup; the sidebar and the introduction point to it.'),
     ],
   },
 ];

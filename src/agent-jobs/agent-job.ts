@@ -1,5 +1,13 @@
 import type { JobStatus } from './job-status.ts';
 
+/** What started a job an automation started (null for jobs people started). */
+export interface JobTrigger {
+  type: 'merge' | 'schedule' | 'manual';
+  automationId: string;
+  /** The change: its URL, commit and title, each null when the trigger has none (a schedule). */
+  source: { url: string | null; commit: string | null; title: string | null };
+}
+
 export interface AgentJob {
   id: string;
   projectId: string;
@@ -14,6 +22,8 @@ export interface AgentJob {
   inputTokens: number;
   outputTokens: number;
   runFailures: number;
+  automationId: string | null;
+  trigger: JobTrigger | null;
   createdAt: Date;
   updatedAt: Date;
   archivedAt: Date | null;
@@ -33,6 +43,8 @@ export interface AgentJobRow {
   input_tokens: number;
   output_tokens: number;
   run_failures: number;
+  automation_id: string | null;
+  trigger: JobTrigger | null;
   created_at: Date;
   updated_at: Date;
   archived_at: Date | null;
@@ -53,13 +65,15 @@ export function agentJobFromRow(row: AgentJobRow): AgentJob {
     inputTokens: row.input_tokens,
     outputTokens: row.output_tokens,
     runFailures: row.run_failures,
+    automationId: row.automation_id,
+    trigger: row.trigger,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     archivedAt: row.archived_at,
   };
 }
 
-/** The public job object (SEED-SPEC "Agent job", plus `branch`, `error`, `updatedAt`). */
+/** The public job object (SEED-SPEC "Agent job", plus `branch`, `error`, `updatedAt`, `trigger`). */
 export interface AgentJobResource {
   id: string;
   status: JobStatus;
@@ -71,6 +85,7 @@ export interface AgentJobResource {
   updatedAt: string;
   branch: string | null;
   error: string | null;
+  trigger: JobTrigger | null;
 }
 
 // Cached jobs are presented again at every poll; a job object never changes once read (a change
@@ -92,6 +107,7 @@ export function presentAgentJob(job: AgentJob): AgentJobResource {
       updatedAt: job.updatedAt.toISOString(),
       branch: job.branch,
       error: job.error,
+      trigger: job.trigger,
     };
     presented.set(job, resource);
   }

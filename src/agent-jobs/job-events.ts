@@ -1,4 +1,5 @@
 /** The job's step log: what `GET .../job/{id}/events` returns and streams. */
+import { jobEventsLockSeed } from '../db/advisory-locks.ts';
 import type { Queryable } from '../db/database.ts';
 
 export const jobEventsChannel = 'quire_agent_job_events';
@@ -31,7 +32,7 @@ export async function appendJobEvent(
   data: Record<string, unknown> = {},
 ): Promise<void> {
   await db.query(
-    `WITH lock AS (SELECT pg_advisory_xact_lock(hashtextextended($1, 7301190003)))
+    `WITH lock AS (SELECT pg_advisory_xact_lock(hashtextextended($1, ${jobEventsLockSeed})))
      INSERT INTO agent_job_events (job_id, type, data)
      SELECT $1, $2, $3::jsonb FROM lock
      RETURNING pg_notify($4, $1)`,

@@ -28,6 +28,7 @@ import {
   type NewJob,
   setJobStatus,
 } from './job-store.ts';
+import { checkPrompt } from './prompt.ts';
 
 export const jobArchivedChannel = 'quire_agent_job_archived';
 /** Notified on commit by a trigger whenever a job row changes (migration 0006). */
@@ -50,6 +51,28 @@ export async function createJobCache(notifier: Notifier): Promise<NotifiedCache<
   const cache = createNotifiedCache<AgentJob>(notifier, { ttlMilliseconds: 60_000, maxEntries: 50_000 });
   await notifier.subscribe(jobChangedChannel, (jobId) => cache.evict(jobId));
   return cache;
+}
+
+/**
+ * Adds a follow-up message to a job locked by the caller's transaction (`lockJob`), makes it
+ * active and queues its run; an archived job is a 409 (`nextStatus`). Automations use it too.
+ */
+export async function addFollowUp(
+  client: pg.PoolClient,
+  boss: PgBoss,
+  job: AgentJob,
+  prompt: string,
+): Promise<AgentJob> {
+  const status = nextStatus(job.status, { type: 'message' });
+  const message = await insertMessage(client, job.id, prompt);
+  await appendJobEvent(client, job.id, 'message-create', { messageId: message.id, prompt });
+  let updated = job;
+  if (status !== job.status) {
+    await appendJobEvent(client, job.id, 'status-change', { from: job.status, to: status });
+    updated = await setJobStatus(client, job.id, status, { error: null });
+  }
+  await enqueueAgentRun(boss, client, job.id);
+  return updated;
 }
 
 export interface JobResponse {
@@ -92,6 +115,7 @@ export function createJobService({ pool, boss, defaultModel, cache = null }: Job
       prompt: string,
       idempotency: IdempotentRequest | null = null,
     ): Promise<JobResponse> {
+      checkPrompt(prompt);
       // An Idempotency-Key needs a transaction around the creation; without one, creations
       // arriving together share a statement.
       const response = idempotency
@@ -111,19 +135,12 @@ export function createJobService({ pool, boss, defaultModel, cache = null }: Job
       prompt: string,
       idempotency: IdempotentRequest | null = null,
     ): Promise<JobResponse> {
+      checkPrompt(prompt);
       const response = await transaction(pool, (client) =>
         idempotent(client, idempotency, async () => {
-          let job = await lockJob(client, id);
+          const job = await lockJob(client, id);
           if (job === null || job.projectId !== projectId) throw new NotFoundError('Agent job not found');
-          const status = nextStatus(job.status, { type: 'message' });
-          const message = await insertMessage(client, job.id, prompt);
-          await appendJobEvent(client, job.id, 'message-create', { messageId: message.id, prompt });
-          if (status !== job.status) {
-            await appendJobEvent(client, job.id, 'status-change', { from: job.status, to: status });
-            job = await setJobStatus(client, job.id, status, { error: null });
-          }
-          await enqueueAgentRun(boss, client, job.id);
-          return { status: 200, body: presentAgentJob(job) };
+          return { status: 200, body: presentAgentJob(await addFollowUp(client, boss, job, prompt)) };
         }),
       );
       cache?.evict(id);

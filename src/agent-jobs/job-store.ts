@@ -2,7 +2,7 @@
 import type { Queryable } from '../db/database.ts';
 import { newId } from '../ids.ts';
 import { agentRunInsertSql } from '../queue/queue.ts';
-import { type AgentJob, type AgentJobRow, agentJobFromRow } from './agent-job.ts';
+import { type AgentJob, type AgentJobRow, agentJobFromRow, type JobTrigger } from './agent-job.ts';
 import type { JobStatus } from './job-status.ts';
 
 export interface NewJob {
@@ -260,4 +260,31 @@ export async function firstPrompts(db: Queryable, jobIds: string[]): Promise<Map
     [jobIds],
   );
   return new Map(result.rows.map((row) => [row.job_id, row.prompt]));
+}
+
+/** Marks a job as started by an automation (in the transaction that created it). */
+export async function setJobTrigger(
+  db: Queryable,
+  jobId: string,
+  automationId: string,
+  trigger: JobTrigger,
+): Promise<AgentJob> {
+  const result = await db.query<AgentJobRow>(
+    'UPDATE agent_jobs SET automation_id = $2, trigger = $3::jsonb WHERE id = $1 RETURNING *',
+    [jobId, automationId, JSON.stringify(trigger)],
+  );
+  return agentJobFromRow(result.rows[0]!);
+}
+
+/** An automation's jobs, newest first (its history). */
+export async function listAutomationJobs(
+  db: Queryable,
+  automationId: string,
+  limit: number,
+): Promise<AgentJob[]> {
+  const result = await db.query<AgentJobRow>(
+    'SELECT * FROM agent_jobs WHERE automation_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2',
+    [automationId, limit],
+  );
+  return result.rows.map(agentJobFromRow);
 }

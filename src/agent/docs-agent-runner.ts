@@ -6,7 +6,6 @@ import type {
   AgentRunProject,
 } from '../agent-jobs/agent-runner.ts';
 import type { CodeHost } from '../code-hosts/code-host.ts';
-import type { SiteProblem } from '../docs-site/index.ts';
 import { NonRetriableError } from '../errors.ts';
 import { branchName } from '../workspace/branch-name.ts';
 import type { CommitAuthor, Workspace } from '../workspace/workspace.ts';
@@ -15,11 +14,11 @@ import { classifyModelError } from './model/classify-model-error.ts';
 import { publishChanges } from './publish-changes.ts';
 import { pullRequestTitle } from './pull-request-text.ts';
 import { readRepositoryInstructions } from './repository-instructions.ts';
-import { runToolLoop } from './run-tool-loop.ts';
-import { createSiteCaches, formatValidation, SiteSession } from './site-session.ts';
+import { createSiteCaches, type SiteCaches, SiteSession } from './site-session.ts';
 import { buildSystemPrompt } from './system-prompt.ts';
-import { createRunChanges, type ToolContext } from './tools/tool-context.ts';
+import { createRunChanges, type RunChanges, type ToolContext } from './tools/tool-context.ts';
 import { createToolSet } from './tools/tool-set.ts';
+import { runValidationRounds } from './validation-rounds.ts';
 
 export interface DocsAgentDependencies {
   workspace: Workspace;
@@ -72,94 +71,47 @@ export function createDocsAgentRunner(dependencies: DocsAgentDependencies): Agen
         },
       });
       try {
-        const site = await SiteSession.open({
+        const { system, context, changes } = await prepareSite({
           root: worktree.path,
           baseCommit: worktree.baseCommit,
-          maximumFileBytes: limits.maximumFileBytes,
+          startCommit: worktree.startCommit,
+          limits,
           caches: siteCaches,
+          emit: input.emit,
         });
-        const system = buildSystemPrompt(
-          (await site.current()).model,
-          await readRepositoryInstructions(worktree.path),
-        );
-        const changes = createRunChanges(site);
-        const validate = async () => {
-          const result = await site.validate({
-            ...changes,
-            // A moved page is not new: its navigation entry is checked where it was.
-            created: new Set([...changes.created].filter((path) => !changes.renamedFrom.has(path))),
-          });
-          await input.emit({
-            type: 'validation-end',
-            data: { problems: result.problems, alreadyPresent: result.alreadyPresent.length },
-          });
-          return result;
-        };
-        const context: ToolContext = {
-          root: worktree.path,
-          maximumFileBytes: limits.maximumFileBytes,
-          readPaths: new Set(),
-          changes,
-          validate: async () => {
-            const result = await validate();
-            return { ok: result.problems.length === 0, report: formatValidation(result) };
-          },
-          site,
-        };
         const tools = createToolSet(context);
         const messages: ModelMessage[] = [...(input.history as ModelMessage[])];
         for (const message of input.messages) messages.push({ role: 'user', content: message.prompt });
 
-        const usage = { inputTokens: 0, outputTokens: 0 };
-        let steps = 0;
-        let summary = '';
-        let problems: SiteProblem[] = [];
-        for (let round = 0; ; round += 1) {
-          const result = await runToolLoop({
-            model,
-            system,
-            messages,
-            tools,
-            remainingSteps: limits.maximumSteps - steps,
-            remainingTokens: limits.maximumTokens - usage.inputTokens - usage.outputTokens,
-            modelRetries: limits.modelRetries,
-            signal,
-            emit: input.emit,
-          }).catch((error: unknown) => {
-            if (input.signal.aborted) throw error;
-            if (signal.aborted)
-              throw new NonRetriableError(
-                `The run exceeded its time limit of ${Math.round(limits.maximumWallTimeMs / 1000)} s`,
-              );
-            throw classifyModelError(error);
-          });
-          messages.push(...result.responseMessages);
-          steps += result.steps;
-          usage.inputTokens += result.usage.inputTokens;
-          usage.outputTokens += result.usage.outputTokens;
-          if (!result.answered) {
-            const used = usage.inputTokens + usage.outputTokens;
+        const { ending, steps, usage } = await runValidationRounds({
+          model,
+          system,
+          messages,
+          tools,
+          limits,
+          signal,
+          emit: input.emit,
+          changedFiles: () => changes.changed.size > 0 || changes.removed.size > 0,
+          validate: context.validate,
+        }).catch((error: unknown) => {
+          if (input.signal.aborted) throw error;
+          if (signal.aborted)
             throw new NonRetriableError(
-              used >= limits.maximumTokens
-                ? `The run used its token budget (${used} of ${limits.maximumTokens}) before the model finished`
-                : `The run used its step budget (${limits.maximumSteps} steps) before the model finished`,
+              `The run exceeded its time limit of ${Math.round(limits.maximumWallTimeMs / 1000)} s`,
             );
-          }
-          summary = result.text;
-          if (changes.changed.size === 0 && changes.removed.size === 0) break;
-          const validation = await validate();
-          problems = validation.problems;
-          if (
-            problems.length === 0 ||
-            round >= limits.maximumValidationRounds ||
-            steps >= limits.maximumSteps
-          )
-            break;
-          messages.push({
-            role: 'user',
-            content: `Validation found problems in your changes. Fix them, then answer with your summary again.\n\n${formatValidation(validation)}`,
-          });
+          throw classifyModelError(error);
+        });
+        if (ending.kind === 'token-budget-used') {
+          throw new NonRetriableError(
+            `The run used its token budget (${ending.used} of ${limits.maximumTokens}) before the model finished`,
+          );
         }
+        if (ending.kind === 'step-budget-used') {
+          throw new NonRetriableError(
+            `The run used its step budget (${limits.maximumSteps} steps) before the model finished`,
+          );
+        }
+        const { summary, problems } = ending;
 
         const { commit, prLink } = await publishChanges({
           workspace,
@@ -184,6 +136,51 @@ export function createDocsAgentRunner(dependencies: DocsAgentDependencies): Agen
       }
     },
   };
+}
+
+/**
+ * The run's view of the documentation site: a site session on the worktree, the system prompt that
+ * describes the site, and the tools' context, whose changes the session follows.
+ */
+async function prepareSite(options: {
+  root: string;
+  baseCommit: string;
+  startCommit: string;
+  limits: AgentLimits;
+  caches: SiteCaches;
+  emit: AgentRunInput['emit'];
+}): Promise<{ system: string; context: ToolContext; changes: RunChanges }> {
+  const { root, limits } = options;
+  const site = await SiteSession.open({
+    root,
+    baseCommit: options.baseCommit,
+    startCommit: options.startCommit,
+    maximumFileBytes: limits.maximumFileBytes,
+    caches: options.caches,
+  });
+  const system = buildSystemPrompt((await site.current()).model, await readRepositoryInstructions(root));
+  const changes = createRunChanges(site);
+  const validate = async () => {
+    const result = await site.validate({
+      ...changes,
+      // A moved page is not new: its navigation entry is checked where it was.
+      created: new Set([...changes.created].filter((path) => !changes.renamedFrom.has(path))),
+    });
+    await options.emit({
+      type: 'validation-end',
+      data: { problems: result.problems, alreadyPresent: result.alreadyPresent.length },
+    });
+    return result;
+  };
+  const context: ToolContext = {
+    root,
+    maximumFileBytes: limits.maximumFileBytes,
+    readPaths: new Set(),
+    changes,
+    validate,
+    site,
+  };
+  return { system, context, changes };
 }
 
 function firstUserText(history: unknown[]): string | null {

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { createRepository, git, temporaryDirectory } from '../../test/temporary-repository.ts';
+import { createRepository, git, temporaryDirectory, writeFiles } from '../../test/temporary-repository.ts';
+import { checkSite, introducedProblems } from '../docs-site/index.ts';
 import { createSiteCaches, formatValidation, SiteSession } from './site-session.ts';
 import { createRunChanges, recordMove, recordRemoval, recordWrite } from './tools/tool-context.ts';
 
@@ -22,7 +23,13 @@ describe('site session', () => {
   afterEach(() => directory.cleanup());
 
   const open = (caches = createSiteCaches()) =>
-    SiteSession.open({ root, baseCommit, maximumFileBytes: 1024 * 1024, caches });
+    SiteSession.open({
+      root,
+      baseCommit,
+      startCommit: git(root, 'rev-parse', 'HEAD').trim(),
+      maximumFileBytes: 1024 * 1024,
+      caches,
+    });
 
   it('reports only what the change introduced, at its file and line; old problems are counted apart', async () => {
     const site = await open();
@@ -60,6 +67,46 @@ describe('site session', () => {
     assert.deepEqual(problems.sort(), ['README.md:3', 'guides/deploy.md:3']);
   });
 
+  it('after edits to page text only, answers what a full check of the site answers', async () => {
+    writeFiles(root, {
+      'docs.json': '{"navigation": {"groups": [{"group": "Start", "pages": ["index", "guide"]}]}}\n',
+      'index.mdx': '# Home\n\nRead [the guide](/guide).\n',
+      'guide.mdx': '---\ntitle: Guide\n---\n\n# Guide\n\nBack [home](/).\n',
+    });
+    git(root, 'add', '--all');
+    git(root, 'commit', '--quiet', '-m', 'A Mintlify site');
+    baseCommit = git(root, 'rev-parse', 'HEAD').trim();
+    for (const edit of [
+      'Read [the guide](/guide) and [a missing page](/missing).\n',
+      'No links any more.\n',
+      'Read [the guide](/guide).\n',
+    ]) {
+      const site = await open();
+      const changes = createRunChanges(site);
+      writeFileSync(join(root, 'index.mdx'), `# Home\n\n${edit}`);
+      recordWrite(changes, 'index.mdx', false);
+      const quick = (await site.validate(changes)).problems;
+      // The same change checked the long way: the whole site rebuilt and checked.
+      const { model, source } = await site.current();
+      const full = introducedProblems(await checkSite(model, source), [
+        ...(await site.validate(changes)).alreadyPresent,
+      ]);
+      assert.deepEqual(quick, full);
+      git(root, 'checkout', '--quiet', '--', 'index.mdx');
+    }
+    const site = await open();
+    const changes = createRunChanges(site);
+    writeFileSync(
+      join(root, 'index.mdx'),
+      '# Home\n\nRead [the guide](/guide) and [a missing page](/missing).\n',
+    );
+    recordWrite(changes, 'index.mdx', false);
+    assert.deepEqual(
+      (await site.validate(changes)).problems.map((problem) => `${problem.file}:${problem.line}`),
+      ['index.mdx:3'],
+    );
+  });
+
   it('checks syntax of changed pages against their own earlier text', async () => {
     const site = await open();
     const changes = createRunChanges(site);
@@ -85,16 +132,18 @@ describe('site session', () => {
     );
   });
 
-  it('checks a base commit once per process, whatever the number of runs on it', async () => {
+  it('reads and checks a base commit once per process, whatever the number of runs on it', async () => {
     const caches = createSiteCaches();
     await (await open(caches)).validate(createRunChanges());
-    const cached = caches.baseProblems.get(`${baseCommit}\0${1024 * 1024}`);
+    const cached = caches.commits.get(`${baseCommit}\0${1024 * 1024}`);
     assert.notEqual(cached, undefined);
+    const problems = (await cached)?.problems;
     await (await open(caches)).validate(createRunChanges());
-    assert.equal(caches.baseProblems.get(`${baseCommit}\0${1024 * 1024}`), cached);
+    assert.equal(caches.commits.get(`${baseCommit}\0${1024 * 1024}`), cached);
+    assert.equal((await cached)?.problems, problems);
   });
 
-  it('forgets a deleted file at once, without walking the tree again', async () => {
+  it('follows the files the tools change, without walking or reading the tree again', async () => {
     const site = await open();
     const changes = createRunChanges(site);
     rmSync(join(root, 'guides/deploy.md'));

@@ -4,30 +4,75 @@ import {
   CommitFiles,
   checkPageSyntax,
   checkSite,
-  DirectoryFiles,
   introducedProblems,
   isPagePath,
   PageFactsCache,
   pagesMissingFromNavigation,
+  problemsAfterPageEdits,
+  type SiteModel,
   type SiteProblem,
+  WorktreeFiles,
 } from '../docs-site/index.ts';
 
-/** Caches shared by every run of a process: page facts by content, and each base commit's problems. */
+/** Caches shared by every run of a process: page facts by content, and a few commits' sites. */
 export interface SiteCaches {
   facts: PageFactsCache;
-  baseProblems: Map<string, Promise<SiteProblem[]>>;
+  /** A commit's files (held in memory), its site, and its problems once checked; newest kept. */
+  commits: Map<string, Promise<CommitSite>>;
 }
 
-const maximumBaseCommits = 32;
+interface CommitSite {
+  site: AnalyzedSite;
+  problems: Promise<SiteProblem[]> | null;
+}
+
+/** A large site's commit holds its text files in memory (tens of MB): a few are enough for busy repositories. */
+const maximumCachedCommits = 4;
 
 export function createSiteCaches(): SiteCaches {
-  return { facts: new PageFactsCache(), baseProblems: new Map() };
+  return { facts: new PageFactsCache(), commits: new Map() };
+}
+
+/** A commit's site, read from git without a checkout (one `git cat-file --batch`), cached per commit. */
+function commitSite(
+  caches: SiteCaches,
+  root: string,
+  commit: string,
+  maximumFileBytes: number,
+): Promise<CommitSite> {
+  const key = `${commit}\0${maximumFileBytes}`;
+  const cached = caches.commits.get(key);
+  if (cached !== undefined) {
+    // Most recently used last, so eviction takes the oldest.
+    caches.commits.delete(key);
+    caches.commits.set(key, cached);
+    return cached;
+  }
+  const loading = (async (): Promise<CommitSite> => {
+    const files = await CommitFiles.list(root, commit, maximumFileBytes);
+    await files.preload();
+    return { site: await analyzeSite(files, caches.facts), problems: null };
+  })();
+  // A failed read is not kept: the next run tries again.
+  loading.catch(() => caches.commits.delete(key));
+  caches.commits.set(key, loading);
+  if (caches.commits.size > maximumCachedCommits) {
+    const oldest = caches.commits.keys().next().value;
+    if (oldest !== undefined) caches.commits.delete(oldest);
+  }
+  return loading;
+}
+
+function commitProblems(commit: CommitSite): Promise<SiteProblem[]> {
+  commit.problems ??= checkSite(commit.site.model, commit.site.source);
+  return commit.problems;
 }
 
 /** What one run changed, as validation needs it. */
 export interface SiteChanges {
   changed: ReadonlySet<string>;
   created: ReadonlySet<string>;
+  removed: ReadonlySet<string>;
   /** The content of each changed file before the run first changed it. */
   originals: ReadonlyMap<string, string>;
   /** A moved file's new path → its path on the base commit. */
@@ -50,43 +95,43 @@ export interface SiteValidation {
  * same base pays nothing) give the problems that were already there.
  */
 export class SiteSession {
-  readonly files: DirectoryFiles;
+  readonly files: WorktreeFiles;
   readonly #caches: SiteCaches;
-  readonly #baseProblems: Promise<SiteProblem[]>;
+  readonly #start: CommitSite;
+  readonly #base: CommitSite;
   #current: Promise<AnalyzedSite> | null = null;
 
-  private constructor(files: DirectoryFiles, caches: SiteCaches, baseProblems: Promise<SiteProblem[]>) {
+  private constructor(files: WorktreeFiles, caches: SiteCaches, start: CommitSite, base: CommitSite) {
     this.files = files;
     this.#caches = caches;
-    this.#baseProblems = baseProblems;
+    this.#start = start;
+    this.#base = base;
   }
 
-  /** Opens the site of a worktree whose changes are measured against `baseCommit`. */
+  /**
+   * Opens the site of a worktree checked out at `startCommit` (the branch of a follow-up, or the base
+   * itself), whose changes are measured against `baseCommit`.
+   */
   static async open(options: {
     root: string;
     baseCommit: string;
+    startCommit: string;
     maximumFileBytes: number;
     caches: SiteCaches;
   }): Promise<SiteSession> {
-    const { root, baseCommit, maximumFileBytes, caches } = options;
-    const files = await DirectoryFiles.list(root, maximumFileBytes);
-    const key = `${baseCommit}\0${maximumFileBytes}`;
-    let baseProblems = caches.baseProblems.get(key);
-    if (baseProblems === undefined) {
-      baseProblems = checkCommit(root, baseCommit, maximumFileBytes, caches.facts);
-      // A failed check is not kept: the next run tries again.
-      baseProblems.catch(() => caches.baseProblems.delete(key));
-      caches.baseProblems.set(key, baseProblems);
-      if (caches.baseProblems.size > maximumBaseCommits) {
-        const oldest = caches.baseProblems.keys().next().value;
-        if (oldest !== undefined) caches.baseProblems.delete(oldest);
-      }
-    }
-    return new SiteSession(files, caches, baseProblems);
+    const { root, maximumFileBytes, caches } = options;
+    const start = await commitSite(caches, root, options.startCommit, maximumFileBytes);
+    const base =
+      options.baseCommit === options.startCommit
+        ? start
+        : await commitSite(caches, root, options.baseCommit, maximumFileBytes);
+    const files = new WorktreeFiles(root, maximumFileBytes, start.site.source.files);
+    return new SiteSession(files, caches, start, base);
   }
 
   /** The site as it is now. */
   current(): Promise<AnalyzedSite> {
+    if (this.files.changedCount === 0) return Promise.resolve(this.#start.site);
     this.#current ??= analyzeSite(this.files, this.#caches.facts);
     return this.#current;
   }
@@ -104,10 +149,8 @@ export class SiteSession {
   }
 
   async validate(changes: SiteChanges): Promise<SiteValidation> {
-    const { model, source } = await this.current();
-    const found = await checkSite(model, source);
-    found.push(...pagesMissingFromNavigation(model, changes.created));
-    const base = await this.#baseProblems;
+    const { model, found } = await this.#currentProblems(changes);
+    const base = await commitProblems(this.#base);
     const problems = introducedProblems(found, base, changes.renamedFrom);
     // Syntax is checked in changed pages only (the full parse is slow), against their own earlier text.
     for (const file of [...changes.changed].sort()) {
@@ -119,6 +162,32 @@ export class SiteSession {
       problems.push(...introducedProblems(checkPageSyntax(file, text), before));
     }
     return { problems, alreadyPresent: base, unsupported: model.unsupported };
+  }
+
+  /**
+   * Every problem of the site as it is now. After edits that leave pages, routes and navigation as
+   * they were (the usual edit of a page's text), the start commit's model and problems are kept and
+   * only the edited pages are checked again; otherwise the model is built anew.
+   */
+  async #currentProblems(changes: SiteChanges): Promise<{ model: SiteModel; found: SiteProblem[] }> {
+    const onlyEdits =
+      changes.created.size === 0 && changes.removed.size === 0 && changes.renamedFrom.size === 0;
+    if (onlyEdits && this.files.changedCount > 0) {
+      const start = this.#start.site;
+      const edited = await problemsAfterPageEdits({
+        model: start.model,
+        before: start.source,
+        problemsBefore: await commitProblems(this.#start),
+        files: this.files,
+        cache: this.#caches.facts,
+        edited: changes.changed,
+      });
+      if (edited !== null) return { model: start.model, found: edited.problems };
+    }
+    const { model, source } = await this.current();
+    const found = await checkSite(model, source);
+    found.push(...pagesMissingFromNavigation(model, changes.created));
+    return { model, found };
   }
 
   /** Where the site links to `file` or names it in navigation, from the site as it is now. */
@@ -142,18 +211,6 @@ export class SiteSession {
     }
     return places;
   }
-}
-
-async function checkCommit(
-  root: string,
-  commit: string,
-  maximumFileBytes: number,
-  facts: PageFactsCache,
-): Promise<SiteProblem[]> {
-  const files = await CommitFiles.list(root, commit, maximumFileBytes);
-  await files.preload(files.paths.filter(isPagePath));
-  const { model, source } = await analyzeSite(files, facts);
-  return checkSite(model, source);
 }
 
 const maximumListedPresent = 20;

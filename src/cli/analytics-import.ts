@@ -5,7 +5,7 @@ import { createClassifier } from '../analytics/classification/index.ts';
 import { createPageViewWriter } from '../analytics/ingestion/index.ts';
 import { type ImportSummary, importLog, type LogFormat, logFormats } from '../analytics/log-import/index.ts';
 import { retentionCutoff } from '../analytics/rollups/index.ts';
-import { NotFoundError } from '../errors.ts';
+import { InvalidInputError, isQuireError, NotFoundError } from '../errors.ts';
 import { findProject } from '../projects/project-store.ts';
 import { withDatabase } from './database-command.ts';
 import { printJson, printTable } from './output.ts';
@@ -16,7 +16,10 @@ export function registerAnalyticsImportCommand(analytics: Command): void {
     .description('Import page views from server or CDN logs (safe to re-run: nothing is counted twice)')
     .requiredOption('--project <id>', 'the project the views belong to')
     .addOption(
-      new Option('--format <format>', 'combined: nginx/Apache; jsonl: JSON lines (Vercel, Cloudflare)')
+      new Option(
+        '--format <format>',
+        'combined: nginx/Apache; vhost_combined: Apache with host:port first; jsonl: JSON lines or a JSON array (Cloudflare, Vercel, Netlify); gzip is detected',
+      )
         .choices(logFormats)
         .makeOptionMandatory(),
     )
@@ -51,6 +54,11 @@ export function registerAnalyticsImportCommand(analytics: Command): void {
               now: Date.now(),
               keepFrom: retentionCutoff(Date.now(), config.analyticsRetentionMonths),
               onProgress: progress.update,
+            }).catch((error: unknown) => {
+              progress.done(undefined);
+              // Say which file; the views of files before it are stored (and a re-run skips them).
+              if (isQuireError(error)) throw new InvalidInputError(`${file}: ${error.message}`);
+              throw error;
             });
             progress.done(summary);
             summaries.push({ file, summary });
@@ -70,7 +78,13 @@ function printSummary(file: string, summary: ImportSummary): void {
   console.log(
     `${file}: ${summary.linesRead} lines read, ${summary.imported} imported, ${summary.alreadyImported} already imported, ${skipped} skipped`,
   );
-  const reasons = Object.entries(summary.skipped).sort((left, right) => right[1] - left[1]);
+  if (summary.withoutUserAgent > 0) {
+    console.log(
+      `${summary.withoutUserAgent} views have no user agent (common log format): unclassified, counted as human`,
+    );
+  }
+  // In pipeline order: reading, format, request, invalid fields, no page view.
+  const reasons = Object.entries(summary.skipped);
   if (reasons.length > 0) {
     printTable(
       ['SKIPPED', 'REASON'],
@@ -99,9 +113,9 @@ function createProgressBar(file: string, size: number, bytesRead: () => number) 
       last = Date.now();
       draw(summary);
     },
-    done(summary: Readonly<ImportSummary>) {
+    done(summary: Readonly<ImportSummary> | undefined) {
       if (!enabled) return;
-      draw(summary);
+      if (summary !== undefined) draw(summary);
       process.stderr.write('\n');
     },
   };

@@ -7,7 +7,13 @@ import {
   retentionCutoff,
   verifyRollups,
 } from '../analytics/rollups/index.ts';
-import { analyticsSettingsOf, parseOrigin, settingsPatch } from '../analytics/settings/index.ts';
+import {
+  analyticsSettingsOf,
+  drainSettingsOf,
+  drainSettingsPatch,
+  parseOrigin,
+  settingsPatch,
+} from '../analytics/settings/index.ts';
 import { dropMonthPartitionsBefore } from '../analytics/storage/index.ts';
 import { type PageViewsQuery, QuireApiError } from '../client/quire-client.ts';
 import { NotFoundError, QuireError } from '../errors.ts';
@@ -16,6 +22,7 @@ import { registerAnalyticsImportCommand } from './analytics-import.ts';
 import { type ClientOptions, clientFrom, withClientOptions } from './client-command.ts';
 import { withDatabase } from './database-command.ts';
 import { printJson, printTable } from './output.ts';
+import { readStandardInput } from './standard-input.ts';
 
 function parseCount(minimum: number) {
   return (text: string): number => {
@@ -156,14 +163,30 @@ export function registerAnalyticsCommands(program: Command): void {
       'count AI search and training crawlers as ai in the export',
       parseSwitch,
     )
+    .option(
+      '--vercel-drain-secret <secret>',
+      'the Vercel drain\'s signature secret (- reads it from standard input, "" clears it)',
+    )
+    .option(
+      '--vercel-verify-code <code>',
+      'the verification code Vercel shows for a new drain ("" clears it)',
+    )
     .option('--json', 'print the settings as one JSON object')
     .action(
       async (options: {
         project: string;
         allowedOrigins?: string;
         countAiCrawlers?: boolean;
+        vercelDrainSecret?: string;
+        vercelVerifyCode?: string;
         json?: boolean;
       }) => {
+        const vercelSecret =
+          options.vercelDrainSecret === '-' ? await readStandardInput() : options.vercelDrainSecret;
+        const drainPatch = drainSettingsPatch({
+          ...(vercelSecret === undefined ? {} : { vercelSecret }),
+          ...(options.vercelVerifyCode === undefined ? {} : { vercelVerifyCode: options.vercelVerifyCode }),
+        });
         const allowedOrigins =
           options.allowedOrigins === undefined
             ? undefined
@@ -172,22 +195,33 @@ export function registerAnalyticsCommands(program: Command): void {
                 .filter((origin) => origin.trim() !== '')
                 .map(parseOrigin);
         const settings = await withDatabase(async (database) => {
-          const patch = settingsPatch({
-            ...(allowedOrigins === undefined ? {} : { allowedOrigins }),
-            ...(options.countAiCrawlers === undefined
-              ? {}
-              : { countAiCrawlersAsAi: options.countAiCrawlers }),
-          });
+          const patch = {
+            ...settingsPatch({
+              ...(allowedOrigins === undefined ? {} : { allowedOrigins }),
+              ...(options.countAiCrawlers === undefined
+                ? {}
+                : { countAiCrawlersAsAi: options.countAiCrawlers }),
+            }),
+            ...drainPatch,
+          };
           const project =
             Object.keys(patch).length > 0
               ? await updateProjectSettings(database.pool, options.project, patch)
               : await findProject(database.pool, options.project);
           if (project === null) throw new NotFoundError(`No project with id ${options.project}`);
-          return analyticsSettingsOf(project.settings);
+          const drains = drainSettingsOf(project.settings);
+          // The secret is never printed, only whether it is set.
+          return {
+            ...analyticsSettingsOf(project.settings),
+            vercelDrainSecretSet: drains.vercelSecret !== null,
+            vercelVerifyCode: drains.vercelVerifyCode,
+          };
         });
         if (options.json) return printJson(settings);
         console.log(`allowed origins: ${settings.allowedOrigins.join(', ') || '(none: the tracker is off)'}`);
         console.log(`count AI crawlers as ai: ${settings.countAiCrawlersAsAi ? 'on' : 'off'}`);
+        console.log(`vercel drain secret: ${settings.vercelDrainSecretSet ? 'set' : 'not set'}`);
+        console.log(`vercel verify code: ${settings.vercelVerifyCode ?? 'not set'}`);
       },
     );
 }

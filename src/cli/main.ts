@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.ts';
 import { errorMessage, isQuireError } from '../errors.ts';
 import { registerAnalyticsCommands } from './analytics.ts';
+import { registerAutomationCommands } from './automation.ts';
 import { registerJobCommands } from './job.ts';
 import { registerKeyCommands } from './key.ts';
 import { registerMigrateCommand } from './migrate.ts';
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
   registerUserCommands(program);
   registerWebhookCommands(program);
   registerJobCommands(program);
+  registerAutomationCommands(program);
   registerAnalyticsCommands(program);
   return program;
 }

@@ -12,6 +12,7 @@ import {
 } from '../projects/project-store.ts';
 import { withDatabase } from './database-command.ts';
 import { printJson, printTable } from './output.ts';
+import { readStandardInput } from './standard-input.ts';
 
 function parseName(text: string): string {
   const name = text.trim();
@@ -50,12 +51,6 @@ interface CredentialOptions {
   githubApiUrl?: string;
   gitlabToken?: string;
   gitlabHost?: string;
-}
-
-async function readStandardInput(): Promise<string> {
-  let text = '';
-  for await (const chunk of process.stdin) text += chunk;
-  return text.trim();
 }
 
 /** Code-host credentials for `settings.github` / `settings.gitlab`; secrets may come from stdin. */
@@ -162,6 +157,10 @@ export function registerProjectCommands(program: Command): void {
       'GitLab token with api and write_repository scopes ("-": read it from standard input)',
     )
     .option('--gitlab-host <url>', 'GitLab base URL (default: the repository URL origin)')
+    .option(
+      '--hook-secret <secret>',
+      'the secret code-host webhooks (POST /v1/hooks/ID/github|gitlab) are verified with ("-": read it from standard input, "" removes it)',
+    )
     .option('--json', 'print the project as one JSON object')
     .action(
       async (
@@ -173,10 +172,12 @@ export function registerProjectCommands(program: Command): void {
           codeHost?: CodeHostKind;
           model?: string;
           agentRateLimit?: number;
+          hookSecret?: string;
           json?: boolean;
         } & CredentialOptions,
       ) => {
         const credentials = await readCredentials(options);
+        const hookSecret = options.hookSecret === '-' ? await readStandardInput() : options.hookSecret;
         const updated = await withDatabase(async (database) => {
           const changed = await updateProject(database.pool, projectId, {
             ...(options.name === undefined ? {} : { name: options.name }),
@@ -188,6 +189,8 @@ export function registerProjectCommands(program: Command): void {
           const settings: Record<string, unknown> = {};
           if (options.model !== undefined) settings.model = options.model || null;
           if (options.agentRateLimit !== undefined) settings.agentRateLimitPerHour = options.agentRateLimit;
+          // Stored like the code-host tokens beside it (project settings); never printed.
+          if (hookSecret !== undefined) settings.hookSecret = hookSecret || null;
           for (const host of ['github', 'gitlab'] as const) {
             if (Object.keys(credentials[host]).length > 0) {
               const existing = changed.settings[host];

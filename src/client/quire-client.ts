@@ -10,15 +10,29 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentJobResource } from '../agent-jobs/agent-job.ts';
 import type { JobStatus } from '../agent-jobs/job-status.ts';
 import type { IncomingEvent, IngestResult } from '../analytics/ingestion/index.ts';
-import type { PageViewsExport, VisitorsExport } from '../analytics/reports/index.ts';
+import type { CategoryDetail, PageViewsExport, VisitorsExport } from '../analytics/reports/index.ts';
+import type { AutomationResource } from '../automations/automation.ts';
+import type { AutomationInput, AutomationPatch } from '../automations/automation-service.ts';
 
-export type { AgentJobResource, IncomingEvent, IngestResult, PageViewsExport, VisitorsExport };
+export type {
+  AgentJobResource,
+  AutomationInput,
+  AutomationPatch,
+  AutomationResource,
+  CategoryDetail,
+  IncomingEvent,
+  IngestResult,
+  PageViewsExport,
+  VisitorsExport,
+};
 
 export interface PageViewsQuery {
   dateFrom?: string;
   dateTo?: string;
   limit?: number;
   offset?: number;
+  /** `categories` adds aiReferred, aiSearch, aiTraining, otherBots and verifiedAi to totals and rows. */
+  detail?: 'categories';
 }
 
 export interface JobEventResource {
@@ -101,6 +115,9 @@ export function createQuireClient(options: QuireClientOptions) {
   const job = (projectId: string, id = '') =>
     `/v2/agent/${encodeURIComponent(projectId)}/job${id ? `/${encodeURIComponent(id)}` : ''}`;
 
+  const automation = (projectId: string, id = '') =>
+    `/v2/agent/${encodeURIComponent(projectId)}/automations${id ? `/${encodeURIComponent(id)}` : ''}`;
+
   const client = {
     createJob(projectId: string, prompt: string, requestOptions: { idempotencyKey?: string } = {}) {
       const headers: Record<string, string> = requestOptions.idempotencyKey
@@ -146,12 +163,40 @@ export function createQuireClient(options: QuireClientOptions) {
         `${job(projectId, id)}/events?${search}`,
       );
     },
+    listAutomations(projectId: string) {
+      return request<{ automations: AutomationResource[] }>('GET', automation(projectId));
+    },
+    getAutomation(projectId: string, id: string) {
+      return request<AutomationResource>('GET', automation(projectId, id));
+    },
+    createAutomation(projectId: string, input: AutomationInput) {
+      return request<AutomationResource>('POST', automation(projectId), input);
+    },
+    updateAutomation(projectId: string, id: string, patch: AutomationPatch) {
+      return request<AutomationResource>('PATCH', automation(projectId, id), patch);
+    },
+    deleteAutomation(projectId: string, id: string) {
+      return request<null>('DELETE', automation(projectId, id));
+    },
+    /** Fires the automation now; resolves to the job it started or continued. */
+    triggerAutomation(projectId: string, id: string, requestOptions: { idempotencyKey?: string } = {}) {
+      const headers: Record<string, string> = requestOptions.idempotencyKey
+        ? { 'idempotency-key': requestOptions.idempotencyKey }
+        : {};
+      return request<AgentJobResource>('POST', `${automation(projectId, id)}/trigger`, undefined, headers);
+    },
+    /** The jobs the automation started or continued, newest first. */
+    automationJobs(projectId: string, id: string) {
+      return request<{ jobs: AgentJobResource[] }>('GET', `${automation(projectId, id)}/jobs`);
+    },
     /** The page-view export: totals and one page of per-page counts (DESIGN.md §1). */
     pageViews(projectId: string, query: PageViewsQuery = {}) {
-      return request<PageViewsExport>('GET', exportPath(projectId, 'views', query));
+      return request<
+        PageViewsExport & { totals: Partial<CategoryDetail>; views: Array<Partial<CategoryDetail>> }
+      >('GET', exportPath(projectId, 'views', query));
     },
     /** Unique visitors, with the parameters and pagination of the page-view export. */
-    visitors(projectId: string, query: PageViewsQuery = {}) {
+    visitors(projectId: string, query: Omit<PageViewsQuery, 'detail'> = {}) {
       return request<VisitorsExport>('GET', exportPath(projectId, 'visitors', query));
     },
     /** Sends up to 1,000 page views; resolves once they are committed. */

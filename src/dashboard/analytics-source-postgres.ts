@@ -9,7 +9,7 @@ export function createAnalyticsSource(reports: AnalyticsReports): AnalyticsSourc
   });
   return {
     views: (projectId, range, page) =>
-      reports.pageViews({ projectId, range: rangeOf(range), ...page, now: Date.now() }),
+      reports.pageViewsByCategory({ projectId, range: rangeOf(range), ...page, now: Date.now() }),
     agents: (projectId, range) => reports.agents({ projectId, range: rangeOf(range), now: Date.now() }),
     timeSeries: (projectId, range, interval) =>
       reports.timeSeries({ projectId, range: rangeOf(range), interval, now: Date.now() }),

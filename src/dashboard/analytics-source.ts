@@ -14,6 +14,12 @@ export interface ViewCounts {
   human: number;
   ai: number;
   total: number;
+  /** The export's `detail=categories` counts (absent: not asked for, shown as 0). */
+  aiReferred?: number;
+  aiSearch?: number;
+  aiTraining?: number;
+  otherBots?: number;
+  verifiedAi?: number;
 }
 
 export interface PageViewsResult {
@@ -24,7 +30,7 @@ export interface PageViewsResult {
 
 export interface AgentsResult {
   categories: Record<'human' | 'ai_assistant' | 'ai_search' | 'ai_training' | 'bot', number>;
-  agents: { agent: string; category: string; views: number }[];
+  agents: { agent: string; category: string; views: number; verifiedViews: number }[];
 }
 
 export interface TimeSeriesResult {

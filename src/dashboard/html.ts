@@ -5,6 +5,8 @@
  *
  *   html`<p class="prompt">${job.prompt}</p>`   // <script> in the prompt stays text
  */
+import { escapeHtml } from '../escape-html.ts';
+
 export class SafeHtml {
   readonly value: string;
 
@@ -25,10 +27,6 @@ export type Interpolation =
   | null
   | undefined
   | readonly Interpolation[];
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"'`]/g, (character) => `&#${character.charCodeAt(0)};`);
-}
 
 function render(value: Interpolation): string {
   if (value === null || value === undefined || value === false) return '';

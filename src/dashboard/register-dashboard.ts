@@ -4,10 +4,9 @@
  * buttons, the live step log, the chart). It uses the same services as the API, not the API.
  */
 import type { FastifyInstance } from 'fastify';
-import { isQuireError } from '../errors.ts';
 import type { App, RouteRegistrar } from '../http/app.ts';
 import type { HttpDependencies } from '../http/dependencies.ts';
-import { errorResponseOf } from '../http/error-handler.ts';
+import { applyErrorResponse, errorResponseOf } from '../http/error-handler.ts';
 import { createJobEventStreams } from '../http/job-event-stream.ts';
 import { createAnalyticsSource } from './analytics-source-postgres.ts';
 import { parseFormBody } from './form.ts';
@@ -60,14 +59,12 @@ async function dashboardPlugin(app: FastifyInstance, dependencies: HttpDependenc
   installSessionAccess(app, dependencies.accounts);
 
   app.setErrorHandler((error: unknown, request, reply) => {
-    const { status, body } = errorResponseOf(error);
+    const response = errorResponseOf(error);
+    const { status, body } = response;
     if (status >= 500) request.log.error({ err: error }, 'dashboard request failed');
-    if (isQuireError(error) && error.code === 'rate_limited' && 'retryAfterSeconds' in error) {
-      reply.header('retry-after', String(error.retryAfterSeconds));
-    }
-    if (!(request.headers.accept ?? '').includes('text/html')) return reply.code(status).send(body);
+    applyErrorResponse(reply, response);
+    if (!(request.headers.accept ?? '').includes('text/html')) return reply.send(body);
     return reply
-      .code(status)
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-store')
       .send(renderErrorPage(status, body.error).value);

@@ -8,8 +8,11 @@ export function csvCell(value: string | number): string {
   return `"${text.replaceAll('"', '""')}"`;
 }
 
+/** The export's columns, then its `detail=categories` split (as the hosted service's CSV splits views). */
+const detailColumns = ['aiReferred', 'aiSearch', 'aiTraining', 'otherBots', 'verifiedAi'] as const;
+
 export function viewsCsvHeader(): string {
-  return `${['path', 'human', 'ai', 'total', 'visitors'].map(csvCell).join(',')}\r\n`;
+  return `${['path', 'human', 'ai', 'total', ...detailColumns, 'visitors'].map(csvCell).join(',')}\r\n`;
 }
 
 /** `visitors`: unique visitors per path (human or AI, deduplicated); 0 for a path without. */
@@ -17,7 +20,7 @@ export function viewsCsvRows(views: PageViewsResult['views'], visitors: Readonly
   return views
     .map(
       (row) =>
-        `${[row.path, row.human, row.ai, row.total, visitors.get(row.path) ?? 0].map(csvCell).join(',')}\r\n`,
+        `${[row.path, row.human, row.ai, row.total, ...detailColumns.map((column) => row[column] ?? 0), visitors.get(row.path) ?? 0].map(csvCell).join(',')}\r\n`,
     )
     .join('');
 }

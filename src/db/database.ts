@@ -20,13 +20,23 @@ export interface DatabaseOptions {
   max?: number;
 }
 
-// Dates stay `Date`, bigint counts become numbers (counts here never approach 2^53).
-pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+/**
+ * The type parsers of every Quire pool and client, given as pg's `types` option
+ * (https://node-postgres.com/apis/client#new-client) rather than set on pg's global registry, so
+ * that no other pg user in the process is changed: dates stay `Date`, bigint counts become numbers
+ * (counts here never approach 2^53).
+ */
+export function quireTypeParsers(): pg.CustomTypesConfig {
+  const types = new pg.TypeOverrides();
+  types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+  return types;
+}
 
 export function createDatabase(options: DatabaseOptions): Database {
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     application_name: options.applicationName,
+    types: quireTypeParsers(),
     max: options.max ?? 20,
     connectionTimeoutMillis: 10_000,
     idleTimeoutMillis: 30_000,

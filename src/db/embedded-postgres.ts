@@ -8,6 +8,7 @@
  * that leaves stops the cluster only when no other Quire process is connected, so CLI commands
  * work whether or not a server is running on the same data directory.
  */
+
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
@@ -17,6 +18,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { errorCode } from '../errors.ts';
 
 const execFileAsync = promisify(execFile);
 
@@ -149,7 +151,7 @@ async function initialiseOnce(
     try {
       lock = await fs.open(lockFile, 'wx');
     } catch (error: unknown) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (errorCode(error) !== 'EEXIST') throw error;
       // Someone else is initialising; a lock older than two minutes belongs to a dead process.
       const age = Date.now() - (await fs.stat(lockFile).catch(() => ({ mtimeMs: Date.now() }))).mtimeMs;
       if (age > 120_000) await fs.rm(lockFile, { force: true });

@@ -4,11 +4,12 @@ import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import pg from 'pg';
 import { createTestDatabaseUrl } from '../../test/database.ts';
+import { quireTypeParsers } from './database.ts';
 import { migrate, readMigrations } from './migrator.ts';
 
 test('0009 and 0010 give every stored path an id, key the rollups by series and path id, and move raw views into per-project partitions', async () => {
   const url = await createTestDatabaseUrl();
-  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  const pool = new pg.Pool({ connectionString: url, max: 2, types: quireTypeParsers() });
   try {
     await pool.query('DROP SCHEMA public CASCADE; CREATE SCHEMA public');
     const all = await readMigrations();

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pg from 'pg';
 import { createTestDatabaseUrl } from '../../test/database.ts';
+import { quireTypeParsers } from './database.ts';
 import { isMigrated, type Migration, migrate, readMigrations } from './migrator.ts';
 
 test('migrations are numbered, ordered and unique', async () => {
@@ -19,7 +20,10 @@ test('migrations are numbered, ordered and unique', async () => {
 
 test('several processes migrating at once apply each migration once', async () => {
   const url = await createTestDatabaseUrl();
-  const pools = Array.from({ length: 4 }, () => new pg.Pool({ connectionString: url, max: 2 }));
+  const pools = Array.from(
+    { length: 4 },
+    () => new pg.Pool({ connectionString: url, max: 2, types: quireTypeParsers() }),
+  );
   try {
     // A fresh schema, so the migrations really run here.
     await pools[0]!.query('DROP SCHEMA public CASCADE; CREATE SCHEMA public');
@@ -40,7 +44,7 @@ test('several processes migrating at once apply each migration once', async () =
 
 test('a failing migration is rolled back and reported by name', async () => {
   const url = await createTestDatabaseUrl();
-  const pool = new pg.Pool({ connectionString: url });
+  const pool = new pg.Pool({ connectionString: url, types: quireTypeParsers() });
   try {
     const broken: Migration = {
       id: 9998,

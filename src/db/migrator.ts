@@ -6,10 +6,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type pg from 'pg';
+import { advisoryLockKeys } from './advisory-locks.ts';
 
 const migrationsDirectory = path.join(import.meta.dirname, 'migrations');
-/** Any constant; it only has to be the same in every Quire process. */
-const migrationLockKey = 7_301_190_001;
 
 export interface Migration {
   id: number;
@@ -33,7 +32,7 @@ export async function migrate(pool: pg.Pool, migrations?: Migration[]): Promise<
   const all = migrations ?? (await readMigrations());
   const client = await pool.connect();
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [migrationLockKey]);
+    await client.query('SELECT pg_advisory_lock($1)', [advisoryLockKeys.migration]);
     await client.query(`
       CREATE TABLE IF NOT EXISTS quire_migrations (
         id integer PRIMARY KEY,
@@ -60,7 +59,7 @@ export async function migrate(pool: pg.Pool, migrations?: Migration[]): Promise<
     }
     return pending;
   } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [migrationLockKey]).catch(() => {});
+    await client.query('SELECT pg_advisory_unlock($1)', [advisoryLockKeys.migration]).catch(() => {});
     client.release();
   }
 }

@@ -5,9 +5,14 @@ import { isUnchecked, type SiteModel, type SiteProblem, type SiteSource } from '
  * no page, and links the framework would not serve, each with its file and line. A whole
  * 2,500-page site takes well under a second once page facts are cached (they are, by content).
  */
-export async function checkSite(model: SiteModel, source: SiteSource): Promise<SiteProblem[]> {
-  const problems: SiteProblem[] = [...model.configurationProblems];
-  for (const entry of model.navigation) {
+export async function checkSite(
+  model: SiteModel,
+  source: SiteSource,
+  options: { onlyPages?: ReadonlySet<string> } = {},
+): Promise<SiteProblem[]> {
+  const { onlyPages } = options;
+  const problems: SiteProblem[] = onlyPages === undefined ? [...model.configurationProblems] : [];
+  for (const entry of onlyPages === undefined ? model.navigation : []) {
     if (entry.target !== null) continue;
     problems.push({
       file: entry.file,
@@ -16,7 +21,11 @@ export async function checkSite(model: SiteModel, source: SiteSource): Promise<S
       key: `navigation\0${entry.reference}`,
     });
   }
-  const checked = [...model.pages.keys(), ...model.partials];
+  // With `onlyPages`: the links of those pages only (the rest of the site is known unchanged).
+  const checked =
+    onlyPages === undefined
+      ? [...model.pages.keys(), ...model.partials]
+      : [...onlyPages].filter((file) => model.pages.has(file) || model.partials.has(file));
   for (const file of checked) {
     const facts = await source.pageFacts(file);
     if (facts === null) continue;

@@ -6,7 +6,7 @@
 import { detectSite } from './detect-site.ts';
 import { siteModelBuilders } from './frameworks/index.ts';
 import type { RepositoryFiles, SiteModel, SiteSource } from './site-model.ts';
-import { createSiteSource, type PageFactsCache } from './site-source.ts';
+import { createSiteSource, type PageFactsCache, preparePageFacts } from './site-source.ts';
 
 export { checkSite, introducedProblems, pagesMissingFromNavigation } from './check-site.ts';
 export { type DetectedSite, detectSite } from './detect-site.ts';
@@ -16,6 +16,7 @@ export {
   isBinary,
   memoryFiles,
   OverlayFiles,
+  WorktreeFiles,
   walkFiles,
 } from './repository-files.ts';
 export type {
@@ -39,8 +40,10 @@ export interface AnalyzedSite {
 /** Detects the framework and builds its model of the site from `files`. */
 export async function analyzeSite(files: RepositoryFiles, cache: PageFactsCache): Promise<AnalyzedSite> {
   const detected = await detectSite(files);
+  await preparePageFacts(files, detected.framework, cache);
   const source = createSiteSource(files, detected.framework, cache);
   const model = await siteModelBuilders[detected.framework](source, detected.siteRoot);
   return { model, source };
 }
 export { checkPageSyntax } from './check-syntax.ts';
+export { problemsAfterPageEdits } from './reanalyze-site.ts';

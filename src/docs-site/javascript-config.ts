@@ -39,14 +39,22 @@ type AnyNode = Node & Record<string, unknown>;
 
 const maximumDepth = 64;
 
+const maximumFunctionCalls = 1000;
+
 /**
  * Reads a configuration file's exports without running it. `importJson` may answer the JSON files
- * it imports or requires (`require('./sidebars.json')`); everything else imported is unknown.
+ * it imports or requires (`require('./sidebars.json')`); `importModule` may answer a name imported
+ * from another module (`import { sidebar } from './astro.sidebar'`, `name` is `default` for a
+ * default import); everything else imported is unknown. Calls to functions declared in the file
+ * (`sidebar: { '/guide/': sidebarGuide() }`) are read as the expression they return, with their
+ * parameters bound to the arguments; a bounded number of calls, so no file can make this loop.
  */
 export function readJavaScriptConfig(
   text: string,
   fileName: string,
   importJson: (specifier: string) => unknown = () => new UnknownValue('imported module'),
+  importModule: (specifier: string, name: string) => unknown = (specifier) =>
+    new UnknownValue(`imported from ${specifier}`),
 ): JavaScriptConfig {
   let program: AnyNode;
   try {
@@ -60,8 +68,12 @@ export function readJavaScriptConfig(
     const reason = error instanceof Error ? error.message : 'unparsable';
     return { value: new UnknownValue(`${fileName} could not be parsed: ${reason}`), named: new Map() };
   }
-  const declarations = new Map<string, AnyNode | { imported: string }>();
+  const declarations = new Map<string, AnyNode | Imported>();
+  const functions = new Map<string, AnyNode>();
   const named = new Map<string, unknown>();
+  // Parameters and local constants of the function call being read; null outside calls.
+  let scope: Map<string, unknown> | null = null;
+  let functionCalls = 0;
   let exported: AnyNode | null = null;
   const body = program.body as AnyNode[];
 
@@ -70,14 +82,71 @@ export function readJavaScriptConfig(
     if (statement.type === 'ImportDeclaration') {
       const source = String((statement.source as AnyNode).value);
       for (const specifier of statement.specifiers as AnyNode[]) {
-        declarations.set(String((specifier.local as AnyNode).name), { imported: source });
+        const imported = specifier.imported as AnyNode | undefined;
+        const name =
+          specifier.type === 'ImportDefaultSpecifier'
+            ? 'default'
+            : specifier.type === 'ImportNamespaceSpecifier'
+              ? '*'
+              : String(imported?.name ?? imported?.value);
+        declarations.set(String((specifier.local as AnyNode).name), { imported: source, name });
       }
+    }
+    if (statement.type === 'FunctionDeclaration' && statement.id) {
+      functions.set(String((statement.id as AnyNode).name), statement);
     }
     if (statement.type === 'ExportNamedDeclaration' && statement.declaration) {
       const declaration = statement.declaration as AnyNode;
       if (declaration.type === 'VariableDeclaration') collectDeclarations(declaration, declarations);
+      if (declaration.type === 'FunctionDeclaration' && declaration.id) {
+        functions.set(String((declaration.id as AnyNode).name), declaration);
+      }
     }
   }
+
+  /** What a call to a function declared in this file returns, or null when it is not one. */
+  const callLocalFunction = (callee: AnyNode, arguments_: unknown[], depth: number): unknown => {
+    if (callee.type !== 'Identifier' || scope?.has(String(callee.name))) return null;
+    const name = String(callee.name);
+    let declared: AnyNode | undefined = functions.get(name);
+    if (declared === undefined) {
+      const constant = declarations.get(name);
+      if (constant === undefined || isImport(constant)) return null;
+      declared = constant;
+    }
+    if (!/^(ArrowFunctionExpression|FunctionExpression|FunctionDeclaration)$/.test(declared.type))
+      return null;
+    functionCalls += 1;
+    if (functionCalls > maximumFunctionCalls) return new UnknownValue('too many function calls');
+    const local = new Map<string, unknown>();
+    for (const [index, parameter] of (declared.params as AnyNode[]).entries()) {
+      if (parameter.type === 'Identifier') local.set(String(parameter.name), arguments_[index]);
+      else return new UnknownValue('function with destructured parameters');
+    }
+    const outer = scope;
+    scope = local;
+    try {
+      const body = declared.body as AnyNode;
+      if (body.type !== 'BlockStatement') return evaluate(body, depth + 1);
+      for (const statement of body.body as AnyNode[]) {
+        if (statement.type === 'VariableDeclaration') {
+          for (const declarator of statement.declarations as AnyNode[]) {
+            const id = declarator.id as AnyNode;
+            if (id.type === 'Identifier')
+              local.set(String(id.name), evaluate(declarator.init as AnyNode, depth + 1));
+          }
+        } else if (statement.type === 'ReturnStatement') {
+          return evaluate(statement.argument as AnyNode, depth + 1);
+        } else if (statement.type !== 'EmptyStatement' && statement.type !== 'FunctionDeclaration') {
+          // Branches and loops decide what is returned: only running the code could tell.
+          return new UnknownValue(`function ${name} computes its result`);
+        }
+      }
+      return undefined;
+    } finally {
+      scope = outer;
+    }
+  };
 
   const evaluate = (node: AnyNode | null | undefined, depth: number): unknown => {
     if (node === null || node === undefined) return undefined;
@@ -130,15 +199,23 @@ export function readJavaScriptConfig(
       }
       case 'Identifier': {
         if (node.name === 'undefined') return undefined;
+        if (scope?.has(String(node.name))) return scope.get(String(node.name));
         const declaration = declarations.get(String(node.name));
         if (declaration === undefined) return new UnknownValue(`unknown name ${String(node.name)}`);
         if (isImport(declaration)) {
           return declaration.imported.endsWith('.json')
             ? importJson(declaration.imported)
-            : new UnknownValue(`imported from ${declaration.imported}`);
+            : importModule(declaration.imported, declaration.name);
         }
-        // A constant's initialiser, evaluated where it is used (guarded against cycles by depth).
-        return evaluate(declaration, depth + 1);
+        // A constant's initialiser, evaluated where it is used (guarded against cycles by depth),
+        // outside any call's parameters.
+        const outer = scope;
+        scope = null;
+        try {
+          return evaluate(declaration, depth + 1);
+        } finally {
+          scope = outer;
+        }
       }
       case 'MemberExpression': {
         const object = evaluate(node.object as AnyNode, depth + 1);
@@ -161,7 +238,8 @@ export function readJavaScriptConfig(
             ? importJson(arguments_[0])
             : new UnknownValue(`required ${arguments_[0]}`);
         }
-        return new CallValue(callee, arguments_);
+        const returned = callLocalFunction(node.callee as AnyNode, arguments_, depth);
+        return returned ?? new CallValue(callee, arguments_);
       }
       case 'AwaitExpression':
         return evaluate(node.argument as AnyNode, depth + 1);
@@ -216,10 +294,7 @@ export function readJavaScriptConfig(
 }
 
 /** The expression a config function returns (its local constants become readable), or null. */
-function returnedExpression(
-  node: AnyNode,
-  declarations: Map<string, AnyNode | { imported: string }>,
-): AnyNode | null {
+function returnedExpression(node: AnyNode, declarations: Map<string, AnyNode | Imported>): AnyNode | null {
   if (node.type === 'Identifier') {
     const declared = declarations.get(String(node.name));
     return declared !== undefined && !isImport(declared) ? returnedExpression(declared, declarations) : null;
@@ -235,14 +310,17 @@ function returnedExpression(
   return returned;
 }
 
-function isImport(declaration: AnyNode | { imported: string }): declaration is { imported: string } {
+interface Imported {
+  imported: string;
+  /** The exported name it was imported as: `default`, `*` for a namespace, or the name. */
+  name: string;
+}
+
+function isImport(declaration: AnyNode | Imported): declaration is Imported {
   return typeof (declaration as { imported?: unknown }).imported === 'string';
 }
 
-function collectDeclarations(
-  statement: AnyNode,
-  declarations: Map<string, AnyNode | { imported: string }>,
-): void {
+function collectDeclarations(statement: AnyNode, declarations: Map<string, AnyNode | Imported>): void {
   for (const declarator of statement.declarations as AnyNode[]) {
     const id = declarator.id as AnyNode;
     if (id.type === 'Identifier' && declarator.init)

@@ -20,6 +20,20 @@ function createParser(dialect: MarkdownDialect): MarkdownIt {
     ['emphasis', 'strikethrough', 'entity', 'replacements', 'smartquotes', 'balance_pairs', 'fragments_join'],
     true,
   );
+  // Inline parsing is most of the cost, and only text with a `[` or a `<` can hold a link, an image
+  // or inline HTML: the rest keeps its text, unparsed.
+  parser.core.ruler.at('inline', (state) => {
+    for (const token of state.tokens) {
+      if (token.type !== 'inline') continue;
+      if (token.content.includes('[') || token.content.includes('<')) {
+        token.children ??= [];
+        state.md.inline.parse(token.content, state.md, state.env, token.children);
+      }
+    }
+  });
+  // MDX has no HTML blocks: a JSX tag on its own line (`<Steps>`, `<Fragment slot="x">`) holds
+  // Markdown, so a code fence right inside it is still a code fence (https://mdxjs.com/docs/what-is-mdx/#markdown).
+  if (dialect === 'mdx') parser.disable('html_block');
   return parser;
 }
 
@@ -28,7 +42,8 @@ const frontMatterPattern = /^---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?
 const attributePattern =
   /\b(href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|\{\s*(?:"([^"]*)"|'([^']*)'|`([^`$]*)`)\s*\})/g;
 const attributeStart = /\b(?:href|src)\s*=/;
-const importPattern = /^\s*import\s[^;]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm;
+// MDX reads ESM only at the start of a line, never indented (an indented `import` is code in an example).
+const importPattern = /^import\s[^;]*?\bfrom\s*['"]([^'"]+)['"]|^import\s*['"]([^'"]+)['"]/gm;
 
 /**
  * The front matter, first heading and links of one page, read as its framework reads it: links in
@@ -50,7 +65,8 @@ export function readPageFacts(text: string, dialect: MarkdownDialect): PageFacts
     parser = createParser(dialect);
     parsers.set(dialect, parser);
   }
-  const tokens = parser.parse(body, {});
+  const prepared = hideFootnoteLabels(dialect === 'mdx' ? unindentFences(body) : body);
+  const tokens = parser.parse(prepared, {});
   const links: PageLink[] = [];
   let title: string | null = null;
   const codeLines = new Set<number>();
@@ -66,10 +82,52 @@ export function readPageFacts(text: string, dialect: MarkdownDialect): PageFacts
       if (title === null && tokens[index - 1]?.tag === 'h1') title = token.content.trim();
     }
   }
+  if (dialect === 'mdx') markFencedLines(prepared, codeLines);
   readAttributeLinks(body, codeLines, links);
   if (dialect === 'mdx') readImports(body, codeLines, links);
   links.sort((left, right) => left.line - right.line);
   return { frontMatter, title, links };
+}
+
+/**
+ * A footnote definition (`[^note]: text`, GFM and MDX) is not a link reference definition: escaping its
+ * bracket keeps its text, and the links in it, a paragraph instead of one bogus link to the whole text.
+ */
+function hideFootnoteLabels(body: string): string {
+  return body.includes('[^') ? body.replace(/^( {0,3})\[\^([^\]\n]+)\]:/gm, '$1\\[^$2]:') : body;
+}
+
+/**
+ * MDX has no indented code, so a fence nested deep in JSX (`<Steps>`, `<Tab>`) is still a fence however
+ * far it is indented; markdown-it would take a fence indented by four spaces as text. Only the fence lines
+ * move, so line numbers stay the same.
+ */
+function unindentFences(body: string): string {
+  return body.includes('   ```') || body.includes('   ~~~')
+    ? body.replace(/^[ \t]{4,}(?=```|~~~)/gm, '')
+    : body;
+}
+
+/**
+ * In MDX a fence inside JSX (`<CodeGroup>` right before it) is still code, while markdown-it reads the
+ * JSX and the fence below it as one HTML block: its lines are marked as code here, by a line scan.
+ */
+function markFencedLines(body: string, codeLines: Set<number>): void {
+  let open: { marker: string; start: number } | null = null;
+  for (const [index, line] of body.split('\n').entries()) {
+    const fence = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
+    if (open === null) {
+      if (fence !== undefined) open = { marker: fence, start: index };
+    } else if (
+      fence !== undefined &&
+      fence[0] === open.marker[0] &&
+      fence.length >= open.marker.length &&
+      line.trim() === fence
+    ) {
+      for (let covered = open.start; covered <= index; covered += 1) codeLines.add(covered);
+      open = null;
+    }
+  }
 }
 
 function parseFrontMatter(text: string): Record<string, unknown> | null {

@@ -6,6 +6,9 @@ import { runGit } from '../workspace/git.ts';
 import type { RepositoryFiles } from './site-model.ts';
 
 const skippedDirectories = new Set(['.git', 'node_modules']);
+/** Files that are never text: not read from a commit at all. */
+const binaryExtension =
+  /\.(png|jpe?g|gif|webp|avif|ico|bmp|tiff?|pdf|zip|gz|tgz|bz2|xz|7z|jar|woff2?|ttf|otf|eot|mp[34]|m4a|mov|webm|ogg|wav|wasm|psd|sketch|fig)$/i;
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** True for content a text editor should not touch: a NUL byte, or bytes that are not UTF-8. */
@@ -108,13 +111,8 @@ export class DirectoryFiles implements RepositoryFiles {
     this.#texts.delete(path);
   }
 
-  async #readFromDisk(path: string): Promise<string | null> {
-    const absolute = join(this.#root, path);
-    const status = await lstat(absolute).catch(() => null);
-    if (status === null || !status.isFile() || status.size > this.#maximumFileBytes) return null;
-    const bytes = await readFile(absolute).catch(() => null);
-    if (bytes === null || isBinary(bytes)) return null;
-    return decoder.decode(bytes);
+  #readFromDisk(path: string): Promise<string | null> {
+    return readRegularText(join(this.#root, path), this.#maximumFileBytes);
   }
 }
 
@@ -174,8 +172,13 @@ export class CommitFiles implements RepositoryFiles {
     return text;
   }
 
-  /** Reads the texts of many files in one git process (a whole site's pages before a full check). */
-  async preload(paths: Iterable<string>): Promise<void> {
+  /**
+   * Reads the texts of many files in one git process (a whole site before a full check). Without
+   * `paths`: every file that may be text (images, fonts, archives and media are known not to be).
+   */
+  async preload(
+    paths: Iterable<string> = this.paths.filter((path) => !binaryExtension.test(path)),
+  ): Promise<void> {
     const wanted = new Map<string, string>();
     for (const path of paths) {
       const entry = this.#entries.get(path);
@@ -268,4 +271,74 @@ export class OverlayFiles implements RepositoryFiles {
 export function memoryFiles(files: Readonly<Record<string, string>>): RepositoryFiles {
   const empty: RepositoryFiles = { paths: [], has: () => false, read: async () => null };
   return new OverlayFiles(empty, new Map(Object.entries(files)));
+}
+
+/**
+ * A worktree's files as the commit it started from, plus what the tools changed since: a changed
+ * file is read from disk (regular files only, within the size limit), a removed one is gone. Nothing
+ * else is walked or read again, so a check after an edit costs what the edit touched.
+ */
+export class WorktreeFiles implements RepositoryFiles {
+  readonly #root: string;
+  readonly #maximumFileBytes: number;
+  readonly #start: RepositoryFiles;
+  /** Changed paths: a reader of the file on disk, or null once removed. */
+  readonly #changes = new Map<string, { text: Promise<string | null> | null } | null>();
+  #paths: string[] | null = null;
+
+  constructor(root: string, maximumFileBytes: number, start: RepositoryFiles) {
+    this.#root = root;
+    this.#maximumFileBytes = maximumFileBytes;
+    this.#start = start;
+  }
+
+  /** Whether anything changed since the start commit. */
+  get changedCount(): number {
+    return this.#changes.size;
+  }
+
+  get paths(): readonly string[] {
+    if (this.#paths === null) {
+      const paths = new Set(this.#start.paths);
+      for (const [path, change] of this.#changes) {
+        if (change === null) paths.delete(path);
+        else paths.add(path);
+      }
+      this.#paths = [...paths].sort(compareCodePoints);
+    }
+    return this.#paths;
+  }
+
+  has(path: string): boolean {
+    const change = this.#changes.get(path);
+    return change === undefined ? this.#start.has(path) : change !== null;
+  }
+
+  read(path: string): Promise<string | null> {
+    const change = this.#changes.get(path);
+    if (change === undefined) return this.#start.read(path);
+    if (change === null) return Promise.resolve(null);
+    change.text ??= readRegularText(join(this.#root, path), this.#maximumFileBytes);
+    return change.text;
+  }
+
+  /** A file was written (created or changed). */
+  changed(path: string): void {
+    if (!this.has(path)) this.#paths = null;
+    this.#changes.set(path, { text: null });
+  }
+
+  /** A file was deleted (or moved away). */
+  removed(path: string): void {
+    if (this.has(path)) this.#paths = null;
+    this.#changes.set(path, null);
+  }
+}
+
+async function readRegularText(absolute: string, maximumFileBytes: number): Promise<string | null> {
+  const status = await lstat(absolute).catch(() => null);
+  if (status === null || !status.isFile() || status.size > maximumFileBytes) return null;
+  const bytes = await readFile(absolute).catch(() => null);
+  if (bytes === null || isBinary(bytes)) return null;
+  return decoder.decode(bytes);
 }

@@ -1,31 +1,74 @@
-import { createHash } from 'node:crypto';
 import { type MarkdownDialect, readPageFacts } from './page-facts.ts';
-import type { DocsFramework, PageFacts, RepositoryFiles, SiteSource } from './site-model.ts';
+import { readManyPageFacts } from './page-facts-pool.ts';
+import {
+  type DocsFramework,
+  isPagePath,
+  type PageFacts,
+  type RepositoryFiles,
+  type SiteSource,
+} from './site-model.ts';
 
 /**
  * Page facts by content, shared by every check in the process: the base commit's check and each
- * validation of a run read the same unchanged pages, so each is parsed once. Bounded: the oldest
- * entries go first.
+ * validation of a run read the same unchanged pages, so each is parsed once. Keyed by the text
+ * itself: V8 keeps a string's hash with the string, so a page read once from a commit is looked up
+ * again without hashing its content (a SHA-1 per page per check cost more than the rest of a check).
+ * Bounded by the characters it holds; the oldest entries go first.
  */
 export class PageFactsCache {
-  readonly #entries = new Map<string, PageFacts>();
-  readonly #maximumEntries: number;
+  readonly #entries = new Map<MarkdownDialect, Map<string, PageFacts>>();
+  /** Insertion order, for eviction; `#oldest` is the first entry not evicted yet. */
+  #order: Array<[MarkdownDialect, string]> = [];
+  #oldest = 0;
+  readonly #maximumCharacters: number;
+  #characters = 0;
 
-  constructor(maximumEntries = 200_000) {
-    this.#maximumEntries = maximumEntries;
+  constructor(maximumCharacters = 128 * 1024 * 1024) {
+    this.#maximumCharacters = maximumCharacters;
   }
 
   facts(text: string, dialect: MarkdownDialect): PageFacts {
-    const key = `${dialect}:${createHash('sha1').update(text).digest('base64')}`;
-    const cached = this.#entries.get(key);
+    const cached = this.#entries.get(dialect)?.get(text);
     if (cached !== undefined) return cached;
     const facts = readPageFacts(text, dialect);
-    if (this.#entries.size >= this.#maximumEntries) {
-      const oldest = this.#entries.keys().next().value;
-      if (oldest !== undefined) this.#entries.delete(oldest);
-    }
-    this.#entries.set(key, facts);
+    this.#remember(text, dialect, facts);
     return facts;
+  }
+
+  /** Reads every page not cached yet, on worker threads when there are many (a site's first check). */
+  async fill(items: ReadonlyArray<{ text: string; dialect: MarkdownDialect }>): Promise<void> {
+    const missing = items.filter((item) => this.#entries.get(item.dialect)?.has(item.text) !== true);
+    if (missing.length === 0) return;
+    const facts = await readManyPageFacts(missing, readPageFacts);
+    for (const [index, item] of missing.entries()) {
+      const read = facts[index];
+      if (read !== undefined && this.#entries.get(item.dialect)?.has(item.text) !== true) {
+        this.#remember(item.text, item.dialect, read);
+      }
+    }
+  }
+
+  #remember(text: string, dialect: MarkdownDialect, facts: PageFacts): void {
+    let entries = this.#entries.get(dialect);
+    if (entries === undefined) {
+      entries = new Map();
+      this.#entries.set(dialect, entries);
+    }
+    entries.set(text, facts);
+    this.#order.push([dialect, text]);
+    this.#characters += text.length;
+    while (this.#characters > this.#maximumCharacters && this.#oldest < this.#order.length - 1) {
+      const [oldestDialect, oldestText] = this.#order[this.#oldest] ?? [];
+      this.#oldest += 1;
+      if (oldestDialect === undefined || oldestText === undefined) break;
+      if (this.#entries.get(oldestDialect)?.delete(oldestText) === true)
+        this.#characters -= oldestText.length;
+    }
+    // Compacted now and then, so the order list does not grow without bound.
+    if (this.#oldest > 4096 && this.#oldest * 2 > this.#order.length) {
+      this.#order = this.#order.slice(this.#oldest);
+      this.#oldest = 0;
+    }
   }
 }
 
@@ -33,6 +76,22 @@ export class PageFactsCache {
 export function dialectFor(framework: DocsFramework, path: string): MarkdownDialect {
   if (path.toLowerCase().endsWith('.mdx')) return 'mdx';
   return framework === 'mkdocs' ? 'python-markdown' : 'commonmark';
+}
+
+/** Fills the cache with the facts of every page of `files`, before a model reads them one by one. */
+export async function preparePageFacts(
+  files: RepositoryFiles,
+  framework: DocsFramework,
+  cache: PageFactsCache,
+): Promise<void> {
+  const pages = files.paths.filter(isPagePath);
+  const texts = await Promise.all(pages.map((path) => files.read(path)));
+  const items: Array<{ text: string; dialect: MarkdownDialect }> = [];
+  for (const [index, text] of texts.entries()) {
+    const path = pages[index];
+    if (text !== null && path !== undefined) items.push({ text, dialect: dialectFor(framework, path) });
+  }
+  await cache.fill(items);
 }
 
 export function createSiteSource(

@@ -12,6 +12,12 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The scope a key needs for this route; routes without one are public. */
     scope?: Scope;
+    /**
+     * Also accept the key as `?key=` when no Authorization header is sent: only for senders that
+     * can set nothing but a URL (Netlify's log drains). Keys in URLs reach access logs, so users
+     * are told to use an `ingest`-only key there.
+     */
+    apiKeyInQuery?: boolean;
   }
   interface FastifyRequest {
     apiKey: ApiKey | null;
@@ -23,7 +29,12 @@ export function installAuthentication(app: App, dependencies: HttpDependencies):
   app.addHook('onRequest', async (request) => {
     const scope = request.routeOptions.config.scope;
     if (scope === undefined) return;
-    const key = await dependencies.apiKeys.authenticate(request.headers.authorization);
+    let authorization = request.headers.authorization;
+    if (authorization === undefined && request.routeOptions.config.apiKeyInQuery === true) {
+      const queryKey = (request.query as { key?: unknown }).key;
+      if (typeof queryKey === 'string') authorization = `Bearer ${queryKey}`;
+    }
+    const key = await dependencies.apiKeys.authenticate(authorization);
     const projectId = (request.params as { projectId?: string }).projectId ?? '';
     authorize(key, projectId, scope);
     request.apiKey = key;

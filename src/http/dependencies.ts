@@ -4,6 +4,8 @@ import type { JobService } from '../agent-jobs/job-service.ts';
 import type { AnalyticsServices } from '../analytics/ingestion/index.ts';
 import type { AnalyticsReports } from '../analytics/reports/index.ts';
 import type { ApiKeyService } from '../auth/api-key-service.ts';
+import type { AutomationService } from '../automations/automation-service.ts';
+import type { HookService } from '../automations/hooks/hook-service.ts';
 import type { ReviewService } from '../code-hosts/local/review-service.ts';
 import type { Config } from '../config.ts';
 import type { ProjectService } from '../projects/project-service.ts';
@@ -20,6 +22,9 @@ export interface HttpDependencies {
   apiKeys: ApiKeyService;
   jobs: JobService;
   jobEvents: JobEventFeed;
+  automations: AutomationService;
+  /** Code-host webhooks: verified, stored and queued. */
+  hooks: HookService;
   /** The classifier and the group-committing page-view writer, one per process. */
   analyticsIngestion: AnalyticsServices;
   analyticsReports: AnalyticsReports;

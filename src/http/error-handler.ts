@@ -1,10 +1,11 @@
 /**
- * The one place where errors become HTTP responses: `{error, details?}` for every 4xx and 5xx.
- * Known errors keep their message; anything else is logged with the request id and answered with
- * a bare 500, so no stack trace, SQL or path ever reaches a client.
+ * The one place where errors become HTTP responses, for the API and the dashboard alike:
+ * `{error, details?}` for every 4xx and 5xx, and `Retry-After` for a rate limit. Known errors keep
+ * their message; anything else is logged with the request id and answered with a bare 500, so no
+ * stack trace, SQL or path ever reaches a client.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type ErrorCode, type ErrorDetail, isQuireError } from '../errors.ts';
+import { type ErrorCode, type ErrorDetail, isQuireError, propertyOf } from '../errors.ts';
 
 const statusByCode: Record<ErrorCode, number> = {
   invalid_input: 400,
@@ -34,6 +35,13 @@ export interface ErrorBody {
   details?: ErrorDetail[];
 }
 
+export interface ErrorResponse {
+  status: number;
+  body: ErrorBody;
+  /** For `Retry-After` (https://www.rfc-editor.org/rfc/rfc9110#name-retry-after): a rate limit's wait. */
+  retryAfterSeconds: number | null;
+}
+
 export function installErrorHandlers(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => {
     reply
@@ -42,19 +50,33 @@ export function installErrorHandlers(app: FastifyInstance): void {
   });
 
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    const { status, body } = errorResponseOf(error);
-    if (status >= 500) {
+    const response = errorResponseOf(error);
+    if (response.status >= 500) {
       request.log.error({ err: error }, 'request failed');
     }
-    if (isQuireError(error) && error.code === 'rate_limited' && 'retryAfterSeconds' in error) {
-      reply.header('retry-after', String(error.retryAfterSeconds));
-    }
-    reply.code(status).send(body);
+    applyErrorResponse(reply, response).send(response.body);
   });
 }
 
-/** The status and `{error, details?}` body for any thrown value (the dashboard renders it as a page). */
-export function errorResponseOf(error: unknown): { status: number; body: ErrorBody } {
+/** Sets the reply's status and headers for an error response; the caller sends the body its way. */
+export function applyErrorResponse(reply: FastifyReply, response: ErrorResponse): FastifyReply {
+  if (response.retryAfterSeconds !== null) reply.header('retry-after', String(response.retryAfterSeconds));
+  return reply.code(response.status);
+}
+
+/** The status, `{error, details?}` body and headers for any thrown value (the dashboard renders it as a page). */
+export function errorResponseOf(error: unknown): ErrorResponse {
+  const { status, body } = statusAndBodyOf(error);
+  const retryAfterSeconds =
+    isQuireError(error) && error.code === 'rate_limited' ? propertyOf(error, 'retryAfterSeconds') : null;
+  return {
+    status,
+    body,
+    retryAfterSeconds: typeof retryAfterSeconds === 'number' ? retryAfterSeconds : null,
+  };
+}
+
+function statusAndBodyOf(error: unknown): { status: number; body: ErrorBody } {
   if (isQuireError(error)) {
     const status = statusByCode[error.code];
     if (status >= 500) return { status: 500, body: { error: 'Internal server error' } };

@@ -4,11 +4,10 @@
  */
 import type pg from 'pg';
 import { insertApiKey } from '../auth/api-key-store.ts';
+import { advisoryLockKeys } from '../db/advisory-locks.ts';
 import { transaction } from '../db/database.ts';
 import type { Project } from './project.ts';
 import { countProjects, insertProject } from './project-store.ts';
-
-const firstStartLockKey = 7_301_190_002;
 
 export interface FirstStart {
   project: Project;
@@ -18,7 +17,7 @@ export interface FirstStart {
 export async function createDefaultProjectIfEmpty(pool: pg.Pool): Promise<FirstStart | null> {
   return transaction(pool, async (client) => {
     // Several processes may start at once on a new database; one creates, the others see it.
-    await client.query('SELECT pg_advisory_xact_lock($1)', [firstStartLockKey]);
+    await client.query('SELECT pg_advisory_xact_lock($1)', [advisoryLockKeys.firstStart]);
     if ((await countProjects(client)) > 0) return null;
     const project = await insertProject(client, {
       name: 'Default project',

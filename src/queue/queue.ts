@@ -4,11 +4,14 @@
  * Sending takes the caller's transaction, so an entry exists exactly when the work it announces
  * was committed.
  */
-import { PgBoss } from 'pg-boss';
-import type { Queryable } from '../db/database.ts';
+import type pg from 'pg';
+import { type ConstructorOptions, PgBoss } from 'pg-boss';
+import { type Queryable, quireTypeParsers } from '../db/database.ts';
 
 export const agentRunQueue = 'agent-job-run';
 export const webhookQueue = 'webhook-delivery';
+/** Webhooks received from code hosts (src/automations/hooks/), each processed once after it was stored. */
+export const hookDeliveryQueue = 'hook-delivery';
 
 export interface AgentRunRequest {
   jobId: string;
@@ -33,8 +36,10 @@ export function inTransaction(client: Queryable) {
 }
 
 export async function startQueue(options: QueueOptions): Promise<PgBoss> {
-  const boss = new PgBoss({
+  const bossOptions: ConstructorOptions & Pick<pg.PoolConfig, 'types'> = {
     connectionString: options.connectionString,
+    // pg-boss hands its options to pg.Pool: its connections parse types as ours do.
+    types: quireTypeParsers(),
     application_name: 'quire queue',
     schema: 'pgboss',
     max: 4,
@@ -43,7 +48,8 @@ export async function startQueue(options: QueueOptions): Promise<PgBoss> {
     // A dead worker's run is noticed within a heartbeat plus one supervision pass.
     superviseIntervalSeconds: 5,
     monitorIntervalSeconds: 10,
-  });
+  };
+  const boss = new PgBoss(bossOptions);
   // pg-boss reports connection trouble as events; it reconnects by itself.
   boss.on('error', () => {});
   boss.on('warning', () => {});
@@ -70,6 +76,15 @@ export async function startQueue(options: QueueOptions): Promise<PgBoss> {
     retryDelay: 2,
     retryBackoff: true,
     retryDelayMax: 3600,
+  });
+  await ensureQueue(boss, hookDeliveryQueue, {
+    policy: 'standard',
+    notify: false,
+    expireInSeconds: 120,
+    retryLimit: 10,
+    retryDelay: 2,
+    retryBackoff: true,
+    retryDelayMax: 600,
   });
   return boss;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { errorCode } from '../errors.ts';
 import { runAuthenticatedGit as git } from './authenticated-git.ts';
 
 /**
@@ -95,6 +96,6 @@ export function isRunning(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (error: unknown) {
-    return (error as { code?: unknown }).code === 'EPERM';
+    return errorCode(error) === 'EPERM';
   }
 }

@@ -48,7 +48,7 @@ describe('navigation kept whole', () => {
       maximumFileBytes: 1024 * 1024,
       readPaths: new Set(),
       changes: createRunChanges(),
-      validate: async () => ({ ok: true, report: '' }),
+      validate: async () => ({ problems: [], alreadyPresent: [], unsupported: [] }),
       site: null,
     };
   });

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { SiteSession } from '../site-session.ts';
+import type { SiteSession, SiteValidation } from '../site-session.ts';
 
 /** What a tool may touch during one run: the worktree, and nothing else. */
 export interface ToolContext {
@@ -10,8 +10,8 @@ export interface ToolContext {
   readPaths: Set<string>;
   /** What this run changed, for validation (which checks changed pages only, so it stays fast). */
   changes: RunChanges;
-  /** Runs the repository's validation and returns the report the model sees. */
-  validate(): Promise<{ ok: boolean; report: string }>;
+  /** Runs the repository's validation: the problems this run introduced, and what was there before. */
+  validate(): Promise<SiteValidation>;
   /** The documentation site, for tools that keep navigation whole and find inbound links; null without one. */
   site: SiteSession | null;
 }

@@ -34,7 +34,7 @@ describe('repository tools', () => {
       maximumFileBytes: 1024,
       readPaths: new Set(),
       changes: createRunChanges(),
-      validate: async () => ({ ok: true, report: 'No problems found.' }),
+      validate: async () => ({ problems: [], alreadyPresent: [], unsupported: [] }),
       site: null,
     };
   });

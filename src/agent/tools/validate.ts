@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formatValidation } from '../site-session.ts';
 import type { RepositoryTool } from './tool-context.ts';
 
 export const validateTool: RepositoryTool<Record<string, never>> = {
@@ -7,7 +8,6 @@ export const validateTool: RepositoryTool<Record<string, never>> = {
     'from navigation, and broken internal links. Run it after your changes and fix what it reports.',
   inputSchema: z.object({}) as unknown as z.ZodType<Record<string, never>>,
   async execute(_input, context) {
-    const result = await context.validate();
-    return result.report;
+    return formatValidation(await context.validate());
   },
 };

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
+import { supplementalAgents } from './ai-agent-review.ts';
 import { type AiAgentTable, buildAiAgentTable } from './ai-agent-table-builder.ts';
 
 const source = {
@@ -24,26 +25,41 @@ describe('buildAiAgentTable', () => {
         Bravebot: { operator: 'Brave', function: 'AI Data Providers' },
         'Google-Extended': { operator: 'Google', function: 'LLM training.' },
         Code: { operator: 'Unclear at this time.', function: 'AI Coding Agents' },
+        'MistralAI-User': { operator: 'Mistral', function: 'AI Assistants' },
+        'MistralAI-User/1.0': { operator: 'Mistral AI', function: 'Takes action based on user prompts.' },
+        'Brightbot 1.0': { operator: 'Bright Data', function: 'LLM/AI training.' },
+        ExaBot: { operator: 'Unclear at this time.', function: 'AI Data Providers' },
+        'panscient.com': { operator: 'Panscient', function: 'AI Data Scrapers' },
         Odd: 'not an object',
       },
       source,
     );
     assert.deepEqual(table.source, source);
+    const supplemental = new Set(supplementalAgents.map((agent) => agent.token));
     assert.deepEqual(
-      table.agents.map((agent) => [agent.token, agent.category, agent.operator, agent.match]),
+      table.agents
+        .filter((agent) => !supplemental.has(agent.token))
+        .map((agent) => [agent.token, agent.category, agent.operator, agent.match]),
       [
         ['Bravebot', 'ai_search', 'Brave', 'word'],
+        ['Brightbot', 'ai_training', 'Bright Data', 'word'],
         ['ChatGPT-User', 'ai_assistant', 'OpenAI', 'word'],
         ['Code', 'ai_assistant', '', 'product'],
-        ['codex_cli_rs', 'ai_assistant', 'OpenAI', 'word'],
         ['GPTBot', 'ai_training', 'OpenAI', 'word'],
+        ['MistralAI-User', 'ai_assistant', 'Mistral', 'word'],
         ['OAI-SearchBot', 'ai_search', 'OpenAI', 'word'],
         ['Odd', 'ai_training', '', 'word'],
+        ['panscient.com', 'ai_training', 'Panscient', 'word'],
       ],
     );
     assert.deepEqual(
       unreviewed.map((entry) => entry.token),
-      ['GPTBot', 'OAI-SearchBot', 'Odd'],
+      ['GPTBot', 'OAI-SearchBot', 'Brightbot', 'Odd'],
+    );
+    assert.ok(supplemental.has('codex_cli_rs'));
+    assert.equal(
+      table.agents.find((agent) => agent.token === 'PerplexityUser')?.reportedAs,
+      'Perplexity-User',
     );
   });
 

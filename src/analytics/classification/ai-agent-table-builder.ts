@@ -6,7 +6,9 @@ import {
   categoryFromFunctionText,
   categoryOverrides,
   excludedTokens,
+  foldVersion,
   productTokenOnly,
+  sameAgentAs,
   supplementalAgents,
 } from './ai-agent-review.ts';
 import type { AiCategory } from './traffic-category.ts';
@@ -18,6 +20,8 @@ export interface AiAgentEntry {
   operator: string;
   /** `word`: the token anywhere between separators; `product`: only as `token/version`. */
   match: 'word' | 'product';
+  /** The agent name reported when it differs from the token (one agent spelled two ways). */
+  reportedAs?: string;
 }
 
 export interface AiAgentTableSource {
@@ -45,8 +49,9 @@ export function buildAiAgentTable(robots: unknown, source: AiAgentTableSource): 
   const agents: AiAgentEntry[] = [];
   const unreviewed: BuiltAiAgentTable['unreviewed'] = [];
   const seen = new Set<string>();
-  for (const [token, value] of Object.entries(robots as Record<string, unknown>)) {
-    const key = token.trim().toLowerCase();
+  for (const [upstreamToken, value] of Object.entries(robots as Record<string, unknown>)) {
+    const token = foldVersion(upstreamToken);
+    const key = token.toLowerCase();
     if (key === '' || seen.has(key) || excludedTokens[key] !== undefined) continue;
     seen.add(key);
     const fields = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
@@ -56,10 +61,11 @@ export function buildAiAgentTable(robots: unknown, source: AiAgentTableSource): 
     const category = override?.category ?? fromText.category;
     if (override === undefined && !fromText.reviewed) unreviewed.push({ token, category, functionText });
     agents.push({
-      token: token.trim(),
+      token,
       category,
       operator: plainOperator(fields.operator),
       match: productTokenOnly.has(key) ? 'product' : 'word',
+      ...(sameAgentAs[key] === undefined ? {} : { reportedAs: sameAgentAs[key] }),
     });
   }
   for (const supplement of supplementalAgents) {
@@ -71,6 +77,7 @@ export function buildAiAgentTable(robots: unknown, source: AiAgentTableSource): 
       category: supplement.category,
       operator: supplement.operator,
       match: 'word',
+      ...(supplement.reportedAs === undefined ? {} : { reportedAs: supplement.reportedAs }),
     });
   }
   agents.sort((left, right) => left.token.toLowerCase().localeCompare(right.token.toLowerCase()));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AiAgentTable } from './ai-agent-table-builder.ts';
-import { createClassifier } from './classify.ts';
+import { browserLikeAgent, createClassifier } from './classify.ts';
 
 const chrome =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36';
@@ -95,13 +95,18 @@ describe('classify', () => {
     assert.deepEqual(page('-'), { category: 'bot', agent: 'no user agent' });
   });
 
-  it('counts Markdown fetches by unknown non-browser clients as ai_assistant', () => {
+  it('counts Markdown fetches as ai_assistant whatever the user agent, crawlers and known agents aside', () => {
     assert.deepEqual(markdown('curl/8.4.0'), { category: 'ai_assistant', agent: 'curl' });
     assert.deepEqual(markdown('python-httpx/0.27.0'), { category: 'ai_assistant', agent: 'python-httpx' });
     assert.deepEqual(markdown('MyDocsFetcher/0.1'), { category: 'ai_assistant', agent: 'MyDocsFetcher' });
     assert.deepEqual(markdown(''), { category: 'ai_assistant', agent: 'unknown' });
-    // ...but not by browsers, known AI agents (their own category) or self-declared crawlers.
-    assert.deepEqual(markdown(chrome), { category: 'human', agent: null });
+    // An agent behind a browser's user agent (opencode's fetcher, headless fetchers) asking for Markdown.
+    assert.deepEqual(markdown(chrome), { category: 'ai_assistant', agent: browserLikeAgent });
+    assert.deepEqual(markdown('Lynx/2.8.9rel.1 libwww-FM/2.14'), {
+      category: 'ai_assistant',
+      agent: browserLikeAgent,
+    });
+    // Known AI agents keep their own category; a crawler indexing a Markdown page is still a crawler.
     assert.equal(
       markdown('Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)').category,
       'ai_training',
@@ -110,6 +115,105 @@ describe('classify', () => {
       markdown('Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)').category,
       'bot',
     );
+  });
+
+  it('gives a signed request (Web Bot Auth) to its signer, never to a person', () => {
+    const signed = (signatureAgent: string, userAgent = chrome, isMarkdown = false) =>
+      classifier.classify({ userAgent, markdown: isMarkdown, signatureAgent });
+    assert.deepEqual(signed('"https://chatgpt.com"'), { category: 'ai_assistant', agent: 'ChatGPT-Agent' });
+    assert.deepEqual(signed('sig1="https://chatgpt.com"'), {
+      category: 'ai_assistant',
+      agent: 'ChatGPT-Agent',
+    });
+    assert.deepEqual(signed('"https://agent.example.net"'), { category: 'bot', agent: 'agent.example.net' });
+    assert.deepEqual(signed('"https://agent.example.net"', chrome, true), {
+      category: 'ai_assistant',
+      agent: 'agent.example.net',
+    });
+    // The user agent's own name wins when it names a known agent.
+    assert.equal(
+      signed('"https://chatgpt.com"', 'Mozilla/5.0 (compatible; ChatGPT-User/1.0)').agent,
+      'ChatGPT-User',
+    );
+    // Unusable header values change nothing.
+    assert.deepEqual(signed('"http://insecure.example"'), { category: 'human', agent: null });
+    assert.deepEqual(signed('nonsense'), { category: 'human', agent: null });
+  });
+
+  it('counts text browsers, in-app browsers and apps as people, overriding isbot where it is wrong', () => {
+    for (const userAgent of [
+      'Lynx/2.8.9rel.1 libwww-FM/2.14 SSL-MM/1.4.1 OpenSSL/1.1.1d',
+      'w3m/0.5.3+git20230121',
+      'Links (2.29; Linux 6.1.0 x86_64; GNU C 12.2; text)',
+      'ELinks/0.13.2 (textmode; Linux; 80x24-2)',
+      'Dillo/3.0.5',
+      '[FBAN/FBIOS;FBDV/iPhone14,5;FBMD/iPhone;FBSN/iOS;FBSV/17.1;FBSS/3;FBID/phone;FBLC/en_US;FBOP/5]',
+      'Instagram 309.1.0.41.113 Android (33/13; 420dpi; 1080x2340; samsung; SM-A536B; a53x; s5e8825; en_GB; 541635890)',
+      'Line/13.19.0',
+      'AppleNews/1.0 CFNetwork/1410.0.3 Darwin/22.6.0',
+      'Mozilla/5.0 (Windows NT 6.1; WOW64; Trident/7.0; chromeframe/11.0.696.57) like Gecko',
+      'Mozilla/5.0+(Windows+NT+10.0;+Win64;+x64)+AppleWebKit/537.36+(KHTML,+like+Gecko)+Chrome/120.0.0.0+Safari/537.36',
+      'MOZILLA/5.0 (Windows NT 10.0) Chrome/120',
+      'Opera/9.80 (Windows NT 6.1; U; en) Presto/2.10.289 Version/12.02',
+    ]) {
+      assert.deepEqual(page(userAgent), { category: 'human', agent: null }, userAgent);
+    }
+    // ...unless the same user agent calls itself a bot, or a reviewed tool names itself.
+    assert.equal(page('Line/13.19.0 (compatible; examplebot/1.0)').category, 'bot');
+    assert.deepEqual(page(`${chrome} GTmetrix`), { category: 'bot', agent: 'GTmetrix' });
+    assert.equal(page(chrome.replace('Chrome/130.0', 'HeadlessChrome/130.0')).category, 'bot');
+  });
+
+  it('matches tokens as tokens: not inside URLs, e-mail addresses or after a bare word', () => {
+    assert.equal(
+      page('Sogou web spider/4.0(+http://www.sogou.com/docs/help/webmasters.htm#07)').category,
+      'bot',
+    );
+    assert.equal(page('Screaming Frog SEO Spider/19.4').category, 'bot');
+    assert.equal(
+      page('Mozilla/5.0 (compatible; MyCrawler/1.0; +http://example.com/spider/info.html)').category,
+      'bot',
+    );
+    assert.equal(
+      page('Mozilla/5.0 (compatible; Fetcher/1.0; +https://example.com/gptbot.html)').agent,
+      'Fetcher',
+    );
+    assert.equal(page('Mozilla/5.0 (compatible; Fetcher/1.0; gptbot@example.com)').category, 'bot');
+    assert.deepEqual(page('Spider/1.0'), { category: 'ai_training', agent: 'Spider' });
+    assert.equal(
+      page('Mozilla/5.0 (KHTML, like Gecko) Code/1.115.0 Chrome/142.0 Electron/39.8.5').agent,
+      'Code',
+    );
+  });
+
+  it('folds versions into one agent, knows the added agents and the reviewed categories', () => {
+    assert.deepEqual(page('MistralAI-User/1.0'), page('MistralAI-User'));
+    assert.deepEqual(page('Mozilla/5.0 (compatible; MistralAI-User/1.0; +https://docs.mistral.ai/robots)'), {
+      category: 'ai_assistant',
+      agent: 'MistralAI-User',
+    });
+    assert.deepEqual(page('Mozilla/5.0 (compatible; iaskspider/2.0; +https://iask.ai)'), {
+      category: 'ai_search',
+      agent: 'iaskspider',
+    });
+    assert.deepEqual(page('Mozilla/5.0 (compatible; Exabot/3.0; +http://www.exabot.com/go/robot)'), {
+      category: 'bot',
+      agent: 'Exabot',
+    });
+    assert.equal(page('Mozilla/5.0 (compatible; ExaSearchBot/1.0)').category, 'ai_search');
+    assert.deepEqual(page('Mozilla/5.0 (compatible; xAI-Bot/1.0; +https://x.ai)'), {
+      category: 'ai_search',
+      agent: 'xAI-Bot',
+    });
+    assert.deepEqual(page('Mozilla/5.0 (compatible; PerplexityUser/1.0)'), {
+      category: 'ai_assistant',
+      agent: 'Perplexity-User',
+    });
+    assert.deepEqual(page(`${chrome} Agent-NovaAct/0.9`), { category: 'ai_assistant', agent: 'NovaAct' });
+    assert.deepEqual(page('Windsurf/1.12.0 (darwin; arm64)'), {
+      category: 'ai_assistant',
+      agent: 'Windsurf',
+    });
   });
 
   it('treats a view with no user-agent information at all as human', () => {
@@ -122,6 +226,17 @@ describe('classify', () => {
     const result = page(long);
     assert.equal(result.category, 'bot');
     assert.ok((result.agent ?? '').length <= 64);
+    // Shapes that would make a backtracking pattern quadratic stay fast.
+    const started = performance.now();
+    for (const hostile of [
+      'a/'.repeat(50_000),
+      'A '.repeat(50_000),
+      `${'x'.repeat(100_000)}@`,
+      'Spider/'.repeat(20_000),
+    ]) {
+      page(hostile);
+    }
+    assert.ok(performance.now() - started < 2_000, 'hostile user agents take linear time');
     const control = page('evil\u0000\u001bbot/1.0 (+http://x)');
     assert.equal(control.category, 'bot');
     assert.match(control.agent ?? '', /^[\x20-\x7e]+$/);

@@ -1,6 +1,8 @@
 /**
  * Classifies one page view as human, AI (assistant, search, training) or another bot
- * (DESIGN.md §4), from its User-Agent, whether it fetched Markdown, and the AI-agent table.
+ * (DESIGN.md §4), from its User-Agent, whether it asked for Markdown, its Web Bot Auth
+ * `Signature-Agent`, the AI-agent table and the reviewed corrections to `isbot`.
+ * docs/analytics.md explains every rule with its reason.
  *
  *   const classifier = createClassifier();
  *   classifier.classify({ userAgent: 'Mozilla/5.0 ... ChatGPT-User/1.0', markdown: false });
@@ -13,19 +15,26 @@ import { assertNever } from '../../assert-never.ts';
 import { createAiAgentMatcher } from './ai-agent-matcher.ts';
 import type { AiAgentEntry, AiAgentTable } from './ai-agent-table-builder.ts';
 import defaultTable from './data/ai-agents.json' with { type: 'json' };
+import { botUserAgents, firstMatch, humanUserAgents } from './reviewed-user-agents.ts';
+import { knownSigningAgents, signatureAgentHost } from './signature-agent.ts';
 import type { TrafficCategory } from './traffic-category.ts';
 
 /** Bump when the rules in this file change, so that `quire analytics reclassify` redoes history. */
-const rulesRevision = 1;
+const rulesRevision = 2;
 
 /** Longest agent name stored; user agents are hostile and unbounded. */
 const maximumAgentLength = 64;
 
+/** The agent name of a Markdown fetch whose user agent is a browser's: an agent hiding behind it. */
+export const browserLikeAgent = 'unknown (browser user agent)';
+
 export interface ClassifyInput {
   /** `undefined`: the ingesting client did not say; `''`: the visitor sent no User-Agent. */
   userAgent: string | undefined;
-  /** The request fetched Markdown: a `.md` path or `Accept: text/markdown`. */
+  /** The request fetched a `.md` page, or its Accept ranks `text/markdown` above `text/html`. */
   markdown: boolean;
+  /** The request's `Signature-Agent` header (Web Bot Auth), when it sent one. */
+  signatureAgent?: string | undefined;
 }
 
 export interface Classification {
@@ -65,22 +74,33 @@ export function createClassifier(options: { table?: AiAgentTable; cacheSize?: nu
 
   return {
     version: `${table.source.commit.slice(0, 12)}.r${rulesRevision}.isbot-${isbotPackage.version}`,
-    classify({ userAgent, markdown }) {
-      if (userAgent === undefined)
+    classify({ userAgent, markdown, signatureAgent }) {
+      const kind = userAgent === undefined ? undefined : kindOf(userAgent);
+      // An agent that names itself in its user agent is that agent, signed or not.
+      if (kind?.kind === 'ai') {
+        return { category: kind.agent.category, agent: kind.agent.reportedAs ?? kind.agent.token };
+      }
+      // A signed request is the signer's, never a person's, whatever user agent it sends.
+      const signer = signatureAgentHost(signatureAgent);
+      if (signer !== undefined) {
+        const known = knownSigningAgents[signer];
+        if (known !== undefined) return { category: known.category, agent: known.agent };
+        return markdown ? unknownAssistant(signer) : { category: 'bot', agent: signer };
+      }
+      if (kind === undefined)
         return markdown ? unknownAssistant('unknown') : { category: 'human', agent: null };
-      const kind = kindOf(userAgent);
       switch (kind.kind) {
-        case 'ai':
-          return { category: kind.agent.category, agent: kind.agent.token };
         case 'crawler':
+          // A crawler indexing a Markdown page is still a crawler.
           return { category: 'bot', agent: kind.name };
         case 'client':
-          // A Markdown fetch by a non-browser that is no known agent is an assistant at work (§4).
           return markdown ? unknownAssistant(kind.name) : { category: 'bot', agent: kind.name };
         case 'empty':
           return markdown ? unknownAssistant('unknown') : { category: 'bot', agent: 'no user agent' };
         case 'browser':
-          return { category: 'human', agent: null };
+          // No browser asks for Markdown over HTML or opens a `.md` page on its own: agents that send a
+          // browser's user agent do (the hosted service counts every Markdown page view as an agent's).
+          return markdown ? unknownAssistant(browserLikeAgent) : { category: 'human', agent: null };
         default:
           return assertNever(kind, 'user-agent kind');
       }
@@ -96,20 +116,28 @@ function analyseUserAgent(
   userAgent: string,
   matcher: ReturnType<typeof createAiAgentMatcher>,
 ): UserAgentKind {
-  const trimmed = userAgent.trim();
+  let trimmed = userAgent.trim();
   if (trimmed === '' || trimmed === '-') return { kind: 'empty' };
+  // IIS and some proxies log spaces as `+` (`Mozilla/5.0+(Windows+NT+10.0;...)`).
+  if (!trimmed.includes(' ') && trimmed.includes('+(')) trimmed = trimmed.replaceAll('+', ' ');
   const agent = matcher.match(trimmed);
   if (agent !== undefined) return { kind: 'ai', agent };
+  const reviewedBot = firstMatch(botUserAgents, trimmed);
+  if (reviewedBot !== undefined) return { kind: 'crawler', name: reviewedBot.name ?? 'unknown' };
+  // Apps, in-app and text browsers: people, even where `isbot` or the `Mozilla/` test disagree,
+  // unless the same user agent also calls itself a bot.
+  if (firstMatch(humanUserAgents, trimmed) !== undefined && !/bot\b|crawl|spider|slurp/i.test(trimmed)) {
+    return { kind: 'browser' };
+  }
   const botMatch = isbotMatch(trimmed);
   if (botMatch !== null) {
     const name = productName(trimmed, botMatch);
     return selfDeclaredCrawler(trimmed) ? { kind: 'crawler', name } : { kind: 'client', name };
   }
-  // Browsers all announce themselves as Mozilla-compatible; anything else is a program.
-  if (/^Mozilla\/\d/.test(trimmed) || /^Opera\/\d/.test(trimmed)) return { kind: 'browser' };
+  // Browsers all announce themselves as Mozilla-compatible (any case); anything else is a program.
+  if (/^mozilla\/\d/i.test(trimmed)) return { kind: 'browser' };
   return { kind: 'client', name: productName(trimmed, trimmed.split(/[\s/;(]/, 1)[0] ?? '') };
 }
-
 /** Crawlers identify themselves with a contact URL or a bot/crawler/spider name; HTTP libraries do not. */
 function selfDeclaredCrawler(userAgent: string): boolean {
   return /\+?https?:\/\/|bot\b|crawl|spider|slurp|@/i.test(userAgent);

@@ -5,9 +5,11 @@
 import { isIP } from 'node:net';
 import { InvalidInputError } from '../../errors.ts';
 import { parseInstant } from '../reports/index.ts';
-import type { StoredPageView } from './insert-page-views.ts';
+import type { AgentVerifier } from '../verification/index.ts';
+import type { StoredPageView } from './page-view.ts';
 import { type PipelineDependencies, preparePageView } from './page-view.ts';
 import type { PageViewWriter } from './page-view-writer.ts';
+import { containsControlCharacter, type SignalHeaders } from './request-signals.ts';
 
 /** One event as the API receives it (already shape-checked by the route schema). */
 export interface IncomingEvent {
@@ -18,6 +20,12 @@ export interface IncomingEvent {
   referrer?: string;
   accept?: string;
   status?: number;
+  /** The request's method; only GET and HEAD are page views. */
+  method?: string;
+  /** The request's Host header. */
+  host?: string;
+  /** Request headers classification reads (lower-case names from `signalHeaderNames`). */
+  headers?: SignalHeaders;
 }
 
 export interface IngestResult {
@@ -28,11 +36,12 @@ export interface IngestResult {
 }
 
 export async function ingestEvents(
-  dependencies: PipelineDependencies & { writer: PageViewWriter },
+  dependencies: PipelineDependencies & { writer: PageViewWriter; verifier?: AgentVerifier },
   projectId: string,
   events: readonly IncomingEvent[],
 ): Promise<IngestResult> {
   const views: StoredPageView[] = [];
+  const verifications: Array<Promise<void>> = [];
   const problems: string[] = [];
   let skipped = 0;
   events.forEach((event, index) => {
@@ -41,6 +50,11 @@ export async function ingestEvents(
       problems.push(
         `events[${index}].timestamp must be an ISO 8601 date-time with Z or an offset, or epoch milliseconds`,
       );
+      return;
+    }
+    const controlled = fieldWithControlCharacter(event);
+    if (controlled !== undefined) {
+      problems.push(`events[${index}].${controlled} contains a control character`);
       return;
     }
     if (event.ip !== undefined && isIP(event.ip) === 0) {
@@ -55,12 +69,38 @@ export async function ingestEvents(
         referrer: event.referrer,
         accept: event.accept,
         status: event.status,
+        method: event.method,
+        host: event.host,
+        headers: event.headers,
       },
       dependencies,
     );
     if (prepared.ok) {
-      // The address only identifies the visitor (visitor-identity.ts); it is never stored.
-      views.push({ ...prepared.view, userAgent: event.userAgent, address: event.ip });
+      const view: StoredPageView = {
+        ...prepared.view,
+        userAgent: event.userAgent ?? event.headers?.['user-agent'],
+        // The address only identifies the visitor (visitor-identity.ts); it is never stored.
+        address: event.ip,
+      };
+      views.push(view);
+      const { verifier } = dependencies;
+      // People are never verified; agents and bots are checked concurrently, before the batch is written.
+      if (verifier !== undefined && view.category !== 'human') {
+        verifications.push(
+          verifier
+            .verify({
+              agent: view.agent,
+              ip: event.ip,
+              method: event.method,
+              host: event.host,
+              target: event.path,
+              headers: event.headers ?? {},
+            })
+            .then((verified) => {
+              view.verified = verified;
+            }),
+        );
+      }
     } else if (prepared.kind === 'skipped') skipped += 1;
     else problems.push(`events[${index}]: ${prepared.reason}`);
   });
@@ -70,8 +110,22 @@ export async function ingestEvents(
       problems.map((message) => ({ message })),
     );
   }
+  await Promise.all(verifications);
   await dependencies.writer.write(projectId, views);
   return { accepted: views.length, skipped };
+}
+
+/** The first field (`userAgent`, `headers.signature`) whose text holds a control character. */
+function fieldWithControlCharacter(event: IncomingEvent): string | undefined {
+  for (const name of ['path', 'userAgent', 'ip', 'referrer', 'accept', 'method', 'host'] as const) {
+    const value = event[name];
+    if (value !== undefined && containsControlCharacter(value)) return name;
+  }
+  for (const [name, value] of Object.entries(event.headers ?? {})) {
+    if (typeof value === 'string' && containsControlCharacter(value)) return `headers.${name}`;
+  }
+  if (typeof event.timestamp === 'string' && containsControlCharacter(event.timestamp)) return 'timestamp';
+  return undefined;
 }
 
 function eventTime(timestamp: string | number | undefined, now: number): number | undefined {

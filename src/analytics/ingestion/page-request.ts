@@ -59,13 +59,20 @@ const assetExtensions = new Set([
 /** Files that crawlers fetch constantly and that are no page of the documentation. */
 const nonPagePaths = new Set(['/robots.txt', '/ads.txt', '/humans.txt']);
 
-export type PageRequestVerdict = { page: true } | { page: false; reason: 'status' | 'asset' };
+export type PageRequestVerdict = { page: true } | { page: false; reason: 'status' | 'asset' | 'method' };
 
 /**
  * `status` undefined means the ingesting client did not say (the batch endpoint and the tracker
- * only report views that were served), so it counts.
+ * only report views that were served), so it counts; so does a request whose method is not given.
+ * A page is read with GET (or HEAD, which link checkers and some agents send first); a POST or
+ * an OPTIONS preflight to the same path is no view of it.
  */
-export function judgePageRequest(path: string, status: number | undefined): PageRequestVerdict {
+export function judgePageRequest(
+  path: string,
+  status: number | undefined,
+  method?: string | undefined,
+): PageRequestVerdict {
+  if (method !== undefined && !/^(?:GET|HEAD)$/i.test(method)) return { page: false, reason: 'method' };
   if (status !== undefined && !isSuccessfulPageStatus(status)) return { page: false, reason: 'status' };
   if (isAssetPath(path)) return { page: false, reason: 'asset' };
   return { page: true };

@@ -4,7 +4,7 @@ import { createTestDatabase } from '../../../test/database.ts';
 import { buildProject } from '../../../test/factories.ts';
 import type { TrafficCategory } from '../classification/index.ts';
 import { verifyRollups } from '../rollups/index.ts';
-import type { StoredPageView } from './insert-page-views.ts';
+import type { StoredPageView } from './page-view.ts';
 import { createPageViewWriter } from './page-view-writer.ts';
 
 const database = await createTestDatabase();

@@ -4,9 +4,11 @@
  * requests share one commit (and one fsync) while each caller still learns only after its own
  * views are durably committed.
  */
+
 import type pg from 'pg';
 import { transaction } from '../../db/database.ts';
 import { createGroupCommit } from '../../db/group-commit.ts';
+import { errorCode } from '../../errors.ts';
 import {
   assignPathIds,
   ensurePageViewPartitions,
@@ -16,7 +18,8 @@ import {
   rollupSeriesOf,
 } from '../storage/index.ts';
 import { createVisitorIdentity, type VisitorIdentity } from '../visitors/index.ts';
-import { insertPageViews, type StoredPageView } from './insert-page-views.ts';
+import { insertPageViews } from './insert-page-views.ts';
+import type { StoredPageView } from './page-view.ts';
 
 export interface PageViewWriter {
   /** Resolves with the number of new views once they are committed. */
@@ -138,13 +141,13 @@ export function createPageViewWriter(options: PageViewWriterOptions): PageViewWr
       try {
         return await transaction(options.pool, (client) => insertGroup(client, identified, projects));
       } catch (error: unknown) {
-        const code = (error as { code?: unknown }).code;
+        const code = errorCode(error);
         // 23514: no partition for a row; retention dropped a month this process thought it knew.
         if (code === '23514' && attempt === 1) {
           for (const [projectId, { months }] of byProject) await ensurePartitions(projectId, months, true);
           continue;
         }
-        if (typeof code === 'string' && retryableCodes.has(code) && attempt < 5) continue;
+        if (code !== undefined && retryableCodes.has(code) && attempt < 5) continue;
         throw error;
       }
     }

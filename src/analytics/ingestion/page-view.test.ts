@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createClassifier } from '../classification/index.ts';
-import { acceptsMarkdown, preparePageView, type ReportedRequest } from './page-view.ts';
+import { preparePageView, type ReportedRequest } from './page-view.ts';
 
 const now = Date.parse('2026-06-01T00:00:00Z');
 const classifier = createClassifier();
@@ -98,16 +98,5 @@ describe('preparePageView', () => {
     check('android-app://com.google/', null);
     check('not a url', null);
     check('https://user:pass@Example.COM:8443/x', 'example.com');
-  });
-});
-
-describe('acceptsMarkdown', () => {
-  it('reads media types and quality', () => {
-    assert.equal(acceptsMarkdown('text/markdown'), true);
-    assert.equal(acceptsMarkdown('TEXT/MARKDOWN; charset=utf-8'), true);
-    assert.equal(acceptsMarkdown('text/html, text/markdown;q=0.9'), true);
-    assert.equal(acceptsMarkdown('text/markdown;q=0'), false);
-    assert.equal(acceptsMarkdown('text/html,application/xhtml+xml'), false);
-    assert.equal(acceptsMarkdown(undefined), false);
   });
 });

@@ -3,9 +3,22 @@
  * becomes a stored page view, or a reason why not. `invalid` means the input is bad (the batch
  * endpoint answers 400); `skipped` means it is fine but is no page view (an asset, a 404).
  */
-import type { Classifier, TrafficCategory } from '../classification/index.ts';
+import {
+  aiReferrerOf,
+  type Classifier,
+  prefersMarkdown,
+  signatureAgentHost,
+  type TrafficCategory,
+} from '../classification/index.ts';
 import { normalizePath } from './normalize-path.ts';
-import { judgePageRequest } from './page-request.ts';
+import { judgePageRequest, type PageRequestVerdict } from './page-request.ts';
+import type { SignalHeaders } from './request-signals.ts';
+
+const skipReasons: Record<Extract<PageRequestVerdict, { page: false }>['reason'], string> = {
+  asset: 'asset',
+  status: 'not a successful status',
+  method: 'not a GET or HEAD request',
+};
 
 export const maximumUserAgentLength = 2048;
 export const maximumHeaderLength = 2048;
@@ -20,6 +33,12 @@ export interface ReportedRequest {
   referrer: string | undefined;
   accept: string | undefined;
   status: number | undefined;
+  /** `GET`, `HEAD`, ...; `undefined`: not reported (counted as a GET). */
+  method?: string | undefined;
+  /** The request's Host (authority), when reported. */
+  host?: string | undefined;
+  /** Further request headers classification reads; the named fields above win over them. */
+  headers?: SignalHeaders | undefined;
 }
 
 export interface PageView {
@@ -31,6 +50,22 @@ export interface PageView {
   /** Only the host of the referrer is kept. */
   referrerHost: string | null;
   markdown: boolean;
+  /** The host a Web Bot Auth `Signature-Agent` named (kept so reclassification sees it); absent: none. */
+  signatureAgent?: string | null;
+  /** Its agent was verified (published addresses, reverse DNS, Web Bot Auth); absent: not verified. */
+  verified?: boolean;
+  /** A person sent by an AI answer: the assistant (`ChatGPT`), from the referrer or `utm_source`. */
+  aiReferrer?: string | null;
+}
+
+/** A view as the writer stores it. */
+export interface StoredPageView extends PageView {
+  /** `undefined`: the ingesting client did not report one. */
+  userAgent: string | undefined;
+  /** Log imports and drains: the identity of the logged request, so nothing is stored twice. */
+  importKey?: Buffer;
+  /** The client's IP address, for the visitor identity only: never stored. */
+  address?: string | undefined;
 }
 
 export type PreparedPageView =
@@ -65,16 +100,24 @@ export function preparePageView(
   if (dependencies.keepFrom !== undefined && request.occurredAt < dependencies.keepFrom) {
     return { ok: false, kind: 'skipped', reason: 'older than the retention period' };
   }
-  const verdict = judgePageRequest(path.path, request.status);
+  const verdict = judgePageRequest(path.path, request.status, request.method);
   if (!verdict.page) {
     return {
       ok: false,
       kind: 'skipped',
-      reason: verdict.reason === 'asset' ? 'asset' : 'not a successful status',
+      reason: skipReasons[verdict.reason],
     };
   }
-  const markdown = path.markdown || acceptsMarkdown(request.accept);
-  const { category, agent } = dependencies.classifier.classify({ userAgent: request.userAgent, markdown });
+  const headers = request.headers ?? {};
+  const userAgent = request.userAgent ?? headers['user-agent'];
+  const markdown = path.markdown || prefersMarkdown(request.accept ?? headers.accept);
+  const signatureAgent = signatureAgentHost(headers['signature-agent']);
+  const host = referrerHost(request.referrer ?? headers.referer);
+  const { category, agent } = dependencies.classifier.classify({
+    userAgent,
+    markdown,
+    signatureAgent: headers['signature-agent'],
+  });
   return {
     ok: true,
     view: {
@@ -83,10 +126,17 @@ export function preparePageView(
       category,
       agent,
       classifierVersion: dependencies.classifier.version,
-      referrerHost: referrerHost(request.referrer),
+      referrerHost: host,
       markdown,
+      ...(signatureAgent === undefined ? {} : { signatureAgent }),
+      ...(category === 'human' ? aiReferrerField(host, request.target) : {}),
     },
   };
+}
+
+function aiReferrerField(host: string | null, target: string): { aiReferrer?: string } {
+  const assistant = aiReferrerOf(host, target);
+  return assistant === null ? {} : { aiReferrer: assistant };
 }
 
 function checkTimestamp(occurredAt: number, now: number): string | undefined {
@@ -94,18 +144,6 @@ function checkTimestamp(occurredAt: number, now: number): string | undefined {
   if (occurredAt < earliestTimestamp) return 'timestamp is before 2000-01-01';
   if (occurredAt > now + allowedClockSkewMilliseconds) return 'timestamp is more than a day in the future';
   return undefined;
-}
-
-/** `Accept: text/markdown` (with any parameters), not given a zero quality. */
-export function acceptsMarkdown(accept: string | undefined): boolean {
-  if (accept === undefined) return false;
-  return accept.split(',').some((part) => {
-    const [type, ...parameters] = part.split(';').map((piece) => piece.trim().toLowerCase());
-    return (
-      (type === 'text/markdown' || type === 'text/x-markdown') &&
-      !parameters.some((parameter) => /^q=0(?:\.0*)?$/.test(parameter))
-    );
-  });
 }
 
 function referrerHost(referrer: string | undefined): string | null {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseJsonLogLine } from './json-log.ts';
+import { visitorAddressOf } from './logged-view.ts';
 
 describe('parseJsonLogLine', () => {
   it('reads Cloudflare Logpush HTTP request lines', () => {
@@ -26,7 +27,11 @@ describe('parseJsonLogLine', () => {
         userAgent: 'Mozilla/5.0 (compatible; GPTBot/1.2)',
         referrer: 'https://chatgpt.com/',
         accept: 'text/markdown',
-        address: '198.51.100.7',
+        ip: '198.51.100.7',
+        host: 'docs.example.com',
+        requestId: undefined,
+        headers: { accept: 'text/markdown' },
+        verifiedBotCategory: undefined,
       },
     });
   });
@@ -64,7 +69,8 @@ describe('parseJsonLogLine', () => {
     assert.equal(result.request.status, 304);
     assert.equal(result.request.userAgent, 'Claude-User/1.0');
     assert.equal(result.request.occurredAt, Date.parse('2026-05-01T12:00:01Z'));
-    assert.equal(result.request.address, '203.0.113.1');
+    assert.equal(result.request.ip, '203.0.113.1');
+    assert.equal(visitorAddressOf(result.request), '203.0.113.1');
   });
 
   it('reads the batch endpoint field names', () => {
@@ -72,7 +78,8 @@ describe('parseJsonLogLine', () => {
       '{"path":"https://x.dev/a","timestamp":"2026-05-01T12:00:00+02:00","userAgent":"curl/8","ip":"not an address"}',
     );
     assert.ok(result.ok);
-    assert.equal(result.request.address, undefined);
+    assert.equal(result.request.ip, 'not an address');
+    assert.equal(visitorAddressOf(result.request), undefined);
     assert.equal(result.request.method, 'GET');
     assert.equal(result.request.status, undefined);
     assert.equal(result.request.occurredAt, Date.parse('2026-05-01T10:00:00Z'));

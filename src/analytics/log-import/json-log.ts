@@ -1,15 +1,15 @@
 /**
- * Parses one line of a JSON-lines log export into a logged request. Understands
- *  - Cloudflare Logpush HTTP requests (`ClientRequestPath`, `EdgeResponseStatus`, `EdgeStartTimestamp`,
- *    `ClientRequestUserAgent`, ...; timestamps as RFC 3339 or Unix seconds, milliseconds or nanoseconds),
- *  - Vercel log drains (`proxy.path`, `proxy.statusCode`, `proxy.userAgent` as an array, `timestamp` in ms),
- *  - plain objects with the batch endpoint's own names (`path`, `timestamp`, `userAgent`, `status`, ...).
+ * Parses one record of a JSON log (a line of JSON lines, or an element of a JSON array) into a
+ * logged request. Understands Cloudflare Logpush HTTP requests, Vercel log drains, Netlify log
+ * drains (each in its own file), and plain objects with the batch endpoint's own names (`path`,
+ * `timestamp`, `userAgent`, `status`, ...).
  */
-import { isIP } from 'node:net';
-import { parseInstant } from '../reports/index.ts';
-import type { LoggedRequest, LogLineResult } from './logged-request.ts';
-
-type JsonObject = Record<string, unknown>;
+import { assertNever } from '../../assert-never.ts';
+import { isCloudflareRecord, parseCloudflareRecord } from './cloudflare-record.ts';
+import { firstString, isObject, type JsonObject, readStatus, readTimestamp } from './json-fields.ts';
+import type { LogLineResult } from './logged-request.ts';
+import { isNetlifyRecord, parseNetlifyRecord } from './netlify-record.ts';
+import { isVercelRecord, parseVercelRecord } from './vercel-record.ts';
 
 export function parseJsonLogLine(line: string): LogLineResult {
   let value: unknown;
@@ -18,99 +18,56 @@ export function parseJsonLogLine(line: string): LogLineResult {
   } catch {
     return { ok: false, reason: 'not valid JSON' };
   }
+  return parseJsonLogRecord(value);
+}
+
+export function parseJsonLogRecord(value: unknown): LogLineResult {
   if (!isObject(value)) return { ok: false, reason: 'not a JSON object' };
-  const fields = readFields(value);
-  if (fields === undefined) return { ok: false, reason: 'no request path' };
-  const occurredAt = readTimestamp(fields.timestamp);
+  if (isCloudflareRecord(value)) return parseCloudflareRecord(value);
+  if (isVercelRecord(value)) return parseVercelRecord(value);
+  if (isNetlifyRecord(value)) return parseNetlifyRecord(value);
+  return parsePlainRecord(value);
+}
+
+/** A record of a named provider's drain: read by that provider's parser only. */
+export function parseDrainRecord(
+  provider: 'vercel' | 'cloudflare' | 'netlify',
+  value: unknown,
+): LogLineResult {
+  if (!isObject(value)) return { ok: false, reason: 'not a JSON object' };
+  switch (provider) {
+    case 'vercel':
+      return parseVercelRecord(value);
+    case 'cloudflare':
+      return parseCloudflareRecord(value);
+    case 'netlify':
+      return parseNetlifyRecord(value);
+    default:
+      return assertNever(provider);
+  }
+}
+
+/** The batch endpoint's field names, and a few common synonyms. */
+function parsePlainRecord(record: JsonObject): LogLineResult {
+  const target = firstString(record.path ?? record.url ?? record.requestPath);
+  if (target === undefined || target === '') return { ok: false, reason: 'no request path' };
+  const occurredAt = readTimestamp(record.timestamp ?? record.time);
   if (occurredAt === undefined) return { ok: false, reason: 'missing or invalid timestamp' };
-  const status = fields.status === undefined ? undefined : Number(fields.status);
-  if (status !== undefined && !Number.isInteger(status)) return { ok: false, reason: 'invalid status' };
-  const request: LoggedRequest = {
-    method: typeof fields.method === 'string' ? fields.method.toUpperCase() : 'GET',
-    target: fields.target,
-    status,
-    occurredAt,
-    userAgent: firstString(fields.userAgent),
-    referrer: firstString(fields.referrer),
-    accept: firstString(fields.accept),
-    address: typeof fields.address === 'string' && isIP(fields.address) !== 0 ? fields.address : undefined,
+  const status = readStatus(record.status ?? record.statusCode ?? record.responseStatusCode);
+  if (status === null) return { ok: false, reason: 'invalid status' };
+  const method = firstString(record.method ?? record.requestMethod);
+  return {
+    ok: true,
+    request: {
+      method: method === undefined ? 'GET' : method.toUpperCase(),
+      target,
+      status,
+      occurredAt,
+      userAgent: firstString(record.userAgent ?? record.user_agent),
+      referrer: firstString(record.referrer ?? record.referer),
+      accept: firstString(record.accept),
+      ip: firstString(record.ip),
+      host: firstString(record.host),
+    },
   };
-  return { ok: true, request };
-}
-
-interface RawFields {
-  target: string;
-  method: unknown;
-  status: unknown;
-  timestamp: unknown;
-  userAgent: unknown;
-  referrer: unknown;
-  accept: unknown;
-  address: unknown;
-}
-
-function readFields(line: JsonObject): RawFields | undefined {
-  if ('ClientRequestPath' in line || 'ClientRequestURI' in line) {
-    const headers = isObject(line.RequestHeaders) ? line.RequestHeaders : {};
-    return withTarget(line.ClientRequestURI ?? line.ClientRequestPath, {
-      method: line.ClientRequestMethod,
-      status: line.EdgeResponseStatus ?? line.OriginResponseStatus,
-      timestamp: line.EdgeStartTimestamp ?? line.EdgeEndTimestamp,
-      userAgent: line.ClientRequestUserAgent,
-      referrer: line.ClientRequestReferer,
-      accept: headers.accept ?? headers.Accept,
-      // https://developers.cloudflare.com/logs/reference/log-fields/zone/http_requests/ (ClientIP)
-      address: line.ClientIP,
-    });
-  }
-  if (isObject(line.proxy)) {
-    const proxy = line.proxy;
-    return withTarget(proxy.path ?? line.path, {
-      method: proxy.method,
-      status: proxy.statusCode ?? line.statusCode,
-      timestamp: proxy.timestamp ?? line.timestamp,
-      userAgent: proxy.userAgent,
-      referrer: proxy.referer,
-      accept: proxy.accept,
-      // https://vercel.com/docs/drains/reference/logs (proxy.clientIp)
-      address: proxy.clientIp,
-    });
-  }
-  return withTarget(line.path ?? line.url ?? line.requestPath, {
-    method: line.method ?? line.requestMethod,
-    status: line.status ?? line.statusCode ?? line.responseStatusCode,
-    timestamp: line.timestamp ?? line.time,
-    userAgent: line.userAgent ?? line.user_agent,
-    referrer: line.referrer ?? line.referer,
-    accept: line.accept,
-    address: line.ip,
-  });
-}
-
-function withTarget(target: unknown, rest: Omit<RawFields, 'target'>): RawFields | undefined {
-  return typeof target === 'string' && target !== '' ? { target, ...rest } : undefined;
-}
-
-/** RFC 3339 text, or a Unix time in seconds, milliseconds or nanoseconds (told apart by size). */
-function readTimestamp(value: unknown): number | undefined {
-  if (typeof value === 'string') {
-    if (/^\d+$/.test(value)) return readTimestamp(Number(value));
-    const parsed = parseInstant(value);
-    return parsed.ok ? parsed.epochMilliseconds : undefined;
-  }
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) return undefined;
-  if (value < 1e11) return Math.round(value * 1000);
-  if (value < 1e14) return Math.round(value);
-  if (value < 1e17) return Math.round(value / 1000);
-  return Math.round(value / 1e6);
-}
-
-function firstString(value: unknown): string | undefined {
-  if (typeof value === 'string') return value;
-  if (Array.isArray(value) && typeof value[0] === 'string') return value[0];
-  return undefined;
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

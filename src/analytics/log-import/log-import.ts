@@ -1,24 +1,36 @@
 /**
- * Imports a server or CDN log: streams its lines, parses each (combined or JSON lines), runs the
- * page-view pipeline, and stores views in batches. Every view carries an import key (a hash of its
- * line number and text), so importing the same file again stores nothing twice.
+ * Imports a server or CDN log: streams its records (gzip or not; lines, or a JSON array), parses
+ * each, runs the page-view pipeline, and stores views in batches. Every view carries the identity
+ * of the request it records (request-identity.ts), so importing the same requests again, from the
+ * same file or any other, stores nothing twice.
  */
-import { createHash } from 'node:crypto';
+import { InvalidInputError } from '../../errors.ts';
 import type { Classifier } from '../classification/index.ts';
 import type { PageViewWriter, StoredPageView } from '../ingestion/index.ts';
-import { preparePageView } from '../ingestion/index.ts';
-import { parseCombinedLogLine } from './combined-log.ts';
-import { parseJsonLogLine } from './json-log.ts';
+import { parseCombinedLogLine, parseVhostCombinedLogLine } from './combined-log.ts';
+import { parseJsonLogLine, parseJsonLogRecord } from './json-log.ts';
+import { readLogRecords } from './log-records.ts';
 import type { LogLineResult } from './logged-request.ts';
-import { readLines } from './read-lines.ts';
+import { type SkipStage, skipStages, viewOfLoggedRequest } from './logged-view.ts';
+import { createRequestIdentifier } from './request-identity.ts';
 
-export const logFormats = ['combined', 'jsonl'] as const;
+export const logFormats = ['combined', 'vhost_combined', 'jsonl'] as const;
 export type LogFormat = (typeof logFormats)[number];
 
 const parsers: Record<LogFormat, (line: string) => LogLineResult> = {
   combined: parseCombinedLogLine,
+  vhost_combined: parseVhostCombinedLogLine,
   jsonl: parseJsonLogLine,
 };
+/** Reasons that say the line is not in the declared format at all (as opposed to a bad field). */
+const formatReasons = new Set([
+  'not in combined log format',
+  'not in vhost_combined log format',
+  'not valid JSON',
+  'not a JSON object',
+]);
+/** With this many records read and none in the declared format, the import stops. */
+const formatProbeRecords = 1000;
 
 export const maximumLogLineLength = 64 * 1024;
 const batchSize = 5000;
@@ -26,9 +38,11 @@ const batchSize = 5000;
 export interface ImportSummary {
   linesRead: number;
   imported: number;
-  /** Views already stored by an earlier import of the same lines. */
+  /** Views whose request was already stored (by an earlier import, a drain, or earlier in this one). */
   alreadyImported: number;
-  /** Lines not imported, counted per reason. */
+  /** Views without a user agent (the common log format has none): stored, counted as human. */
+  withoutUserAgent: number;
+  /** Lines not imported, counted per reason, in pipeline order (reading, format, ..., no page view). */
   skipped: Record<string, number>;
 }
 
@@ -45,18 +59,40 @@ export interface LogImport {
   onProgress?: (summary: Readonly<ImportSummary>) => void;
 }
 
+/** Throws `InvalidInputError` when the source is not in the declared format at all (nothing is stored then). */
 export async function importLog(options: LogImport): Promise<ImportSummary> {
-  const summary: ImportSummary = { linesRead: 0, imported: 0, alreadyImported: 0, skipped: {} };
-  const skip = (reason: string) => {
-    summary.skipped[reason] = (summary.skipped[reason] ?? 0) + 1;
+  const summary: ImportSummary = {
+    linesRead: 0,
+    imported: 0,
+    alreadyImported: 0,
+    withoutUserAgent: 0,
+    skipped: {},
   };
-  const parse = parsers[options.format];
+  const skips = new Map<string, { stage: SkipStage; count: number }>();
+  const skip = (stage: SkipStage, reason: string) => {
+    const entry = skips.get(reason) ?? { stage, count: 0 };
+    entry.count += 1;
+    skips.set(reason, entry);
+  };
+  const parse = options.format === 'jsonl' ? undefined : parsers[options.format];
+  const identifier = createRequestIdentifier();
+  const dependencies = {
+    classifier: options.classifier,
+    now: options.now,
+    ...(options.keepFrom === undefined ? {} : { keepFrom: options.keepFrom }),
+  };
+  let parsedRecords = 0;
+  let firstFormatFailure: string | undefined;
   let batch: StoredPageView[] = [];
+  // Identities in `batch`: a request named twice in one batch (a Vercel request's several
+  // entries) is one view, and the writer must not see its key twice.
+  let batchKeys = new Set<string>();
   // One batch is written while the next is parsed.
   let writing: Promise<void> = Promise.resolve();
   const flush = async () => {
     const views = batch;
     batch = [];
+    batchKeys = new Set();
     await writing;
     writing = options.writer.write(options.projectId, views).then((inserted) => {
       summary.imported += inserted;
@@ -65,48 +101,76 @@ export async function importLog(options: LogImport): Promise<ImportSummary> {
     });
   };
 
-  for await (const line of readLines(options.source, { maximumLineLength: maximumLogLineLength })) {
+  const records = readLogRecords(options.source, {
+    maximumLineLength: maximumLogLineLength,
+    json: options.format === 'jsonl',
+  });
+  for await (const record of records) {
     summary.linesRead += 1;
-    if (!('text' in line)) {
-      skip('line too long');
+    let parsed: LogLineResult;
+    if ('tooLong' in record) {
+      skip('read', 'line too long');
       continue;
     }
-    if (line.text.trim() === '') {
-      skip('empty line');
-      continue;
+    if ('value' in record) {
+      parsed = parseJsonLogRecord(record.value);
+    } else {
+      if (record.text.trim() === '') {
+        skip('read', 'empty line');
+        continue;
+      }
+      parsed = parse === undefined ? parseJsonLogLine(record.text) : parse(record.text);
     }
-    const parsed = parse(line.text);
     if (!parsed.ok) {
-      skip(parsed.reason);
+      const formatFailure = formatReasons.has(parsed.reason);
+      skip(formatFailure ? 'format' : 'parse', parsed.reason);
+      if (formatFailure && parsedRecords === 0) {
+        firstFormatFailure ??= 'text' in record ? record.text : '';
+        if (summary.linesRead >= formatProbeRecords) break;
+      }
       continue;
     }
-    if (parsed.request.method !== 'GET') {
-      skip('not a GET request');
+    parsedRecords += 1;
+    const result = viewOfLoggedRequest(parsed.request, identifier.identify(parsed.request), dependencies);
+    if (!result.ok) {
+      skip(result.stage, result.reason);
       continue;
     }
-    const prepared = preparePageView(parsed.request, {
-      classifier: options.classifier,
-      now: options.now,
-      ...(options.keepFrom === undefined ? {} : { keepFrom: options.keepFrom }),
-    });
-    if (!prepared.ok) {
-      skip(prepared.kind === 'skipped' ? prepared.reason : `invalid: ${prepared.reason}`);
+    const key = (result.view.importKey as Buffer).toString('base64');
+    if (batchKeys.has(key)) {
+      summary.alreadyImported += 1;
       continue;
     }
-    batch.push({
-      ...prepared.view,
-      userAgent: parsed.request.userAgent,
-      importKey: importKeyOf(line.number, line.text),
-      ...(parsed.request.address === undefined ? {} : { address: parsed.request.address }),
-    });
+    batchKeys.add(key);
+    if (result.view.userAgent === undefined) summary.withoutUserAgent += 1;
+    batch.push(result.view);
     if (batch.length >= batchSize) await flush();
+  }
+  if (parsedRecords === 0 && firstFormatFailure !== undefined) {
+    await writing;
+    throw new InvalidInputError(
+      `Not in ${options.format} format: none of the first ${summary.linesRead} lines is a ${options.format} log line (the first reads "${preview(firstFormatFailure)}")`,
+    );
   }
   if (batch.length > 0) await flush();
   await writing;
+  summary.skipped = orderedSkips(skips);
   return summary;
 }
 
-/** 16 bytes of SHA-256 over the line number and the line: the same line of the same file, same key. */
-export function importKeyOf(lineNumber: number, text: string): Buffer {
-  return createHash('sha256').update(`${lineNumber}\n${text}`).digest().subarray(0, 16);
+/** Reasons by pipeline stage, then by count (most first). */
+function orderedSkips(
+  skips: ReadonlyMap<string, { stage: SkipStage; count: number }>,
+): Record<string, number> {
+  const entries = [...skips].sort(
+    ([, left], [, right]) =>
+      skipStages.indexOf(left.stage) - skipStages.indexOf(right.stage) || right.count - left.count,
+  );
+  return Object.fromEntries(entries.map(([reason, { count }]) => [reason, count]));
+}
+
+/** The start of a line, printable: control and non-ASCII characters shown as `?`. */
+function preview(text: string): string {
+  const start = text.slice(0, 60).replace(/[^\x20-\x7e]/g, '?');
+  return text.length > 60 ? `${start}...` : start;
 }

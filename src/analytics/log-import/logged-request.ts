@@ -1,6 +1,7 @@
 /**
- * One request read from a server or CDN log, before it is judged as a page view. Every log parser
- * produces this shape, so the import applies the same pipeline whatever the format.
+ * One request read from a server or CDN log (a file line or a drained entry), before it is judged
+ * as a page view. Every log parser produces this shape, so imports and drains apply the same
+ * pipeline whatever the format.
  */
 export interface LoggedRequest {
   method: string;
@@ -11,8 +12,23 @@ export interface LoggedRequest {
   userAgent: string | undefined;
   referrer: string | undefined;
   accept: string | undefined;
-  /** The client's IP address when the log has a valid one: identifies the visitor, never stored. */
-  address: string | undefined;
+  /** The client's address as logged; part of the request's identity, never stored. */
+  ip?: string | undefined;
+  /** The requested host (`vhost_combined`, CDN logs). */
+  host?: string | undefined;
+  /**
+   * The provider's own id for this request (Cloudflare `RayID`, Vercel `requestId`, Netlify
+   * `request_id`), prefixed with the provider: when present it alone is the request's identity.
+   */
+  requestId?: string | undefined;
+  /**
+   * Request headers the log carries beyond the fields above, lower-case names (Cloudflare
+   * `RequestHeaders`): `signature-agent`, `signature-input`, `signature`, `from`, `sec-ch-ua`, ...
+   * Kept for classification signals; not stored yet.
+   */
+  headers?: Readonly<Record<string, string>> | undefined;
+  /** Cloudflare's `VerifiedBotCategory`: the CDN verified the client as this kind of bot. */
+  verifiedBotCategory?: string | undefined;
 }
 
 /** Why a line was not imported; the import summary counts lines per reason. */

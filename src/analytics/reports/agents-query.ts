@@ -7,7 +7,8 @@ import { planRange } from './range-plan.ts';
 
 export interface AgentsBreakdown {
   categories: Record<TrafficCategory, number>;
-  agents: Array<{ agent: string; category: TrafficCategory; views: number }>;
+  /** `views` claimed by the user agent or signer; `verifiedViews` of them verified. */
+  agents: Array<{ agent: string; category: TrafficCategory; views: number; verifiedViews: number }>;
 }
 
 export async function queryAgents(
@@ -18,12 +19,21 @@ export async function queryAgents(
   const pieces = rangePiecesSql(
     planRange(query.range.from, query.range.to, { now: query.now }),
     parameters,
-    { table: 'analytics_agent_rollups', keys: 'category, agent', counters: ['views'] },
-    { columns: "category, coalesce(agent, '') AS agent, count(*) AS views", groupBy: 'category, agent' },
+    { table: 'analytics_agent_rollups', keys: 'category, agent', counters: ['views', 'verified_views'] },
+    {
+      columns:
+        "category, coalesce(agent, '') AS agent, count(*) AS views, count(*) FILTER (WHERE verified) AS verified_views",
+      groupBy: 'category, agent',
+    },
   );
-  const result = await db.query<{ category: TrafficCategory; agent: string; views: number }>(
+  const result = await db.query<{
+    category: TrafficCategory;
+    agent: string;
+    views: number;
+    verified_views: number;
+  }>(
     `WITH pieces AS (${pieces})
-     SELECT category, agent, sum(views)::bigint AS views FROM pieces
+     SELECT category, agent, sum(views)::bigint AS views, sum(verified_views)::bigint AS verified_views FROM pieces
      GROUP BY category, agent
      ORDER BY views DESC, agent COLLATE "C", category`,
     parameters,
@@ -35,7 +45,14 @@ export async function queryAgents(
   const agents: AgentsBreakdown['agents'] = [];
   for (const row of result.rows) {
     categories[row.category] += row.views;
-    if (row.agent !== '') agents.push(row);
+    if (row.agent !== '') {
+      agents.push({
+        agent: row.agent,
+        category: row.category,
+        views: row.views,
+        verifiedViews: row.verified_views,
+      });
+    }
   }
   return { categories, agents };
 }

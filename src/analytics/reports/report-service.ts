@@ -1,14 +1,23 @@
 /** The analytics reports as the edges use them (the API's export and the dashboard), bound to the pool. */
 import type { Queryable } from '../../db/database.ts';
 import { queryAgents } from './agents-query.ts';
-import { queryPageViews } from './page-views-query.ts';
+import { type CategoryDetail, noCategoryDetail, queryCategoryDetails } from './category-detail-query.ts';
+import { type PageViewsExport, queryPageViews } from './page-views-query.ts';
 import { queryTimeSeries } from './time-series-query.ts';
 import { queryVisitorSeries, queryVisitors } from './visitors-query.ts';
+
+export interface PageViewsByCategory {
+  totals: PageViewsExport['totals'] & CategoryDetail;
+  views: Array<PageViewsExport['views'][number] & CategoryDetail>;
+  hasMore: boolean;
+}
 
 type QueryOf<Query extends (db: Queryable, query: never) => unknown> = Parameters<Query>[1];
 
 export interface AnalyticsReports {
   pageViews(query: QueryOf<typeof queryPageViews>): ReturnType<typeof queryPageViews>;
+  /** The export with `aiReferred`, `aiSearch`, `aiTraining`, `otherBots`, `verifiedAi` on totals and rows. */
+  pageViewsByCategory(query: QueryOf<typeof queryPageViews>): Promise<PageViewsByCategory>;
   agents(query: QueryOf<typeof queryAgents>): ReturnType<typeof queryAgents>;
   timeSeries(query: QueryOf<typeof queryTimeSeries>): ReturnType<typeof queryTimeSeries>;
   visitors(query: QueryOf<typeof queryVisitors>): ReturnType<typeof queryVisitors>;
@@ -18,6 +27,17 @@ export interface AnalyticsReports {
 export function createAnalyticsReports(db: Queryable): AnalyticsReports {
   return {
     pageViews: (query) => queryPageViews(db, query),
+    async pageViewsByCategory(query) {
+      const [views, details] = await Promise.all([
+        queryPageViews(db, query),
+        queryCategoryDetails(db, query),
+      ]);
+      return {
+        totals: { ...views.totals, ...details.totals },
+        views: views.views.map((row) => ({ ...row, ...(details.byPath.get(row.path) ?? noCategoryDetail) })),
+        hasMore: views.hasMore,
+      };
+    },
     agents: (query) => queryAgents(db, query),
     timeSeries: (query) => queryTimeSeries(db, query),
     visitors: (query) => queryVisitors(db, query),

@@ -1,12 +1,13 @@
 /**
  * Reclassifies stored page views after the classifier changed (a refreshed AI-agent table, new
  * rules): every view whose stored classifier version differs is classified again from its user
- * agent and Markdown flag, then the rollups of the months that still have raw events are rebuilt
- * from them. Writers wait while the rollups are rebuilt, so no view is counted twice or lost.
+ * agent, Markdown flag and Web Bot Auth signer, learns its AI referrer from its referrer's host, and
+ * the rollups of the months that still have raw events are rebuilt from them. Writers wait while
+ * the rollups are rebuilt, so no view is counted twice or lost.
  */
 import type pg from 'pg';
 import { transaction } from '../../db/database.ts';
-import type { Classifier } from '../classification/index.ts';
+import { aiReferrerOf, type Classifier } from '../classification/index.ts';
 import { listMonthPartitions, packingLock } from '../storage/index.ts';
 
 export interface ReclassifyReport {
@@ -35,9 +36,11 @@ export async function reclassifyPageViews(
     const stale = await client.query<{
       user_agent_id: string | null;
       markdown: boolean;
+      signature_agent: string | null;
       user_agent: string | null;
     }>(
-      `SELECT DISTINCT views.user_agent_id::text AS user_agent_id, views.markdown, agents.user_agent
+      `SELECT DISTINCT views.user_agent_id::text AS user_agent_id, views.markdown, views.signature_agent,
+         agents.user_agent
        FROM analytics_page_views AS views
        LEFT JOIN analytics_user_agents AS agents ON agents.id = views.user_agent_id
        WHERE views.classifier_version <> $1 AND ($2::text IS NULL OR views.project_id = $2)`,
@@ -46,33 +49,72 @@ export async function reclassifyPageViews(
     const columns = {
       ids: [] as Array<string | null>,
       markdown: [] as boolean[],
+      signatureAgents: [] as Array<string | null>,
       category: [] as string[],
       agent: [] as Array<string | null>,
     };
     for (const row of stale.rows) {
-      const result = classifier.classify({ userAgent: row.user_agent ?? undefined, markdown: row.markdown });
+      const result = classifier.classify({
+        userAgent: row.user_agent ?? undefined,
+        markdown: row.markdown,
+        // Stored as the host the header named; given back as the header's value.
+        signatureAgent: row.signature_agent === null ? undefined : `"https://${row.signature_agent}"`,
+      });
       columns.ids.push(row.user_agent_id);
       columns.markdown.push(row.markdown);
+      columns.signatureAgents.push(row.signature_agent);
       columns.category.push(result.category);
       columns.agent.push(result.agent);
     }
+    // Views stored before the AI-referrer rule learn it from their referrer's host (their utm_source
+    // was never stored).
+    const referrerHosts = await client.query<{ referrer_host: string }>(
+      `SELECT DISTINCT referrer_host FROM analytics_page_views
+       WHERE classifier_version <> $1 AND ($2::text IS NULL OR project_id = $2)
+         AND referrer_host IS NOT NULL AND ai_referrer IS NULL`,
+      [classifier.version, projectId],
+    );
+    const referrers = { hosts: [] as string[], assistants: [] as string[] };
+    for (const { referrer_host: host } of referrerHosts.rows) {
+      const assistant = aiReferrerOf(host, '');
+      if (assistant === null) continue;
+      referrers.hosts.push(host);
+      referrers.assistants.push(assistant);
+    }
     const matches = `views.user_agent_id IS NOT DISTINCT FROM fresh.id AND views.markdown = fresh.markdown
+      AND views.signature_agent IS NOT DISTINCT FROM fresh.signature_agent
       AND views.classifier_version <> $1 AND ($2::text IS NULL OR views.project_id = $2)`;
     // Sub-statements share one snapshot: \`before\` sees the categories as they were.
     const result = await client.query<{ updated: number; changed: number }>(
       `WITH fresh AS (
-         SELECT * FROM unnest($3::bigint[], $4::boolean[], $5::text[], $6::text[]) AS fresh (id, markdown, category, agent)
+         SELECT * FROM unnest($3::bigint[], $4::boolean[], $5::text[], $6::text[], $7::text[])
+           AS fresh (id, markdown, category, agent, signature_agent)
        ), before AS (
          SELECT count(*) FILTER (WHERE views.category <> fresh.category) AS changed
          FROM analytics_page_views AS views JOIN fresh ON ${matches}
        ), updated AS (
          UPDATE analytics_page_views AS views
-         SET category = fresh.category, agent = fresh.agent, classifier_version = $1
+         SET category = fresh.category, agent = fresh.agent, classifier_version = $1,
+           -- The verdict stays (addresses are not stored to verify again), but never on a person.
+           verified = views.verified AND fresh.category <> 'human',
+           ai_referrer = coalesce(views.ai_referrer, (
+             SELECT referrer.assistant FROM unnest($8::text[], $9::text[]) AS referrer (host, assistant)
+             WHERE referrer.host = views.referrer_host))
          FROM fresh WHERE ${matches}
          RETURNING 1
        )
        SELECT (SELECT count(*) FROM updated) AS updated, (SELECT changed FROM before) AS changed`,
-      [classifier.version, projectId, columns.ids, columns.markdown, columns.category, columns.agent],
+      [
+        classifier.version,
+        projectId,
+        columns.ids,
+        columns.markdown,
+        columns.category,
+        columns.agent,
+        columns.signatureAgents,
+        referrers.hosts,
+        referrers.assistants,
+      ],
     );
     const counts = result.rows[0] ?? { updated: 0, changed: 0 };
     const oldest = (await listMonthPartitions(client))[0]?.month ?? null;
@@ -113,11 +155,14 @@ async function rebuildRollups(client: pg.PoolClient, projectId: string | null, f
     [projectId],
   );
   await client.query(
-    `INSERT INTO analytics_path_rollups (series, bucket, path_id, human, ai_assistant, ai_search, ai_training, bot)
+    `INSERT INTO analytics_path_rollups
+       (series, bucket, path_id, human, ai_assistant, ai_search, ai_training, bot, ai_referred, verified_ai)
      SELECT series.id, date_trunc(series.granularity, occurred_at, 'UTC'), paths.id,
        count(*) FILTER (WHERE category = 'human'), count(*) FILTER (WHERE category = 'ai_assistant'),
        count(*) FILTER (WHERE category = 'ai_search'), count(*) FILTER (WHERE category = 'ai_training'),
-       count(*) FILTER (WHERE category = 'bot')
+       count(*) FILTER (WHERE category = 'bot'),
+       count(*) FILTER (WHERE category = 'human' AND ai_referrer IS NOT NULL),
+       count(*) FILTER (WHERE verified AND category IN ('ai_assistant', 'ai_search', 'ai_training'))
      FROM analytics_page_views AS views
      JOIN analytics_paths AS paths ON paths.project_id = views.project_id AND paths.path = views.path
      JOIN analytics_rollup_series AS series ON series.project_id = views.project_id
@@ -126,8 +171,9 @@ async function rebuildRollups(client: pg.PoolClient, projectId: string | null, f
     parameters,
   );
   await client.query(
-    `INSERT INTO analytics_agent_rollups (project_id, granularity, bucket, category, agent, views)
-     SELECT project_id, granularity, date_trunc(granularity, occurred_at, 'UTC'), category, coalesce(agent, ''), count(*)
+    `INSERT INTO analytics_agent_rollups (project_id, granularity, bucket, category, agent, views, verified_views)
+     SELECT project_id, granularity, date_trunc(granularity, occurred_at, 'UTC'), category, coalesce(agent, ''), count(*),
+       count(*) FILTER (WHERE verified)
      FROM analytics_page_views CROSS JOIN (VALUES ('hour'), ('day'), ('month')) AS levels (granularity)
      WHERE ($1::text IS NULL OR project_id = $1) AND occurred_at >= $2
      GROUP BY 1, 2, 3, 4, 5`,

@@ -1,2 +1,3 @@
-/** A project's analytics settings (allowed beacon origins, ...). */
+/** A project's analytics settings (allowed beacon origins, log drain secrets, ...). */
 export { analyticsSettingsOf, parseOrigin, settingsPatch } from './analytics-settings.ts';
+export { type DrainSettings, drainSettingsOf, drainSettingsPatch } from './drain-settings.ts';

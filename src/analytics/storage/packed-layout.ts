@@ -12,7 +12,5 @@ export const packedLevels: readonly Granularity[] = ['hour', 'day', 'third', 'mo
  */
 export const packingGraceMilliseconds = 10 * 60_000;
 
-/** The SQL call that takes a project's packing lock until the transaction ends. */
-export function packingLock(mode: 'shared' | 'exclusive', projectIdSql: string): string {
-  return `pg_advisory_xact_lock${mode === 'shared' ? '_shared' : ''}(730119, hashtext(${projectIdSql}))`;
-}
+// The lock between writers, the packer and reclassification; its key is kept with the others.
+export { packingLock } from '../../db/advisory-locks.ts';

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import pg from 'pg';
 import { createTestDatabase } from '../../../test/database.ts';
 import { buildProject } from '../../../test/factories.ts';
+import { quireTypeParsers } from '../../db/database.ts';
 import { assignPathIds } from './path-dictionary.ts';
 
 const database = await createTestDatabase();
@@ -12,7 +13,7 @@ test('paths given ids at once by several processes get one dense id each', async
   // A pool per "process": each keeps its own dictionary.
   const pools = Array.from(
     { length: 4 },
-    () => new pg.Pool({ connectionString: database.connectionString, max: 2 }),
+    () => new pg.Pool({ connectionString: database.connectionString, max: 2, types: quireTypeParsers() }),
   );
   try {
     const paths = Array.from({ length: 300 }, (_, index) => `/docs/page-${index}`);

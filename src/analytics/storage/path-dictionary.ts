@@ -6,6 +6,7 @@
  * seen, shared by the writer and the export of the same pool.
  */
 import type pg from 'pg';
+import { advisoryLockKeys } from '../../db/advisory-locks.ts';
 import { transaction } from '../../db/database.ts';
 
 export interface PathDictionary {
@@ -52,9 +53,6 @@ export function learnNewerPaths(
   }
 }
 
-/** Only one transaction at a time gives a project's paths ids. */
-const assignmentLockKey = 730120;
-
 /** Makes sure every path has an id; returns the project's dictionary, which now holds them. */
 export async function assignPathIds(
   pool: pg.Pool,
@@ -77,7 +75,10 @@ export async function assignPathIds(
   const missing = wanted.filter((path) => !dictionary.ids.has(path));
   if (missing.length === 0) return dictionary;
   const given = await transaction(pool, async (client) => {
-    await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [assignmentLockKey, projectId]);
+    await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [
+      advisoryLockKeys.pathAssignment,
+      projectId,
+    ]);
     // A statement after the lock: its snapshot sees every id given before.
     return client.query<{ id: number; path: string }>(
       `WITH missing AS (

@@ -1,5 +1,6 @@
 import { createAppAuth } from '@octokit/auth-app';
 import { Octokit } from '@octokit/rest';
+import { propertyOf } from '../../errors.ts';
 import type { CodeHost } from '../code-host.ts';
 import { parseRepositoryUrl } from '../repository-url.ts';
 
@@ -105,7 +106,7 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): CodeHost {
         return { url: data.html_url, created: true };
       } catch (error: unknown) {
         // Another attempt opened it between our list and create: update that one instead.
-        if ((error as { status?: unknown }).status === 422) {
+        if (propertyOf(error, 'status') === 422) {
           const raced = await findOpen(octokit, pullRequest.branch, signal);
           if (raced !== null) return update(raced.number);
         }

@@ -1,4 +1,5 @@
 import { Gitlab } from '@gitbeaker/rest';
+import { propertyOf } from '../../errors.ts';
 import type { CodeHost } from '../code-host.ts';
 import { parseRepositoryUrl } from '../repository-url.ts';
 
@@ -61,7 +62,7 @@ export function createGitLabCodeHost(options: GitLabCodeHostOptions): CodeHost {
         return { url: String(created.web_url), created: true };
       } catch (error: unknown) {
         // 409: another attempt opened one for this branch in the meantime.
-        const status = (error as { cause?: { response?: { status?: number } } }).cause?.response?.status;
+        const status = propertyOf(propertyOf(propertyOf(error, 'cause'), 'response'), 'status');
         if (status === 409) {
           const raced = await findOpen(request.branch, request.signal);
           if (raced !== null) return update(raced.iid);

@@ -1,10 +1,7 @@
+import { escapeHtml } from '../../escape-html.ts';
 import type { Review } from './review.ts';
 
 const maximumDiffCharacters = 2_000_000;
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
-}
 
 /** The CSS class of a line of a unified diff (shared with the dashboard's job page). */
 export function diffLineClass(line: string): string {

@@ -50,7 +50,7 @@ function renderReady(
   }
   const rows = views.views.map(
     (row) =>
-      html`<tr><td><code>${row.path}</code></td><td class="number">${number.format(row.human)}</td><td class="number">${number.format(row.ai)}</td><td class="number">${number.format(row.total)}</td><td class="number">${number.format(visitors.get(row.path) ?? 0)}</td></tr>`,
+      html`<tr><td><code>${row.path}</code></td><td class="number">${number.format(row.human)}</td><td class="number">${number.format(row.ai)}</td><td class="number">${number.format(row.total)}</td><td class="number">${number.format(row.aiReferred ?? 0)}</td><td class="number">${number.format(row.verifiedAi ?? 0)}</td><td class="number">${number.format((row.aiSearch ?? 0) + (row.aiTraining ?? 0))}</td><td class="number">${number.format(row.otherBots ?? 0)}</td><td class="number">${number.format(visitors.get(row.path) ?? 0)}</td></tr>`,
   );
   const pager = html`<nav class="pager" aria-label="Pages of the table">
   ${state.page > 1 ? html`<a href="${base}?${rangeQuery(state, { page: String(state.page - 1) })}">← Previous</a>` : ''}
@@ -68,6 +68,8 @@ function renderReady(
   <div><span class="muted">Human views</span><strong>${number.format(views.totals.human)}</strong></div>
   <div><span class="muted">AI views</span><strong>${number.format(views.totals.ai)}</strong></div>
   <div><span class="muted">Total</span><strong>${number.format(views.totals.total)}</strong></div>
+  <div><span class="muted" title="Human views whose referrer or utm_source is an AI assistant">Sent by AI answers</span><strong>${number.format(views.totals.aiReferred ?? 0)}</strong></div>
+  <div><span class="muted" title="AI views whose agent was verified">Verified AI</span><strong>${number.format(views.totals.verifiedAi ?? 0)}</strong></div>
   <div><span class="muted">Unique visitors</span><strong>${number.format(data.visitors.totals.total)}</strong></div>
 </div>
 <section aria-labelledby="chart-title"><h2 id="chart-title">Views per ${series.interval}</h2>${renderViewsChart(series.points)}</section>
@@ -76,8 +78,8 @@ function renderReady(
   <h2 id="pages-title">Top pages</h2>
   <p><a href="${base}/views.csv?${rangeQuery(state)}" download>Download CSV</a> <span class="muted">(every page in the range)</span></p>
   <div class="table-wrap"><table>
-    <thead><tr><th scope="col">Path</th><th scope="col" class="number">Human</th><th scope="col" class="number">AI</th><th scope="col" class="number">Total</th><th scope="col" class="number" title="Unique visitors: one address and browser per day, human or AI">Visitors</th></tr></thead>
-    <tbody>${rows.length > 0 ? rows : html`<tr><td colspan="5" class="muted">No more pages.</td></tr>`}</tbody>
+    <thead><tr><th scope="col">Path</th><th scope="col" class="number">Human</th><th scope="col" class="number">AI</th><th scope="col" class="number">Total</th><th scope="col" class="number" title="Human views sent by an AI answer">From AI answers</th><th scope="col" class="number" title="AI views whose agent was verified">Verified AI</th><th scope="col" class="number" title="AI search and training crawlers">AI crawlers</th><th scope="col" class="number">Other bots</th><th scope="col" class="number" title="Unique visitors: one address and browser per day, human or AI">Visitors</th></tr></thead>
+    <tbody>${rows.length > 0 ? rows : html`<tr><td colspan="9" class="muted">No more pages.</td></tr>`}</tbody>
   </table></div>
   ${pager}
 </section>
@@ -94,10 +96,10 @@ function renderReady(
     agents.agents.length === 0
       ? html`<p class="empty">No AI agents or bots in this range.</p>`
       : html`<div class="table-wrap"><table>
-    <thead><tr><th scope="col">Agent</th><th scope="col">Category</th><th scope="col" class="number">Views</th></tr></thead>
+    <thead><tr><th scope="col">Agent</th><th scope="col">Category</th><th scope="col" class="number" title="Views whose user agent or signature named this agent">Claimed</th><th scope="col" class="number" title="Of those, verified by signature, published addresses or reverse DNS">Verified</th></tr></thead>
     <tbody>${agents.agents.map(
       (agent) =>
-        html`<tr><td>${agent.agent}</td><td>${categoryNames[agent.category] ?? agent.category}</td><td class="number">${number.format(agent.views)}</td></tr>`,
+        html`<tr><td>${agent.agent}</td><td>${categoryNames[agent.category] ?? agent.category}</td><td class="number">${number.format(agent.views)}</td><td class="number">${number.format(agent.verifiedViews)}</td></tr>`,
     )}</tbody>
   </table></div>`
   }

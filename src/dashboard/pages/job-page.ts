@@ -1,5 +1,6 @@
 import type { AgentJob } from '../../agent-jobs/agent-job.ts';
 import type { JobEvent } from '../../agent-jobs/job-events.ts';
+import { maximumPromptLength } from '../../agent-jobs/prompt.ts';
 import { diffLineClass } from '../../code-hosts/local/review-page.ts';
 import { formatTime, html, type SafeHtml } from '../html.ts';
 import { projectPath } from '../project-context.ts';
@@ -75,7 +76,7 @@ ${state.done === 'archived' ? notice('success', 'The job is archived.') : ''}
       ? html`<p class="muted">This job is archived; it takes no more instructions.</p>`
       : html`<form method="post" action="${base}/messages" class="stack" data-loading>
     ${csrfField(context.csrfToken)}
-    <label>Follow-up instruction <textarea name="prompt" required maxlength="20000"></textarea></label>
+    <label>Follow-up instruction <textarea name="prompt" required maxlength="${maximumPromptLength}"></textarea></label>
     <div><button type="submit">Send follow-up</button></div>
   </form>
   <form method="post" action="${base}/archive" data-confirm="Archive this job? It stops any running work and takes no more instructions.">

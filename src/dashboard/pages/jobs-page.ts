@@ -1,5 +1,6 @@
 import type { AgentJob } from '../../agent-jobs/agent-job.ts';
 import type { JobStatus } from '../../agent-jobs/job-status.ts';
+import { maximumPromptLength } from '../../agent-jobs/prompt.ts';
 import { formatTime, html, type SafeHtml } from '../html.ts';
 import { projectPath } from '../project-context.ts';
 import { linkOrText } from './job-event-item.ts';
@@ -57,7 +58,7 @@ ${project.repository ? '' : notice('info', html`This project has no repository y
   <h2 id="new-job-title">New job</h2>
   <form method="post" action="${base}" class="stack" data-loading>
     ${csrfField(context.csrfToken)}
-    <label>Instruction for the agent <textarea name="prompt" required maxlength="20000" placeholder="Document the new --dry-run flag in the CLI reference">${state.prompt ?? ''}</textarea></label>
+    <label>Instruction for the agent <textarea name="prompt" required maxlength="${maximumPromptLength}" placeholder="Document the new --dry-run flag in the CLI reference">${state.prompt ?? ''}</textarea></label>
     <div><button type="submit">Start job</button></div>
   </form>
 </section>

@@ -7,7 +7,7 @@ import { buildDashboardUser, signInSession } from '../../../test/dashboard.ts';
 import { createTestDatabase } from '../../../test/database.ts';
 import { buildProject, buildProjectWithKey } from '../../../test/factories.ts';
 import { renderAnalyticsPage } from '../pages/analytics-page.ts';
-import { csvCell, viewsCsvRows } from '../views-csv.ts';
+import { csvCell, viewsCsvHeader, viewsCsvRows } from '../views-csv.ts';
 import { readRange } from './analytics.ts';
 
 const now = new Date('2026-05-20T12:00:00Z');
@@ -46,7 +46,7 @@ test('the page shows totals, a chart, the paged table, agents and a CSV link; pa
         },
         agents: {
           categories: { human: 1200, ai_assistant: 34, ai_search: 2, ai_training: 9, bot: 3 },
-          agents: [{ agent: 'ChatGPT-User', category: 'ai_assistant', views: 30 }],
+          agents: [{ agent: 'ChatGPT-User', category: 'ai_assistant', views: 3000, verifiedViews: 2750 }],
         },
         series: {
           interval: 'day',
@@ -66,7 +66,11 @@ test('the page shows totals, a chart, the paged table, agents and a CSV link; pa
   ).value;
   assert.match(page, /<strong>1,234<\/strong>/);
   assert.match(page, /Unique visitors<\/span><strong>415<\/strong>/);
-  assert.match(page, /<td class="number">6<\/td><td class="number">4<\/td><\/tr>/);
+  // Total, the category split (none given here), then visitors.
+  assert.match(
+    page,
+    /<td class="number">6<\/td>(?:<td class="number">0<\/td>){4}<td class="number">4<\/td><\/tr>/,
+  );
   assert.match(page, /<path d="M[^"]+" fill="none" stroke="#1a7f37"[^>]*data-series="visitors"/);
   assert.equal(page.includes('<script>alert'), false);
   assert.match(page, /&#60;script&#62;alert\(1\)/);
@@ -81,6 +85,9 @@ test('the page shows totals, a chart, the paged table, agents and a CSV link; pa
   assert.match(page, /page=3">Next →/);
   assert.match(page, /analytics\/views\.csv\?from=2026-05-01&#38;to=2026-05-20" download>Download CSV/);
   assert.match(page, /<td>ChatGPT-User<\/td><td>AI assistants<\/td>/);
+  // Claimed vs verified views of each agent.
+  assert.match(page, />Claimed<\/th><th [^>]*>Verified<\/th>/);
+  assert.match(page, /<td class="number">3,000<\/td><td class="number">2,750<\/td>/);
 });
 
 test('an empty range says how to get data', () => {
@@ -112,11 +119,30 @@ test('CSV cells are quoted, and formulas are defused', () => {
   assert.equal(csvCell(-3), '"-3"');
   assert.equal(
     viewsCsvRows([{ path: '/x,y', human: 1, ai: 2, total: 3 }], new Map([['/x,y', 2]])),
-    '"/x,y","1","2","3","2"\r\n',
+    '"/x,y","1","2","3","0","0","0","0","0","2"\r\n',
   );
   assert.equal(
-    viewsCsvRows([{ path: '/z', human: 1, ai: 0, total: 1 }], new Map()),
-    '"/z","1","0","1","0"\r\n',
+    viewsCsvRows(
+      [
+        {
+          path: '/z',
+          human: 5,
+          ai: 2,
+          total: 7,
+          aiReferred: 3,
+          aiSearch: 4,
+          aiTraining: 6,
+          otherBots: 8,
+          verifiedAi: 1,
+        },
+      ],
+      new Map(),
+    ),
+    '"/z","5","2","7","3","4","6","8","1","0"\r\n',
+  );
+  assert.equal(
+    viewsCsvHeader(),
+    '"path","human","ai","total","aiReferred","aiSearch","aiTraining","otherBots","verifiedAi","visitors"\r\n',
   );
 });
 
@@ -181,7 +207,10 @@ test('the page and the CSV show the views the analytics module stored', async ()
   });
   assert.equal(csv.statusCode, 200);
   // Two visitors: the same address with two user agents.
-  assert.match(csv.body, /^"path","human","ai","total","visitors"\r\n/);
-  assert.match(csv.body, /"\/docs\/dashboard-page","2","1","3","2"/);
+  assert.match(
+    csv.body,
+    /^"path","human","ai","total","aiReferred","aiSearch","aiTraining","otherBots","verifiedAi","visitors"\r\n/,
+  );
+  assert.match(csv.body, /"\/docs\/dashboard-page","2","1","3","0","0","0","0","0","2"/);
   assert.match(page.body, /Unique visitors<\/span><strong>2<\/strong>/);
 });

@@ -3,6 +3,7 @@ import { decodeJobCursor, encodeJobCursor } from '../../agent-jobs/job-cursor.ts
 import type { JobEventFeed } from '../../agent-jobs/job-event-feed.ts';
 import type { JobService } from '../../agent-jobs/job-service.ts';
 import { type JobStatus, jobStatuses } from '../../agent-jobs/job-status.ts';
+import { checkPrompt } from '../../agent-jobs/prompt.ts';
 import type { ReviewService } from '../../code-hosts/local/review-service.ts';
 import { InvalidInputError } from '../../errors.ts';
 import type { JobEventStreams } from '../../http/job-event-stream.ts';
@@ -30,11 +31,8 @@ export interface JobRouteDependencies {
 
 function promptOf(body: unknown): string {
   const prompt = formField(body, 'prompt').replace(/\r\n/g, '\n');
-  if (prompt.trim() === '' || prompt.length > 20_000 || prompt.includes('\u0000')) {
-    throw new InvalidInputError(
-      'An instruction is 1 to 20,000 characters, not only white space, no NUL character',
-    );
-  }
+  // Checked before the rate limit counts the request (the job service checks it again).
+  checkPrompt(prompt);
   return prompt;
 }
 

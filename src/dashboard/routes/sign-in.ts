@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AccountService } from '../../accounts/account-service.ts';
 import { generateToken, sessionLifetimeSeconds } from '../../accounts/session.ts';
-import { errorResponseOf } from '../../http/error-handler.ts';
+import { applyErrorResponse, errorResponseOf } from '../../http/error-handler.ts';
 import { readCookie, serializeCookie, sessionCookieName, signInCsrfCookieName } from '../cookies.ts';
 import { formField } from '../form.ts';
 import { renderSignInPage } from '../pages/sign-in-page.ts';
@@ -65,12 +65,10 @@ export function registerSignInRoutes(
         ])
         .redirect(next, 303);
     } catch (error: unknown) {
-      const { status, body } = errorResponseOf(error);
-      if (status >= 500) throw error;
-      if (status === 429 && 'retryAfterSeconds' in (error as object)) {
-        reply.header('retry-after', String((error as { retryAfterSeconds: number }).retryAfterSeconds));
-      }
-      return answer(status, body.error);
+      const response = errorResponseOf(error);
+      if (response.status >= 500) throw error;
+      applyErrorResponse(reply, response);
+      return answer(response.status, response.body.error);
     }
   });
 

@@ -1,11 +1,24 @@
 import { Type } from '@fastify/type-provider-typebox';
 import { jobStatuses } from '../../agent-jobs/job-status.ts';
+import { maximumPromptLength, promptPattern, promptRule } from '../../agent-jobs/prompt.ts';
 import { ProjectIdParameter } from '../schemas.ts';
 
 export const JobStatusSchema = Type.Union(
   [Type.Literal('active'), Type.Literal('completed'), Type.Literal('archived'), Type.Literal('failed')],
   { description: jobStatuses.join(', ') },
 );
+
+const nullableString = Type.Union([Type.String(), Type.Null()]);
+
+export const JobTriggerSchema = Type.Object({
+  type: Type.Union([Type.Literal('merge'), Type.Literal('schedule'), Type.Literal('manual')]),
+  automationId: Type.String(),
+  source: Type.Object({
+    url: nullableString,
+    commit: nullableString,
+    title: nullableString,
+  }),
+});
 
 export const AgentJobSchema = Type.Object(
   {
@@ -24,6 +37,9 @@ export const AgentJobSchema = Type.Object(
     updatedAt: Type.String({ format: 'date-time' }),
     branch: Type.Union([Type.String(), Type.Null()], { description: 'The working branch, once chosen' }),
     error: Type.Union([Type.String(), Type.Null()], { description: 'Why the job failed' }),
+    trigger: Type.Union([JobTriggerSchema, Type.Null()], {
+      description: 'What started the job when an automation did; null for jobs people started',
+    }),
   },
   { description: 'An agent job' },
 );
@@ -32,11 +48,10 @@ export const PromptBody = Type.Object(
   {
     prompt: Type.String({
       minLength: 1,
-      maxLength: 20_000,
+      maxLength: maximumPromptLength,
       // Not only white space, and no NUL character (PostgreSQL text cannot hold one).
-      pattern: '^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$',
-      description:
-        'The instruction for the agent: 1 to 20,000 characters, not only white space, no NUL character',
+      pattern: promptPattern,
+      description: `The instruction for the agent: ${promptRule}`,
     }),
   },
   { additionalProperties: false },

@@ -139,6 +139,111 @@ describe('POST /v1/analytics/:projectId/events', () => {
     assert.equal(await storedCount(), before);
   });
 
+  it('reads signals from allowed headers, method and host: agents behind browser user agents are not people', async () => {
+    const response = await post({
+      events: [
+        // ChatGPT agent: a Chrome user agent, signed with Web Bot Auth.
+        {
+          path: '/signals/signed',
+          timestamp: '2026-03-03T10:00:00Z',
+          method: 'GET',
+          host: 'docs.example.com',
+          headers: {
+            'user-agent': chrome,
+            'signature-agent': '"https://chatgpt.com"',
+            'signature-input': 'sig1=("@authority" "signature-agent");created=1;keyid="k";tag="web-bot-auth"',
+            signature: 'sig1=:AAAA:',
+          },
+        },
+        // A fetcher with a browser user agent that prefers Markdown.
+        {
+          path: '/signals/markdown',
+          timestamp: '2026-03-03T10:01:00Z',
+          userAgent: chrome,
+          headers: { accept: 'text/markdown, text/html;q=0.9', 'sec-ch-ua': '"Chromium";v="138"' },
+        },
+        {
+          path: '/signals/person',
+          timestamp: '2026-03-03T10:02:00Z',
+          headers: { 'user-agent': chrome, from: 'x' },
+        },
+        { path: '/signals/form', timestamp: '2026-03-03T10:03:00Z', userAgent: chrome, method: 'POST' },
+        {
+          path: '/signals/head',
+          timestamp: '2026-03-03T10:04:00Z',
+          userAgent: chrome,
+          method: 'head',
+          host: '[2001:db8::1]:8443',
+        },
+      ],
+    });
+    assert.equal(response.statusCode, 202, response.body);
+    assert.deepEqual(response.json(), { accepted: 4, skipped: 1 });
+    const rows = await database.pool.query(
+      `SELECT path, category, agent, signature_agent, verified FROM analytics_page_views
+       WHERE project_id = $1 AND path LIKE '/signals/%' ORDER BY occurred_at`,
+      [project.id],
+    );
+    assert.deepEqual(
+      rows.rows.map((row) => [row.path, row.category, row.agent, row.signature_agent, row.verified]),
+      [
+        ['/signals/signed', 'ai_assistant', 'ChatGPT-Agent', 'chatgpt.com', false],
+        ['/signals/markdown', 'ai_assistant', 'unknown (browser user agent)', null, false],
+        ['/signals/person', 'human', null, null, false],
+        ['/signals/head', 'human', null, null, false],
+      ],
+    );
+  });
+
+  it('refuses headers off the allow-list, bad methods and hosts, and control characters in any field', async () => {
+    const before = await storedCount();
+    const cases: Array<[unknown, RegExp]> = [
+      [{ path: '/a', headers: { cookie: 'secret' } }, /unknown property \\"cookie/],
+      [{ path: '/a', headers: { Accept: 'text/html' } }, /unknown property \\"Accept/],
+      [{ path: '/a', headers: { accept: 5 } }, /must be string/],
+      [{ path: '/a', headers: { signature: 's'.repeat(5000) } }, /must NOT have more than 4096/],
+      [{ path: '/a', method: 'GET /evil' }, /must match pattern/],
+      [{ path: '/a', host: 'evil.example/path' }, /must match pattern/],
+      [{ path: '/a', userAgent: 'Mozilla/5.0\r\nX-Forged: 1' }, /userAgent contains a control character/],
+      [
+        { path: '/a', headers: { 'signature-agent': '"https://x.example"\u0000' } },
+        /headers.signature-agent contains a control character/,
+      ],
+      [{ path: '/a\u0007' }, /path contains a control character/],
+      [{ path: '/a', referrer: 'https://x.example/\u001b[31m' }, /referrer contains a control character/],
+    ];
+    for (const [event, message] of cases) {
+      const response = await post({ events: [event] });
+      assert.equal(
+        response.statusCode,
+        400,
+        `${JSON.stringify(event).slice(0, 80)}: ${response.body.slice(0, 200)}`,
+      );
+      assert.match(response.body, message, JSON.stringify(event).slice(0, 80));
+      assert.ok(response.json().error);
+    }
+    assert.equal(await storedCount(), before);
+  });
+
+  it('documents the signal fields in the OpenAPI document', async () => {
+    const document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const body =
+      document.paths['/v1/analytics/{projectId}/events'].post.requestBody.content['application/json'].schema;
+    const event = body.properties.events.items;
+    assert.ok(event.properties.method && event.properties.host);
+    assert.deepEqual(Object.keys(event.properties.headers.properties).sort(), [
+      'accept',
+      'from',
+      'referer',
+      'sec-ch-ua',
+      'signature',
+      'signature-agent',
+      'signature-input',
+      'user-agent',
+    ]);
+    assert.equal(event.properties.headers.additionalProperties, false);
+  });
+
   it('needs a key with write or ingest scope for this project', async () => {
     const readOnly = await buildProjectWithKey(database.pool, { scopes: ['read'] });
     const ingestOnly = await buildProjectWithKey(database.pool, { scopes: ['ingest'] });

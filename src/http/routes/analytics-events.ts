@@ -4,7 +4,9 @@ import {
   ingestEvents,
   maximumHeaderLength,
   maximumRawPathLength,
+  maximumSignalHeaderLength,
   maximumUserAgentLength,
+  signalHeaderNames,
 } from '../../analytics/ingestion/index.ts';
 import { retentionCutoff } from '../../analytics/rollups/index.ts';
 import type { App } from '../app.ts';
@@ -30,6 +32,34 @@ const IncomingEventSchema = Type.Object(
     accept: Type.Optional(Type.String({ maxLength: maximumHeaderLength, description: 'The Accept header' })),
     status: Type.Optional(
       Type.Integer({ minimum: 100, maximum: 599, description: 'Only 2xx and 304 count as views' }),
+    ),
+    method: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z]{1,16}$',
+        description: 'The request method; only GET and HEAD count as views. Default: GET',
+      }),
+    ),
+    host: Type.Optional(
+      Type.String({
+        maxLength: 260,
+        pattern: '^(?:[A-Za-z0-9.-]{1,253}|\\[[0-9A-Fa-f:.]{2,45}\\])(?::[0-9]{1,5})?$',
+        description: 'The Host header (authority) the request was sent to',
+      }),
+    ),
+    headers: Type.Optional(
+      Type.Object(
+        Object.fromEntries(
+          signalHeaderNames.map((name) => [
+            name,
+            Type.Optional(Type.String({ maxLength: maximumSignalHeaderLength })),
+          ]),
+        ),
+        {
+          additionalProperties: false,
+          description:
+            'Request headers classification reads, by lower-case name: Accept, Signature-Agent, Signature-Input and Signature (Web Bot Auth), From, Sec-CH-UA, User-Agent, Referer. `userAgent`, `referrer` and `accept` win over the same headers here. Any other name is refused.',
+        },
+      ),
     ),
   },
   { additionalProperties: false },
@@ -70,6 +100,7 @@ export function registerAnalyticsEventRoutes(app: App, services: AnalyticsServic
       const result = await ingestEvents(
         {
           classifier: services.classifier,
+          verifier: services.verifier,
           writer: services.writer,
           now,
           keepFrom: retentionCutoff(now, services.retentionMonths),

@@ -17,9 +17,23 @@ const Counts = {
   total: Type.Integer({ description: 'human + ai' }),
 };
 
+/** Present only with `detail=categories`; after the specified fields, so the default shape is unchanged. */
+const CategoryDetail = {
+  aiReferred: Type.Optional(
+    Type.Integer({ description: 'Human views sent by an AI answer (referrer or utm_source)' }),
+  ),
+  aiSearch: Type.Optional(Type.Integer({ description: 'Views by AI search crawlers' })),
+  aiTraining: Type.Optional(Type.Integer({ description: 'Views by AI training crawlers' })),
+  otherBots: Type.Optional(Type.Integer({ description: 'Views by other bots' })),
+  verifiedAi: Type.Optional(Type.Integer({ description: 'AI views whose agent was verified' })),
+};
+
 export const PageViewsResponse = Type.Object({
-  totals: Type.Object(Counts, { description: 'Site-wide totals over the whole range, all pages' }),
-  views: Type.Array(Type.Object({ path: Type.String(), ...Counts }), {
+  totals: Type.Object(
+    { ...Counts, ...CategoryDetail },
+    { description: 'Site-wide totals over the whole range, all pages' },
+  ),
+  views: Type.Array(Type.Object({ path: Type.String(), ...Counts, ...CategoryDetail }), {
     description: 'Ordered by total descending, then path ascending',
   }),
   hasMore: Type.Boolean({ description: 'True when rows exist past offset + limit' }),
@@ -53,19 +67,29 @@ export function registerAnalyticsReportRoutes(app: App, reports: AnalyticsReport
         summary: 'Get page views: totals and per-page counts, human and AI',
         security: bearerSecurity,
         params: Type.Object({ projectId: ProjectIdParameter }),
-        querystring: Type.Object({ ...RangeQuery, ...PageQuery }),
+        querystring: Type.Object({
+          ...RangeQuery,
+          ...PageQuery,
+          detail: Type.Optional(
+            Type.Literal('categories', {
+              description:
+                'Adds aiReferred, aiSearch, aiTraining, otherBots and verifiedAi to totals and every row; without it the response has exactly the specified shape',
+            }),
+          ),
+        }),
         response: { 200: PageViewsResponse, ...errorResponses(400, 401, 403, 429) },
       },
     },
     async (request) => {
-      const { limit, offset } = request.query;
-      return reports.pageViews({
+      const { limit, offset, detail } = request.query;
+      const query = {
         projectId: request.params.projectId,
         range: rangeOf(request.query),
         limit,
         offset,
         now: Date.now(),
-      });
+      };
+      return detail === 'categories' ? reports.pageViewsByCategory(query) : reports.pageViews(query);
     },
   );
 
@@ -89,7 +113,17 @@ export function registerAnalyticsReportRoutes(app: App, reports: AnalyticsReport
               bot: Type.Integer(),
             }),
             agents: Type.Array(
-              Type.Object({ agent: Type.String(), category: Type.String(), views: Type.Integer() }),
+              Type.Object({
+                agent: Type.String(),
+                category: Type.String(),
+                views: Type.Integer({
+                  description: 'Views whose user agent or signature claimed this agent',
+                }),
+                verifiedViews: Type.Integer({
+                  description:
+                    'Of those, views verified by a Web Bot Auth signature, the published address ranges or reverse DNS',
+                }),
+              }),
               { description: 'Ordered by views descending, then agent' },
             ),
           }),

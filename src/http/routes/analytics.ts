@@ -3,6 +3,7 @@
  * composition root; retention and packing run in the maintenance of worker processes).
  */
 import type { RouteRegistrar } from '../app.ts';
+import { registerAnalyticsDrainRoutes } from './analytics-drains.ts';
 import { registerAnalyticsEventRoutes } from './analytics-events.ts';
 import { registerAnalyticsReportRoutes } from './analytics-reports.ts';
 import { registerAnalyticsTrackerRoutes } from './analytics-tracker.ts';
@@ -10,6 +11,7 @@ import { registerAnalyticsVisitorRoutes } from './analytics-visitors.ts';
 
 export const registerAnalyticsRoutes: RouteRegistrar = (app, dependencies) => {
   registerAnalyticsEventRoutes(app, dependencies.analyticsIngestion);
+  registerAnalyticsDrainRoutes(app, dependencies.projects, dependencies.analyticsIngestion);
   registerAnalyticsReportRoutes(app, dependencies.analyticsReports);
   registerAnalyticsVisitorRoutes(app, dependencies.analyticsReports);
   registerAnalyticsTrackerRoutes(app, dependencies.projects, dependencies.analyticsIngestion);

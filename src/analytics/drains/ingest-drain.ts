@@ -1,0 +1,85 @@
+/**
+ * A log drain's use case: a provider's batch of log entries in, one page view per request out.
+ * Bad entries are skipped and counted, never refused with the whole batch: a provider cannot fix
+ * one line and retries a refused batch until it gives up, and a visitor who sends a control
+ * character in a User-Agent must not be able to block a site's logs. A body that is not the
+ * provider's format at all is refused (400). Every view carries its request's identity (the
+ * provider's request id), so a retried batch stores nothing twice.
+ */
+import type { PageViewWriter, PipelineDependencies, StoredPageView } from '../ingestion/index.ts';
+import {
+  createRequestIdentifier,
+  type LogLineResult,
+  parseDrainRecord,
+  viewOfLoggedRequest,
+} from '../log-import/index.ts';
+import { bodyRecords, decompressBody } from './drain-body.ts';
+
+export const drainProviders = ['vercel', 'cloudflare', 'netlify'] as const;
+export type DrainProvider = (typeof drainProviders)[number];
+
+export interface DrainResult {
+  /** Page views stored. */
+  accepted: number;
+  /** Requests already stored (a retried batch, or several entries of one request). */
+  alreadyStored: number;
+  /** Entries that are no page view or could not be read (runtime logs, assets, errors, bad fields). */
+  skipped: number;
+}
+
+const writeSize = 5000;
+
+export async function ingestDrain(
+  dependencies: PipelineDependencies & { writer: PageViewWriter },
+  projectId: string,
+  provider: DrainProvider,
+  body: Buffer,
+): Promise<DrainResult> {
+  const records = bodyRecords((await decompressBody(body)).toString('utf8'));
+  if (provider === 'cloudflare' && isCloudflareValidation(records))
+    return { accepted: 0, alreadyStored: 0, skipped: 0 };
+  const identifier = createRequestIdentifier();
+  const result: DrainResult = { accepted: 0, alreadyStored: 0, skipped: 0 };
+  const keys = new Set<string>();
+  let views: StoredPageView[] = [];
+  const write = async () => {
+    const inserted = await dependencies.writer.write(projectId, views);
+    result.accepted += inserted;
+    result.alreadyStored += views.length - inserted;
+    views = [];
+  };
+  for (const record of records) {
+    const parsed: LogLineResult = parseDrainRecord(provider, record);
+    if (!parsed.ok) {
+      result.skipped += 1;
+      continue;
+    }
+    const view = viewOfLoggedRequest(parsed.request, identifier.identify(parsed.request), dependencies);
+    if (!view.ok) {
+      result.skipped += 1;
+      continue;
+    }
+    const key = (view.view.importKey as Buffer).toString('base64');
+    if (keys.has(key)) {
+      result.alreadyStored += 1;
+      continue;
+    }
+    keys.add(key);
+    views.push(view.view);
+    if (views.length >= writeSize) await write();
+  }
+  if (views.length > 0) await write();
+  return result;
+}
+
+/** Cloudflare checks a new HTTP destination by sending `{"content":"tests"}` (gzipped). */
+export function isCloudflareValidation(records: readonly unknown[]): boolean {
+  const [only] = records;
+  return (
+    records.length === 1 &&
+    typeof only === 'object' &&
+    only !== null &&
+    Object.keys(only).length === 1 &&
+    typeof (only as { content?: unknown }).content === 'string'
+  );
+}

@@ -1,0 +1,84 @@
+/**
+ * A logged request (file line or drained entry) to a stored page view, or the reason it is none.
+ * Shared by log import and the drains, so both judge requests the same way.
+ */
+import { isIP } from 'node:net';
+import type { PipelineDependencies, StoredPageView } from '../ingestion/index.ts';
+import { preparePageView } from '../ingestion/index.ts';
+import type { LoggedRequest } from './logged-request.ts';
+
+/** Where in the pipeline a request was dropped; the import summary lists reasons in this order. */
+export type SkipStage = 'read' | 'format' | 'parse' | 'request' | 'invalid' | 'not a page view';
+export const skipStages: readonly SkipStage[] = [
+  'read',
+  'format',
+  'parse',
+  'request',
+  'invalid',
+  'not a page view',
+];
+
+export type LoggedViewResult =
+  | { ok: true; view: StoredPageView }
+  | { ok: false; stage: SkipStage; reason: string };
+
+// C0 controls and DEL: a log line never carries them in a field legitimately, and an attacker
+// who puts one in a User-Agent must not get it stored or echoed.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+const controlCharacter = /[\u0000-\u001f\u007f]/;
+
+export function viewOfLoggedRequest(
+  request: LoggedRequest,
+  importKey: Buffer,
+  dependencies: PipelineDependencies,
+): LoggedViewResult {
+  if (hasControlCharacter(request))
+    return { ok: false, stage: 'request', reason: 'control character in a field' };
+  if (request.method !== 'GET') return { ok: false, stage: 'request', reason: 'not a GET request' };
+  const prepared = preparePageView(request, dependencies);
+  if (!prepared.ok) {
+    return prepared.kind === 'skipped'
+      ? { ok: false, stage: 'not a page view', reason: prepared.reason }
+      : { ok: false, stage: 'invalid', reason: `invalid: ${prepared.reason}` };
+  }
+  const address = visitorAddressOf(request);
+  return {
+    ok: true,
+    view: {
+      ...prepared.view,
+      userAgent: request.userAgent,
+      importKey,
+      // The address only identifies the visitor (visitor-identity.ts); it is never stored.
+      ...(address === undefined ? {} : { address }),
+    },
+  };
+}
+
+/**
+ * The client address that identifies the request's visitor: the logged one when it is an IP
+ * address. `$remote_addr` / `%h` hold a host name where Apache resolves them (HostnameLookups), and
+ * such a request counts as a view only.
+ */
+export function visitorAddressOf(request: LoggedRequest): string | undefined {
+  return request.ip !== undefined && isIP(request.ip) !== 0 ? request.ip : undefined;
+}
+
+function hasControlCharacter(request: LoggedRequest): boolean {
+  for (const value of [
+    request.method,
+    request.target,
+    request.userAgent,
+    request.referrer,
+    request.accept,
+    request.host,
+    request.ip,
+  ]) {
+    if (value !== undefined && controlCharacter.test(value)) return true;
+  }
+  if (request.headers !== undefined) {
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (controlCharacter.test(name) || controlCharacter.test(value)) return true;
+    }
+  }
+  return false;
+}

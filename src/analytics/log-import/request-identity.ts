@@ -1,0 +1,84 @@
+/**
+ * A view's identity comes from the request it records, never from where it sits in a file, so
+ * overlapping, rotated, concatenated and re-read logs store each request once:
+ *  - a request the provider names (Cloudflare `RayID`, Vercel and Netlify request ids) is that
+ *    name, so a drained request and the same request imported later from a file are one view;
+ *  - any other request is its logged fields (time, client address, method, host, target, status,
+ *    user agent, referrer) plus its occurrence: the n-th identical request in a source is
+ *    occurrence n. Two identical requests in the same second are two views; a file read again, or
+ *    a later file that repeats some of its lines, gives those lines the same occurrences again.
+ * The identity is 16 bytes of SHA-256, stored as the view's `import_key` (unique per project and
+ * time, migration 0004).
+ */
+import { createHash } from 'node:crypto';
+import type { LoggedRequest } from './logged-request.ts';
+
+/**
+ * Within one source, a request logged this much earlier than the latest one starts a new segment
+ * (counts begin again): it is where one file of a concatenation ends and an earlier one begins,
+ * and that earlier file's lines must get the occurrences they get when imported on their own.
+ * Smaller reorderings (Apache logs the time a request started, so a slow request's line comes
+ * after quicker, later ones) keep counting. A break taken for a slow request costs little: only
+ * identical requests in the same second on both sides of it are then taken for one.
+ */
+const segmentBreakMilliseconds = 5_000;
+/** Counts are kept this far behind the latest time seen, so memory stays bounded on any file. */
+const countWindowMilliseconds = 10 * 60_000;
+
+/** Gives each request of one source (a file, a drained batch) its identity. */
+export function createRequestIdentifier() {
+  /** Per second (in arrival order), the occurrences seen of each request's fields hash. */
+  const counts = new Map<number, Map<string, number>>();
+  let latest = Number.NEGATIVE_INFINITY;
+  const forget = (before: number) => {
+    // Seconds arrive nearly in order, so the oldest are first; one out of order waits its turn.
+    for (const second of counts.keys()) {
+      if (second >= before) break;
+      counts.delete(second);
+    }
+  };
+  return {
+    identify(request: LoggedRequest): Buffer {
+      if (request.requestId !== undefined) {
+        return digest(createHash('sha256').update(`id\n${request.requestId}`));
+      }
+      if (request.occurredAt < latest - segmentBreakMilliseconds) {
+        counts.clear();
+        latest = request.occurredAt;
+      } else if (request.occurredAt > latest) {
+        latest = request.occurredAt;
+        forget(Math.floor((latest - countWindowMilliseconds) / 1000));
+      }
+      const fields = createHash('sha256').update(requestFields(request)).digest();
+      const key = fields.toString('base64');
+      const second = Math.floor(request.occurredAt / 1000);
+      let sameSecond = counts.get(second);
+      if (sameSecond === undefined) {
+        sameSecond = new Map();
+        counts.set(second, sameSecond);
+      }
+      const occurrence = (sameSecond.get(key) ?? 0) + 1;
+      sameSecond.set(key, occurrence);
+      return digest(createHash('sha256').update(fields).update(`\n${occurrence}`));
+    },
+  };
+}
+export type RequestIdentifier = ReturnType<typeof createRequestIdentifier>;
+
+function digest(hash: ReturnType<typeof createHash>): Buffer {
+  return hash.digest().subarray(0, 16);
+}
+
+/** The fields that tell two logged requests apart, joined with a separator no field contains. */
+function requestFields(request: LoggedRequest): string {
+  return [
+    request.occurredAt,
+    request.ip ?? '',
+    request.method,
+    request.host ?? '',
+    request.target,
+    request.status ?? '',
+    request.userAgent ?? '\u0001',
+    request.referrer ?? '',
+  ].join('\u0000');
+}

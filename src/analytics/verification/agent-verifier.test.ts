@@ -1,0 +1,167 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { startWebBotAuthDouble } from '../../../test/web-bot-auth-double.ts';
+import { createAgentVerifier, type VerificationRequest } from './agent-verifier.ts';
+import { createIpRangeMatcher, prefixesFromPublishedList } from './ip-ranges.ts';
+import type { ReverseDnsResolver } from './reverse-dns.ts';
+import { createHttpKeyDirectory } from './web-bot-auth.ts';
+
+const ipRanges = {
+  sources: [
+    {
+      agents: ['GPTBot'],
+      operator: 'OpenAI',
+      url: 'https://openai.com/gptbot.json',
+      retrieved: '2026-11-01',
+      prefixes: ['192.0.2.0/24', '2001:db8:1::/48'],
+    },
+    { agents: ['PerplexityBot'], operator: 'Perplexity', url: 'https://x', retrieved: null, prefixes: [] },
+  ],
+};
+
+/** A fake resolver: PTR and forward records, and a count of queries. */
+function fakeResolver(records: { ptr: Record<string, string[]>; forward: Record<string, string[]> }) {
+  const resolver: ReverseDnsResolver & { queries: number } = {
+    queries: 0,
+    async reverse(address) {
+      resolver.queries += 1;
+      const names = records.ptr[address];
+      if (names === undefined) throw Object.assign(new Error('queryPtr ENOTFOUND'), { code: 'ENOTFOUND' });
+      return names;
+    },
+    async lookup(hostname) {
+      resolver.queries += 1;
+      return records.forward[hostname] ?? [];
+    },
+  };
+  return resolver;
+}
+
+const request = (overrides: Partial<VerificationRequest>): VerificationRequest => ({
+  agent: 'GPTBot',
+  ip: undefined,
+  method: 'GET',
+  host: 'docs.example.com',
+  target: '/intro',
+  headers: {},
+  ...overrides,
+});
+
+describe('agent verification', () => {
+  const resolver = fakeResolver({
+    ptr: {
+      '66.249.66.1': ['crawl-66-249-66-1.googlebot.com.'],
+      '203.0.113.9': ['crawl-203-0-113-9.googlebot.com'],
+      '198.51.100.7': ['host.example.net'],
+      '2001:db8:ffff::1': ['crawl.googlebot.com'],
+    },
+    forward: {
+      'crawl-66-249-66-1.googlebot.com': ['66.249.66.1'],
+      'crawl-203-0-113-9.googlebot.com': ['192.0.2.200'],
+      'crawl.googlebot.com': ['2001:0db8:ffff:0000:0000:0000:0000:0001'],
+    },
+  });
+  const verifier = createAgentVerifier({
+    ipRanges,
+    resolver,
+    keyDirectory: { keys: async () => [] },
+  });
+
+  it('checks addresses against the published ranges, IPv4, IPv6 and IPv4-mapped', async () => {
+    assert.equal(await verifier.verify(request({ ip: '192.0.2.17' })), true);
+    assert.equal(await verifier.verify(request({ ip: '::ffff:192.0.2.17' })), true);
+    assert.equal(await verifier.verify(request({ ip: '2001:db8:1:2::5' })), true);
+    assert.equal(await verifier.verify(request({ ip: '198.51.100.1' })), false, 'a spoofed GPTBot');
+    assert.equal(await verifier.verify(request({ ip: 'not an address' })), false);
+    assert.equal(await verifier.verify(request({ ip: undefined })), false);
+    assert.equal(await verifier.verify(request({ agent: null, ip: '192.0.2.17' })), false);
+  });
+
+  it('forward-confirms reverse DNS where the operator documents it, and caches the answer', async () => {
+    const googlebot = (ip: string) => request({ agent: 'Googlebot', ip });
+    assert.equal(await verifier.verify(googlebot('66.249.66.1')), true);
+    const queries = resolver.queries;
+    assert.equal(await verifier.verify(googlebot('66.249.66.1')), true);
+    assert.equal(resolver.queries, queries, 'answered from the cache');
+    assert.equal(await verifier.verify(googlebot('2001:db8:ffff::1')), true, 'IPv6, another spelling');
+    assert.equal(await verifier.verify(googlebot('203.0.113.9')), false, 'the name does not resolve back');
+    assert.equal(await verifier.verify(googlebot('198.51.100.7')), false, "not the operator's domain");
+    assert.equal(await verifier.verify(googlebot('198.51.100.99')), false, 'no PTR record');
+    // An agent whose operator documents neither is never verified by its address.
+    assert.equal(await verifier.verify(request({ agent: 'curl', ip: '66.249.66.1' })), false);
+    // An agent whose published list is still empty falls through (PerplexityBot has no DNS rule).
+    assert.equal(await verifier.verify(request({ agent: 'PerplexityBot', ip: '192.0.2.1' })), false);
+  });
+
+  it('verifies Web Bot Auth signatures against the key directory of the Signature-Agent', async () => {
+    const agent = await startWebBotAuthDouble();
+    const signed = createAgentVerifier({
+      ipRanges,
+      resolver,
+      keyDirectory: createHttpKeyDirectory({ urlOf: () => agent.url }),
+    });
+    const url = 'https://docs.example.com/intro';
+    const headers = await agent.sign({ method: 'GET', url, signatureAgent: '"https://agent.example"' });
+    const signedRequest = request({ agent: 'agent.example', headers });
+    assert.equal(await signed.verify(signedRequest), true);
+    assert.equal(await signed.verify(signedRequest), true);
+    assert.equal(agent.fetches, 1, 'the directory is cached');
+    // Anything the signature covers, changed: the authority, the signer; or a forged signature.
+    assert.equal(await signed.verify({ ...signedRequest, host: 'other.example.com' }), false);
+    assert.equal(
+      await signed.verify({
+        ...signedRequest,
+        headers: { ...headers, 'signature-agent': '"https://agent.example.org"' },
+      }),
+      false,
+    );
+    assert.equal(
+      await signed.verify({
+        ...signedRequest,
+        headers: { ...headers, signature: `sig1=:${'A'.repeat(86)}==:` },
+      }),
+      false,
+    );
+    assert.equal(await signed.verify({ ...signedRequest, host: undefined }), false);
+    // Expired.
+    const old = new Date(Date.now() - 3_600_000);
+    const expired = await agent.sign({
+      method: 'GET',
+      url,
+      signatureAgent: '"https://agent.example"',
+      created: old,
+      expires: new Date(old.getTime() + 60_000),
+    });
+    assert.equal(await signed.verify(request({ agent: 'agent.example', headers: expired })), false);
+    // A directory that no longer publishes the key.
+    agent.publishKeys = false;
+    const fresh = createAgentVerifier({
+      ipRanges,
+      resolver,
+      keyDirectory: createHttpKeyDirectory({ urlOf: () => agent.url }),
+    });
+    assert.equal(await fresh.verify(signedRequest), false);
+    // An unreachable directory.
+    const unreachable = createAgentVerifier({
+      ipRanges,
+      resolver,
+      keyDirectory: createHttpKeyDirectory({ urlOf: () => 'http://127.0.0.1:1', timeoutMilliseconds: 500 }),
+    });
+    assert.equal(await unreachable.verify(signedRequest), false);
+  });
+
+  it('reads operator lists in their documented shape and refuses anything else', () => {
+    // The shape of https://developers.google.com/search/apis/ipranges/googlebot.json.
+    assert.deepEqual(
+      prefixesFromPublishedList({
+        creationTime: '2026-11-01T00:00:00.000000',
+        prefixes: [{ ipv6Prefix: '2001:4860:4801:10::/64' }, { ipv4Prefix: '66.249.64.0/27' }],
+      }),
+      ['2001:4860:4801:10::/64', '66.249.64.0/27'],
+    );
+    assert.throws(() => prefixesFromPublishedList({}), /prefixes/);
+    assert.throws(() => prefixesFromPublishedList({ prefixes: [{ ipv4Prefix: '1.2.3.4/33' }] }), /CIDR/);
+    assert.equal(createIpRangeMatcher(ipRanges).covers('gptbot'), true);
+    assert.equal(createIpRangeMatcher(ipRanges).covers('PerplexityBot'), false);
+  });
+});

@@ -1,0 +1,90 @@
+import { isPlainRecord, UnknownValue } from '../javascript-config.ts';
+import type { ModuleLines } from '../javascript-modules.ts';
+import { isExternalUrl } from '../link-urls.ts';
+import type { LinkTarget, NavigationEntry } from '../site-model.ts';
+
+export interface VitePressNavigation {
+  entries: NavigationEntry[];
+  /** Route prefixes an explicit sidebar covers (`/guide/`; `/` for a sidebar given as an array). */
+  sidebarPrefixes: string[];
+  unsupported: string[];
+}
+
+const maximumEntries = 20_000;
+const maximumDepth = 32;
+
+/**
+ * Reads a VitePress theme's `sidebar` and `nav` (https://vitepress.dev/reference/default-theme-sidebar,
+ * /reference/default-theme-nav): a sidebar is an array of items or an object keyed by route prefix
+ * whose values are arrays or `{ base, items }`; an item is `{ text, link, items, base }`, its link
+ * joined to the nearest `base`. A link to no page does not fail the build but leads to a 404.
+ */
+export function readVitePressNavigation(
+  themeConfig: unknown,
+  groups: string[],
+  lines: ModuleLines,
+  resolve: (route: string) => LinkTarget,
+  navigation: VitePressNavigation,
+): void {
+  if (!isPlainRecord(themeConfig)) return;
+  const unknown = (reason: string, path: string[]) => {
+    const place = lines.locate('sidebar');
+    navigation.entries.push({
+      reference: '(computed)',
+      ...place,
+      groups: path,
+      target: { unchecked: reason },
+    });
+    if (navigation.unsupported.length < 5) {
+      navigation.unsupported.push(
+        `${place.file}: part of the navigation is computed by code (${reason}); its entries are unchecked`,
+      );
+    }
+  };
+  const visit = (item: unknown, path: string[], base: string, depth: number): void => {
+    if (navigation.entries.length >= maximumEntries || depth > maximumDepth) return;
+    if (Array.isArray(item)) {
+      for (const child of item) visit(child, path, base, depth + 1);
+      return;
+    }
+    if (!isPlainRecord(item)) {
+      unknown(item instanceof UnknownValue ? item.reason : 'an entry that is not an object', path);
+      return;
+    }
+    const itemBase = typeof item.base === 'string' ? item.base : base;
+    const text = typeof item.text === 'string' ? item.text : '';
+    if (typeof item.link === 'string' && !isExternalUrl(item.link)) {
+      const place = lines.locate(item.link, 'link');
+      const route = item.link.startsWith('/') ? item.link : `${itemBase}${item.link}`;
+      const target = resolve(route);
+      navigation.entries.push({
+        reference: item.link,
+        ...place,
+        groups: path,
+        target:
+          target.kind === 'file'
+            ? target.file
+            : target.kind === 'broken'
+              ? null
+              : { unchecked: target.kind === 'external' ? 'external link' : target.reason },
+      });
+    } else if (item.link !== undefined && typeof item.link !== 'string') unknown('a computed link', path);
+    if (item.items !== undefined)
+      visit(item.items, text === '' ? path : [...path, text], itemBase, depth + 1);
+  };
+  const sidebar = themeConfig.sidebar;
+  if (Array.isArray(sidebar)) {
+    navigation.sidebarPrefixes.push('/');
+    visit(sidebar, [...groups, 'sidebar'], '/', 0);
+  } else if (isPlainRecord(sidebar)) {
+    for (const [prefix, value] of Object.entries(sidebar)) {
+      navigation.sidebarPrefixes.push(prefix);
+      const base = isPlainRecord(value) && typeof value.base === 'string' ? value.base : '/';
+      visit(isPlainRecord(value) ? value.items : value, [...groups, 'sidebar', prefix], base, 0);
+    }
+  } else if (sidebar !== undefined && sidebar !== false) {
+    unknown(sidebar instanceof UnknownValue ? sidebar.reason : 'sidebar', [...groups, 'sidebar']);
+  }
+  if (Array.isArray(themeConfig.nav)) visit(themeConfig.nav, [...groups, 'nav'], '/', 0);
+  else if (themeConfig.nav instanceof UnknownValue) unknown(themeConfig.nav.reason, [...groups, 'nav']);
+}
