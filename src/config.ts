@@ -3,7 +3,9 @@
  * returns a frozen object; a bad value throws `ConfigError` naming the variable, and the CLI turns
  * that into one line on stderr and exit code 1.
  */
+import { isIP } from 'node:net';
 import path from 'node:path';
+import { parseSecretKey } from './secrets/secret-keys.ts';
 
 export type Role = 'all' | 'api' | 'worker';
 export const roles: readonly Role[] = ['all', 'api', 'worker'];
@@ -45,6 +47,18 @@ export interface Config {
   clientApiKey: string | null;
   /** Months of raw page views kept (rollups are kept for ever). */
   analyticsRetentionMonths: number;
+  /**
+   * Proxies (addresses or CIDRs) whose `X-Forwarded-For` is believed for the client's address
+   * (`request.ip`); empty: the socket's peer is the client.
+   */
+  trustedProxies: readonly string[];
+  /**
+   * The key that seals stored secrets (`QUIRE_SECRET_KEY`, 32 bytes as hex or base64); null: the
+   * key file in the data directory (src/secrets/secret-keys.ts).
+   */
+  secretKey: string | null;
+  /** Keys `QUIRE_SECRET_KEY` replaced, still accepted to open secrets until they are resealed. */
+  previousSecretKeys: readonly string[];
 }
 
 export class ConfigError extends Error {
@@ -127,6 +141,63 @@ function parseUrl(environment: Environment, name: string, protocols: string[]): 
   return text;
 }
 
+/** A comma-separated list of IPv4/IPv6 addresses or CIDRs (`10.0.0.0/8, ::1`). */
+export function parseAddressList(text: string): string[] | null {
+  const entries = text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  for (const entry of entries) {
+    const [address = '', prefix, ...rest] = entry.split('/');
+    const family = isIP(address);
+    if (family === 0 || rest.length > 0) return null;
+    if (prefix !== undefined && (!/^\d{1,3}$/.test(prefix) || Number(prefix) > (family === 4 ? 32 : 128))) {
+      return null;
+    }
+  }
+  return entries;
+}
+
+function parseSecretKeys(environment: Environment): {
+  secretKey: string | null;
+  previousSecretKeys: string[];
+} {
+  const secretKey = optional(environment, 'QUIRE_SECRET_KEY');
+  if (secretKey !== null && parseSecretKey(secretKey) === null) {
+    throw new ConfigError(
+      'QUIRE_SECRET_KEY',
+      'must be 32 bytes as 64 hex digits or base64 (openssl rand -base64 32)',
+    );
+  }
+  const previous = (optional(environment, 'QUIRE_PREVIOUS_SECRET_KEYS') ?? '')
+    .split(',')
+    .map((key) => key.trim())
+    .filter((key) => key !== '');
+  if (previous.some((key) => parseSecretKey(key) === null)) {
+    throw new ConfigError(
+      'QUIRE_PREVIOUS_SECRET_KEYS',
+      'must be keys like QUIRE_SECRET_KEY, separated by commas',
+    );
+  }
+  if (previous.length > 0 && secretKey === null) {
+    throw new ConfigError('QUIRE_PREVIOUS_SECRET_KEYS', 'needs QUIRE_SECRET_KEY');
+  }
+  return { secretKey, previousSecretKeys: previous };
+}
+
+function parseTrustedProxies(environment: Environment): readonly string[] {
+  const text = optional(environment, 'QUIRE_TRUSTED_PROXIES');
+  if (text === null) return Object.freeze([]);
+  const entries = parseAddressList(text);
+  if (entries === null) {
+    throw new ConfigError(
+      'QUIRE_TRUSTED_PROXIES',
+      `must be addresses or CIDRs separated by commas, got "${text}"`,
+    );
+  }
+  return Object.freeze(entries);
+}
+
 export interface ConfigOverrides {
   port?: number;
   role?: Role;
@@ -176,5 +247,7 @@ export function loadConfig(
     clientUrl: (parseUrl(environment, 'QUIRE_URL', ['http:', 'https:']) ?? publicUrl).replace(/\/+$/, ''),
     clientApiKey: optional(environment, 'QUIRE_API_KEY'),
     analyticsRetentionMonths: parseInteger(environment, 'QUIRE_ANALYTICS_RETENTION_MONTHS', 13, 1, 1200),
+    trustedProxies: parseTrustedProxies(environment),
+    ...parseSecretKeys(environment),
   });
 }

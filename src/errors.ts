@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'unauthorized'
   | 'forbidden'
   | 'not_found'
+  | 'method_not_allowed'
   | 'conflict'
   | 'rate_limited'
   | 'payload_too_large'
@@ -54,6 +55,12 @@ export class ForbiddenError extends QuireError {
 export class NotFoundError extends QuireError {
   constructor(message: string) {
     super('not_found', message);
+  }
+}
+
+export class MethodNotAllowedError extends QuireError {
+  constructor(method: string) {
+    super('method_not_allowed', `The method ${method} is not supported`);
   }
 }
 
@@ -105,6 +112,26 @@ export function propertyOf(value: unknown, key: string): unknown {
 export function errorCode(error: unknown): string | undefined {
   const code = propertyOf(error, 'code');
   return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * True when the database cannot be reached or is going away: the request may succeed if tried again
+ * shortly (503), unlike a bug (500). Codes: Node's socket errors, node-postgres's pool timeout and
+ * ended connections, and PostgreSQL's class 08 (connection exception) and 57P01-57P03 (shutdown,
+ * crash shutdown, cannot connect now), https://www.postgresql.org/docs/current/errcodes-appendix.html
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const code = errorCode(error);
+  if (code !== undefined) {
+    if (['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN'].includes(code))
+      return true;
+    if (/^08[0-9A-Z]{3}$/.test(code) || ['57P01', '57P02', '57P03'].includes(code)) return true;
+  }
+  const message = error instanceof Error ? error.message : '';
+  return /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/.test(
+    message,
+  );
 }
 
 /** A message safe to show for any thrown value. */

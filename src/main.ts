@@ -26,10 +26,10 @@ import { registerAutomationRoutes } from './http/routes/automations.ts';
 import { registerHealthRoutes } from './http/routes/health.ts';
 import { registerHookRoutes } from './http/routes/hooks.ts';
 import { registerProjectRoutes } from './http/routes/projects.ts';
-import { registerReviewRoutes } from './http/routes/reviews.ts';
 import { startMaintenance } from './maintenance/start-maintenance.ts';
 import { createDefaultProjectIfEmpty, type FirstStart } from './projects/first-start.ts';
 import { startQueue } from './queue/queue.ts';
+import { createSecretBox, loadSecretKeys, resealAllSecrets } from './secrets/index.ts';
 import { createServices } from './services.ts';
 
 export const routeRegistrars: RouteRegistrar[] = [
@@ -39,7 +39,6 @@ export const routeRegistrars: RouteRegistrar[] = [
   registerAgentJobEventRoutes,
   registerAutomationRoutes,
   registerHookRoutes,
-  registerReviewRoutes,
   registerAnalyticsRoutes,
   registerDashboard,
 ];
@@ -75,6 +74,14 @@ export async function startService(
   try {
     const { database } = opened;
     await migrate(database.pool);
+    const secrets = createSecretBox(loadSecretKeys(config), { reload: () => loadSecretKeys(config) });
+    // Clear values stored before encryption existed (or under a rotated-out key) are sealed now.
+    const resealed = await resealAllSecrets(database.pool, secrets);
+    if (resealed.unreadable > 0) {
+      log(
+        `quire: ${resealed.unreadable} stored secret(s) open with no known key (QUIRE_SECRET_KEY or secret.key changed?)`,
+      );
+    }
     const firstStart = await createDefaultProjectIfEmpty(database.pool);
     const firstUser = config.role === 'worker' ? null : await createFirstUserIfNone(database.pool);
     const boss = await startQueue({
@@ -91,6 +98,8 @@ export async function startService(
       apiKeyCache: config.role === 'worker' ? null : await createApiKeyCache(notifier),
       // Polling clients read jobs over and over: API processes keep recent reads in memory.
       cacheJobs: config.role !== 'worker',
+      secrets,
+      isAlive: opened.isAlive,
     });
     // Closed after the listener: in-flight requests may still write page views.
     closers.push(() => services.close());
@@ -104,11 +113,13 @@ export async function startService(
         runner:
           options.runner ??
           createAgentRunner(config, database, {
+            secrets,
             limits: { maximumWallTimeMs: config.jobTimeoutSeconds * 1000 },
           }),
         concurrency: config.workerConcurrency,
         timeoutSeconds: config.jobTimeoutSeconds,
         webhookAllowPrivate: config.webhookAllowPrivate,
+        secrets,
         log: (message, fields) => log(`${message} ${JSON.stringify(fields ?? {})}`),
       });
     }

@@ -21,6 +21,7 @@ import type { Notifier } from './db/notifier.ts';
 import type { HttpDependencies } from './http/dependencies.ts';
 import { createProjectService } from './projects/project-service.ts';
 import { createRateLimiter } from './rate-limits/rate-limit.ts';
+import type { SecretBox } from './secrets/index.ts';
 import { createWebhookService } from './webhooks/webhook-service.ts';
 
 export type Services = Omit<HttpDependencies, 'config'> & { close(): Promise<void> };
@@ -39,6 +40,10 @@ export async function createServices(
     verification?: { resolver?: ReverseDnsResolver; keyDirectory?: KeyDirectory };
     /** The clock automations' schedules start from; tests pass their own. */
     now?: () => Date;
+    /** Seals and opens stored secrets. */
+    secrets: SecretBox;
+    /** False once the database supervision gave up (src/db/open-database.ts); default: alive. */
+    isAlive?: () => boolean;
   },
 ): Promise<Services> {
   const { pool } = database;
@@ -48,7 +53,7 @@ export async function createServices(
     ...dependencies.verification,
   });
   return {
-    projects: createProjectService(pool),
+    projects: createProjectService(pool, dependencies.secrets),
     apiKeys: createApiKeyService(pool, dependencies.apiKeyCache),
     jobs: createJobService({
       pool,
@@ -63,12 +68,12 @@ export async function createServices(
       defaultModel: config.model,
       ...(dependencies.now ? { now: dependencies.now } : {}),
     }),
-    hooks: createHookService({ pool, boss: dependencies.boss }),
+    hooks: createHookService({ pool, boss: dependencies.boss, secrets: dependencies.secrets }),
     analyticsIngestion,
     analyticsReports: createAnalyticsReports(pool),
     reviews: createReviewService(pool),
-    accounts: createAccountService(pool),
-    webhooks: createWebhookService(pool),
+    accounts: createAccountService(pool, dependencies.secrets.deriveKey('sign-in form tokens')),
+    webhooks: createWebhookService(pool, dependencies.secrets),
     // The limit on agent job creates and follow-ups (the API's and the dashboard's alike).
     agentRateLimiter: createRateLimiter(pool, {
       bucket: 'agent',
@@ -77,6 +82,7 @@ export async function createServices(
       projectSetting: 'agentRateLimitPerHour',
     }),
     isReady: () => isMigrated(pool),
+    isAlive: dependencies.isAlive ?? (() => true),
     close: () => analyticsIngestion.close(),
   };
 }

@@ -10,9 +10,14 @@ import { createNotifier, type Notifier } from '../src/db/notifier.ts';
 import { type App, type AppOptions, buildApp, type RouteRegistrar } from '../src/http/app.ts';
 import { routeRegistrars } from '../src/main.ts';
 import { startQueue } from '../src/queue/queue.ts';
+import { createSecretBox, loadSecretKeys, type SecretBox } from '../src/secrets/index.ts';
 import { createServices } from '../src/services.ts';
 
+/** The secret key of test services (a fixed one: tests may open what they sealed). */
+export const testSecretKey = 'Gk9q4Yw0b7o2Qm3f8V1cX5nR6tJ8uL0aZ2eH4iK7sP0';
+
 export interface TestServices {
+  secrets: SecretBox;
   app: App;
   config: Readonly<Config>;
   jobs: JobService;
@@ -45,7 +50,12 @@ export async function buildTestServices(
     verification?: { resolver?: ReverseDnsResolver; keyDirectory?: KeyDirectory };
   } & AppOptions = {},
 ): Promise<TestServices> {
-  const config = loadConfig({ QUIRE_DATA_DIR: '/nonexistent', ...options.environment });
+  const config = loadConfig({
+    QUIRE_DATA_DIR: '/nonexistent',
+    QUIRE_SECRET_KEY: testSecretKey,
+    ...options.environment,
+  });
+  const secrets = createSecretBox(loadSecretKeys(config));
   const boss = await startQueue({
     connectionString: database.connectionString,
     supervise: true,
@@ -59,6 +69,7 @@ export async function buildTestServices(
     cacheJobs: true,
     // No test reaches the network: reverse DNS answers nothing unless a test passes a fake.
     verification: options.verification ?? { resolver: { reverse: async () => [], lookup: async () => [] } },
+    secrets,
   });
   const { jobs } = services;
   const app = await buildApp(
@@ -78,6 +89,7 @@ export async function buildTestServices(
   return {
     app,
     config,
+    secrets,
     jobs,
     notifier,
     boss,
@@ -90,6 +102,7 @@ export async function buildTestServices(
         concurrency: overrides.concurrency ?? 2,
         timeoutSeconds: overrides.timeoutSeconds ?? 60,
         webhookAllowPrivate: true,
+        secrets,
         log: () => {},
       });
       workers.push(worker);

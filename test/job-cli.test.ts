@@ -2,14 +2,26 @@
 // configure agent jobs (`quire project update`, `quire webhook ...`).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { createSecretBox, parseSecretKey } from '../src/secrets/index.ts';
+import { testSecretKey } from './app.ts';
 import { createTestDatabase } from './database.ts';
 import { buildProjectWithKey } from './factories.ts';
 import { runQuire, startFakeAgentService } from './processes.ts';
 
 const database = await createTestDatabase();
 const { project, key } = await buildProjectWithKey(database.pool, { project: { repository: '/srv/docs' } });
-const server = await startFakeAgentService({ DATABASE_URL: database.connectionString });
-const environment = { DATABASE_URL: database.connectionString, QUIRE_URL: server.url!, QUIRE_API_KEY: key };
+// Secrets are sealed under the test key (not a key file in the working directory).
+const secrets = createSecretBox([parseSecretKey(testSecretKey)!]);
+const server = await startFakeAgentService({
+  DATABASE_URL: database.connectionString,
+  QUIRE_SECRET_KEY: testSecretKey,
+});
+const environment = {
+  DATABASE_URL: database.connectionString,
+  QUIRE_SECRET_KEY: testSecretKey,
+  QUIRE_URL: server.url!,
+  QUIRE_API_KEY: key,
+};
 
 test('job create --wait shows progress and prints the pull request link', async () => {
   const result = await runQuire(
@@ -110,10 +122,9 @@ test('project update sets the repository, model and rate limit', async () => {
   assert.equal(token.stdout.includes('ghp_secret'), false, 'a secret is never printed');
   const withToken = (await database.pool.query('SELECT settings FROM projects WHERE id = $1', [project.id]))
     .rows[0];
-  assert.deepEqual(withToken.settings.github, {
-    token: 'ghp_secret',
-    apiBaseUrl: 'https://ghe.example.com/api/v3',
-  });
+  assert.equal(withToken.settings.github.apiBaseUrl, 'https://ghe.example.com/api/v3');
+  assert.doesNotMatch(withToken.settings.github.token, /ghp_secret/, 'stored encrypted');
+  assert.equal(secrets.open(withToken.settings.github.token), 'ghp_secret');
 });
 
 test('webhook set prints its secret once; show never does', async () => {

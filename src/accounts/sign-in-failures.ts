@@ -1,5 +1,28 @@
 /** Failed sign-ins per email, counted over a sliding window for lockout. */
-import type { Queryable } from '../db/database.ts';
+import type pg from 'pg';
+import { type Queryable, transaction } from '../db/database.ts';
+
+/**
+ * Counts the email's recent failures and, unless they already reach `maximumFailures`, records one
+ * more, atomically: concurrent attempts for one email queue on a transaction-scoped advisory lock,
+ * so 40 attempts at once cannot all see "no failures yet". The failure is recorded before the
+ * password is checked (and cleared on success), so at most `maximumFailures` checks run per window.
+ */
+export async function reserveSignInAttempt(
+  pool: pg.Pool,
+  email: string,
+  policy: { maximumFailures: number; windowSeconds: number },
+): Promise<{ allowed: true } | { allowed: false; secondsUntilOldestExpires: number }> {
+  return transaction(pool, async (client) => {
+    await client.query("SELECT pg_advisory_xact_lock(hashtextextended('quire:sign-in:' || $1, 0))", [email]);
+    const failures = await recentSignInFailures(client, email, policy.windowSeconds);
+    if (failures.count >= policy.maximumFailures) {
+      return { allowed: false, secondsUntilOldestExpires: failures.secondsUntilOldestExpires };
+    }
+    await recordSignInFailure(client, email);
+    return { allowed: true };
+  });
+}
 
 export async function recordSignInFailure(db: Queryable, email: string): Promise<void> {
   await db.query('INSERT INTO dashboard_sign_in_failures (email) VALUES ($1)', [email]);

@@ -8,7 +8,7 @@ import type pg from 'pg';
 import { RateLimitedError, UnauthorizedError } from '../errors.ts';
 import { generatePassword, hashPassword, verifyPassword } from './password.ts';
 import { insertSession } from './session-store.ts';
-import { clearSignInFailures, recentSignInFailures, recordSignInFailure } from './sign-in-failures.ts';
+import { clearSignInFailures, reserveSignInAttempt } from './sign-in-failures.ts';
 import { findUserByEmail, normalizeEmail, recordSignIn } from './user-store.ts';
 
 export interface LockoutPolicy {
@@ -20,25 +20,29 @@ export const defaultLockoutPolicy: LockoutPolicy = { maximumFailures: 5, windowS
 
 export type SignIn = (email: string, password: string) => Promise<{ sessionToken: string; userId: string }>;
 
-export function createSignIn(pool: pg.Pool, policy: LockoutPolicy = defaultLockoutPolicy): SignIn {
+export function createSignIn(
+  pool: pg.Pool,
+  policy: LockoutPolicy = defaultLockoutPolicy,
+  checkPassword: (password: string, stored: string) => Promise<boolean> = verifyPassword,
+): SignIn {
   let decoyHash: Promise<string> | null = null;
   return async (typedEmail, password) => {
     const email = normalizeEmail(typedEmail).slice(0, 320);
-    const failures = await recentSignInFailures(pool, email, policy.windowSeconds);
-    if (failures.count >= policy.maximumFailures) {
-      const minutes = Math.ceil(failures.secondsUntilOldestExpires / 60);
+    // The failure is recorded first and cleared on success: counting after the check let
+    // concurrent guesses all pass the count before any of them was recorded.
+    const attempt = await reserveSignInAttempt(pool, email, policy);
+    if (!attempt.allowed) {
+      const seconds = attempt.secondsUntilOldestExpires;
+      const minutes = Math.ceil(seconds / 60);
       throw new RateLimitedError(
         `Too many failed sign-ins for this email; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`,
-        failures.secondsUntilOldestExpires,
+        seconds,
       );
     }
     const user = await findUserByEmail(pool, email);
     decoyHash ??= hashPassword(generatePassword());
-    const matches = await verifyPassword(password, user?.passwordHash ?? (await decoyHash));
-    if (user === null || !matches) {
-      await recordSignInFailure(pool, email);
-      throw new UnauthorizedError('Incorrect email or password');
-    }
+    const matches = await checkPassword(password, user?.passwordHash ?? (await decoyHash));
+    if (user === null || !matches) throw new UnauthorizedError('Incorrect email or password');
     await clearSignInFailures(pool, email);
     await recordSignIn(pool, user.id);
     return { sessionToken: await insertSession(pool, user.id), userId: user.id };

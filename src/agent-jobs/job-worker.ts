@@ -13,6 +13,7 @@ import {
   webhookQueue,
 } from '../queue/queue.ts';
 import { deleteOldRateLimitCounters } from '../rate-limits/rate-limit.ts';
+import type { SecretBox } from '../secrets/index.ts';
 import { deliverWebhook, type WebhookDelivery } from '../webhooks/webhook-delivery.ts';
 import type { AgentRunner } from './agent-runner.ts';
 import { deleteExpiredIdempotencyKeys } from './idempotency.ts';
@@ -27,6 +28,8 @@ export interface JobWorkerOptions {
   concurrency: number;
   timeoutSeconds: number;
   webhookAllowPrivate: boolean;
+  /** Opens stored secrets (webhook signing secrets). */
+  secrets: SecretBox;
   log: (message: string, fields?: Record<string, unknown>) => void;
 }
 
@@ -86,7 +89,10 @@ export async function startJobWorker(options: JobWorkerOptions): Promise<JobWork
     { batchSize: 1, localConcurrency: 2, pollingIntervalSeconds: 2 },
     async ([queued]) => {
       if (queued)
-        await deliverWebhook(options.pool, queued.data, { allowPrivateTargets: options.webhookAllowPrivate });
+        await deliverWebhook(options.pool, queued.data, {
+          allowPrivateTargets: options.webhookAllowPrivate,
+          secrets: options.secrets,
+        });
     },
   );
 

@@ -78,7 +78,12 @@ describe('agent jobs end to end on the embedded default (local code host)', asyn
       OPENAI_COMPATIBLE_API_KEY: 'sk-e2e-secret',
     },
   });
-  await services.startWorker(createAgentRunner(services.config, database, { limits: { modelRetries: 0 } }));
+  await services.startWorker(
+    createAgentRunner(services.config, database, {
+      secrets: services.secrets,
+      limits: { modelRetries: 0 },
+    }),
+  );
   const repository = createRepository(join(directory.path, 'docs-repo'), {
     'mkdocs.yml': 'site_name: Acme\nnav:\n  - Home: index.md\n  - Quickstart: quickstart.md\n',
     'docs/index.md': '# Acme\n\nSee the [quickstart](quickstart.md).\n',
@@ -127,7 +132,11 @@ describe('agent jobs end to end on the embedded default (local code host)', asyn
     );
     assert.equal(git(repository, 'show', 'main:docs/quickstart.md'), '# Quickstart\n\nInstal the CLI.\n');
 
-    const page = await services.app.inject({ method: 'GET', url: new URL(String(job.prLink)).pathname });
+    const page = await services.app.inject({
+      method: 'GET',
+      url: new URL(String(job.prLink)).pathname,
+      headers,
+    });
     assert.equal(page.statusCode, 200);
     assert.match(page.body, /<span class="removed">-Instal the CLI\.<\/span>/);
     assert.match(page.body, /<span class="added">\+Install the CLI\.<\/span>/);
@@ -158,7 +167,11 @@ describe('agent jobs end to end on the embedded default (local code host)', asyn
       ),
     );
     // The new page is missing from mkdocs navigation: validation said so, and the review lists it.
-    const updated = await services.app.inject({ method: 'GET', url: new URL(String(job.prLink)).pathname });
+    const updated = await services.app.inject({
+      method: 'GET',
+      url: new URL(String(job.prLink)).pathname,
+      headers,
+    });
     assert.match(
       updated.body,
       /docs\/troubleshooting\.md:1: New page is missing from navigation; add it to mkdocs\.yml/,

@@ -12,9 +12,12 @@ interface ApiKeyRow {
   last_used_at: Date | null;
   revoked_at: Date | null;
   expires_at: Date | null;
+  allowed_addresses: string[] | null;
 }
 
-const columns = 'id, project_id, name, scopes, last_four, created_at, last_used_at, revoked_at, expires_at';
+// cidr[] comes back as text[] so that node-postgres parses it into an array of strings.
+const columns =
+  'id, project_id, name, scopes, last_four, created_at, last_used_at, revoked_at, expires_at, allowed_addresses::text[] AS allowed_addresses';
 
 function apiKeyFromRow(row: ApiKeyRow): ApiKey {
   return {
@@ -27,6 +30,7 @@ function apiKeyFromRow(row: ApiKeyRow): ApiKey {
     lastUsedAt: row.last_used_at,
     revokedAt: row.revoked_at,
     expiresAt: row.expires_at,
+    allowedAddresses: row.allowed_addresses,
   };
 }
 
@@ -35,14 +39,16 @@ export interface NewApiKey {
   name: string;
   scopes: Scope[];
   expiresAt?: Date | null;
+  /** Addresses or CIDRs (`203.0.113.0/24`, `2001:db8::1`); null or absent: anywhere. */
+  allowedAddresses?: string[] | null;
 }
 
 /** Creates a key; the secret is returned here once and never again. */
 export async function insertApiKey(db: Queryable, key: NewApiKey): Promise<{ key: ApiKey; secret: string }> {
   const secret = generateApiKeySecret();
   const result = await db.query<ApiKeyRow>(
-    `INSERT INTO api_keys (id, project_id, name, scopes, secret_hash, last_four, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)
+    `INSERT INTO api_keys (id, project_id, name, scopes, secret_hash, last_four, expires_at, allowed_addresses)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::cidr[])
      RETURNING ${columns}`,
     [
       newId('key'),
@@ -52,6 +58,7 @@ export async function insertApiKey(db: Queryable, key: NewApiKey): Promise<{ key
       hashApiKeySecret(secret),
       secret.slice(-4),
       key.expiresAt ?? null,
+      key.allowedAddresses ?? null,
     ],
   );
   return { key: apiKeyFromRow(result.rows[0]!), secret };

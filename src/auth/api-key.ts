@@ -4,6 +4,7 @@
  * indexed lookup. The last four characters are kept for display.
  */
 import { hash, randomBytes } from 'node:crypto';
+import { BlockList, isIPv4, isIPv6 } from 'node:net';
 
 export type Scope = 'read' | 'write' | 'ingest';
 export const scopes: readonly Scope[] = ['read', 'write', 'ingest'];
@@ -21,6 +22,8 @@ export interface ApiKey {
   lastUsedAt: Date | null;
   revokedAt: Date | null;
   expiresAt: Date | null;
+  /** Addresses or CIDRs the key may be used from; null: anywhere. */
+  allowedAddresses: string[] | null;
 }
 
 export function generateApiKeySecret(): string {
@@ -73,5 +76,26 @@ export function presentApiKey(key: ApiKey) {
     lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
     revokedAt: key.revokedAt?.toISOString() ?? null,
     expiresAt: key.expiresAt?.toISOString() ?? null,
+    allowedAddresses: key.allowedAddresses,
   };
+}
+
+/**
+ * True when the key may be used from `address` (the request's client address, which believes
+ * `X-Forwarded-For` only from QUIRE_TRUSTED_PROXIES). An IPv4 client reached over IPv6 sockets
+ * (`::ffff:203.0.113.9`) is matched as IPv4.
+ */
+export function keyAllowsAddress(key: Pick<ApiKey, 'allowedAddresses'>, address: string): boolean {
+  if (key.allowedAddresses === null) return true;
+  const client = address.startsWith('::ffff:') && isIPv4(address.slice(7)) ? address.slice(7) : address;
+  const family = isIPv4(client) ? 'ipv4' : isIPv6(client) ? 'ipv6' : null;
+  if (family === null) return false;
+  const list = new BlockList();
+  for (const entry of key.allowedAddresses) {
+    const [network = '', prefix] = entry.split('/');
+    const entryFamily = isIPv4(network) ? 'ipv4' : 'ipv6';
+    const bits = prefix === undefined ? (entryFamily === 'ipv4' ? 32 : 128) : Number(prefix);
+    list.addSubnet(network, bits, entryFamily);
+  }
+  return list.check(client, family);
 }

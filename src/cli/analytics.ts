@@ -18,6 +18,7 @@ import { dropMonthPartitionsBefore } from '../analytics/storage/index.ts';
 import { type PageViewsQuery, QuireApiError } from '../client/quire-client.ts';
 import { NotFoundError, QuireError } from '../errors.ts';
 import { findProject, updateProjectSettings } from '../projects/project-store.ts';
+import { createSecretBox, loadSecretKeys, sealSettingsPatch } from '../secrets/index.ts';
 import { registerAnalyticsImportCommand } from './analytics-import.ts';
 import { type ClientOptions, clientFrom, withClientOptions } from './client-command.ts';
 import { withDatabase } from './database-command.ts';
@@ -194,7 +195,7 @@ export function registerAnalyticsCommands(program: Command): void {
                 .split(',')
                 .filter((origin) => origin.trim() !== '')
                 .map(parseOrigin);
-        const settings = await withDatabase(async (database) => {
+        const settings = await withDatabase(async (database, config) => {
           const patch = {
             ...settingsPatch({
               ...(allowedOrigins === undefined ? {} : { allowedOrigins }),
@@ -206,7 +207,12 @@ export function registerAnalyticsCommands(program: Command): void {
           };
           const project =
             Object.keys(patch).length > 0
-              ? await updateProjectSettings(database.pool, options.project, patch)
+              ? // The drain secret is sealed before it is stored (src/secrets/).
+                await updateProjectSettings(
+                  database.pool,
+                  options.project,
+                  sealSettingsPatch(patch, createSecretBox(loadSecretKeys(config))),
+                )
               : await findProject(database.pool, options.project);
           if (project === null) throw new NotFoundError(`No project with id ${options.project}`);
           const drains = drainSettingsOf(project.settings);

@@ -1,6 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { parseScopes, presentApiKey, type Scope } from '../auth/api-key.ts';
 import { insertApiKey, listApiKeys, revokeApiKey } from '../auth/api-key-store.ts';
+import { parseAddressList } from '../config.ts';
 import { NotFoundError } from '../errors.ts';
 import { findProject } from '../projects/project-store.ts';
 import { withDatabase } from './database-command.ts';
@@ -21,6 +22,16 @@ function parseExpiry(text: string): Date {
   return date;
 }
 
+function parseAllowFrom(text: string): string[] {
+  const addresses = parseAddressList(text);
+  if (addresses === null || addresses.length === 0) {
+    throw new InvalidArgumentError(
+      'must be IP addresses or CIDRs separated by commas (203.0.113.0/24,2001:db8::1)',
+    );
+  }
+  return addresses;
+}
+
 export function registerKeyCommands(program: Command): void {
   const key = program.command('key').description('Manage API keys');
 
@@ -34,9 +45,21 @@ export function registerKeyCommands(program: Command): void {
     ] as Scope[])
     .option('--name <name>', 'a name to recognise the key by', 'cli')
     .option('--expires <date>', 'when the key stops working (ISO 8601)', parseExpiry)
+    .option(
+      '--allow-from <addresses>',
+      'use only from these IP addresses or CIDRs (comma-separated)',
+      parseAllowFrom,
+    )
     .option('--json', 'print the key, with its secret, as one JSON object')
     .action(
-      async (options: { project: string; scopes: Scope[]; name: string; expires?: Date; json?: boolean }) => {
+      async (options: {
+        project: string;
+        scopes: Scope[];
+        name: string;
+        expires?: Date;
+        allowFrom?: string[];
+        json?: boolean;
+      }) => {
         const { key: created, secret } = await withDatabase(async (database) => {
           if ((await findProject(database.pool, options.project)) === null) {
             throw new NotFoundError(`No project with id ${options.project}`);
@@ -46,6 +69,7 @@ export function registerKeyCommands(program: Command): void {
             name: options.name,
             scopes: options.scopes,
             expiresAt: options.expires ?? null,
+            allowedAddresses: options.allowFrom ?? null,
           });
         });
         if (options.json) return printJson({ ...presentApiKey(created), key: secret });

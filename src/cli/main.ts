@@ -11,6 +11,7 @@ import { registerJobCommands } from './job.ts';
 import { registerKeyCommands } from './key.ts';
 import { registerMigrateCommand } from './migrate.ts';
 import { registerProjectCommands } from './project.ts';
+import { registerSecretsCommands } from './secrets.ts';
 import { registerServeCommand } from './serve.ts';
 import { registerUserCommands } from './user.ts';
 import { registerWebhookCommands } from './webhook.ts';
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
   registerKeyCommands(program);
   registerUserCommands(program);
   registerWebhookCommands(program);
+  registerSecretsCommands(program);
   registerJobCommands(program);
   registerAutomationCommands(program);
   registerAnalyticsCommands(program);

@@ -10,6 +10,7 @@ import {
   updateProject,
   updateProjectSettings,
 } from '../projects/project-store.ts';
+import { createSecretBox, loadSecretKeys, sealSettingsPatch } from '../secrets/index.ts';
 import { withDatabase } from './database-command.ts';
 import { printJson, printTable } from './output.ts';
 import { readStandardInput } from './standard-input.ts';
@@ -178,7 +179,7 @@ export function registerProjectCommands(program: Command): void {
       ) => {
         const credentials = await readCredentials(options);
         const hookSecret = options.hookSecret === '-' ? await readStandardInput() : options.hookSecret;
-        const updated = await withDatabase(async (database) => {
+        const updated = await withDatabase(async (database, config) => {
           const changed = await updateProject(database.pool, projectId, {
             ...(options.name === undefined ? {} : { name: options.name }),
             ...(options.repository === undefined ? {} : { repository: options.repository || null }),
@@ -189,7 +190,7 @@ export function registerProjectCommands(program: Command): void {
           const settings: Record<string, unknown> = {};
           if (options.model !== undefined) settings.model = options.model || null;
           if (options.agentRateLimit !== undefined) settings.agentRateLimitPerHour = options.agentRateLimit;
-          // Stored like the code-host tokens beside it (project settings); never printed.
+          // Sealed like the code-host tokens beside it (below); never printed.
           if (hookSecret !== undefined) settings.hookSecret = hookSecret || null;
           for (const host of ['github', 'gitlab'] as const) {
             if (Object.keys(credentials[host]).length > 0) {
@@ -201,7 +202,12 @@ export function registerProjectCommands(program: Command): void {
             }
           }
           if (Object.keys(settings).length === 0) return changed;
-          return (await updateProjectSettings(database.pool, projectId, settings)) ?? changed;
+          // Credentials are sealed before they are stored (src/secrets/).
+          const secrets = createSecretBox(loadSecretKeys(config));
+          return (
+            (await updateProjectSettings(database.pool, projectId, sealSettingsPatch(settings, secrets))) ??
+            changed
+          );
         });
         if (options.json) return printJson(presentProject(updated));
         console.log(`Updated project ${updated.id} (${updated.name})`);

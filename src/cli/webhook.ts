@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { NotFoundError } from '../errors.ts';
 import { findProject } from '../projects/project-store.ts';
+import { createSecretBox, loadSecretKeys } from '../secrets/index.ts';
 import {
   deleteWebhook,
   findWebhook,
@@ -38,15 +39,15 @@ export function registerWebhookCommands(program: Command): void {
     .option('--json', 'print the webhook, with its secret, as one JSON object')
     .action(async (options: { project: string; url: string; secret?: string; json?: boolean }) => {
       const secret = options.secret ?? generateWebhookSecret();
-      const saved = await withDatabase(async (database) => {
+      const saved = await withDatabase(async (database, config) => {
         if ((await findProject(database.pool, options.project)) === null) {
           throw new NotFoundError(`No project with id ${options.project}`);
         }
-        return upsertWebhook(database.pool, options.project, options.url, secret);
+        const sealed = createSecretBox(loadSecretKeys(config)).seal(secret);
+        return upsertWebhook(database.pool, options.project, options.url, sealed);
       });
-      if (options.json)
-        return printJson({ projectId: saved.projectId, url: saved.url, secret: saved.secret });
-      console.log(`Webhook set to ${saved.url}. Signing secret (shown only now):\n\n  ${saved.secret}\n`);
+      if (options.json) return printJson({ projectId: saved.projectId, url: saved.url, secret });
+      console.log(`Webhook set to ${saved.url}. Signing secret (shown only now):\n\n  ${secret}\n`);
       console.log(
         'Each delivery carries Quire-Signature: t=<unix time>,v1=<hex HMAC-SHA256 of "<t>.<body>">.',
       );

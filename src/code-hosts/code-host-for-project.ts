@@ -1,5 +1,6 @@
 import { isAbsolute } from 'node:path';
 import { NonRetriableError } from '../errors.ts';
+import type { SecretBox } from '../secrets/index.ts';
 import type { CodeHost, CodeHostProject } from './code-host.ts';
 import { createGitHubCodeHost } from './github/github-code-host.ts';
 import { createGitLabCodeHost } from './gitlab/gitlab-code-host.ts';
@@ -12,7 +13,16 @@ import type { ReviewStore } from './local/review.ts';
  *   gitlab: `settings.gitlab = { token, host? }`
  *   local:  the repository is an absolute path on this machine; no settings.
  */
-export function createCodeHostResolver(dependencies: { publicUrl: string; reviews: ReviewStore }) {
+export function createCodeHostResolver(dependencies: {
+  publicUrl: string;
+  reviews: ReviewStore;
+  /** Credentials are stored sealed; they are opened here, where they are used, and nowhere else. */
+  secrets: SecretBox;
+}) {
+  const secret = (value: unknown) => {
+    const stored = text(value);
+    return stored === undefined ? undefined : dependencies.secrets.open(stored);
+  };
   return (project: CodeHostProject): CodeHost => {
     const repository = project.repository ?? '';
     switch (project.codeHost) {
@@ -30,12 +40,12 @@ export function createCodeHostResolver(dependencies: { publicUrl: string; review
       case 'github': {
         const settings = record(project.settings.github);
         const apiBaseUrl = text(settings.apiBaseUrl);
-        const token = text(settings.token);
+        const token = secret(settings.token);
         if (token !== undefined)
           return createGitHubCodeHost({ repository, credentials: { token }, apiBaseUrl });
         const appId =
           text(settings.appId) ?? (typeof settings.appId === 'number' ? settings.appId : undefined);
-        const privateKey = text(settings.privateKey);
+        const privateKey = secret(settings.privateKey);
         if (appId === undefined || privateKey === undefined) {
           throw new NonRetriableError(
             'A GitHub project needs settings.github.token, or settings.github.appId and privateKey',
@@ -51,7 +61,7 @@ export function createCodeHostResolver(dependencies: { publicUrl: string; review
       }
       case 'gitlab': {
         const settings = record(project.settings.gitlab);
-        const token = text(settings.token);
+        const token = secret(settings.token);
         if (token === undefined) throw new NonRetriableError('A GitLab project needs settings.gitlab.token');
         return createGitLabCodeHost({ repository, token, host: text(settings.host) });
       }

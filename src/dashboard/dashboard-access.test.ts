@@ -156,3 +156,32 @@ test('pages carry a strict content security policy and are never cached', async 
   assert.match(missing.body, /There is no project with this id/);
   assert.match(missing.body, /Back to the dashboard/);
 });
+
+test('the sign-in form refuses a planted CSRF cookie and issues its own', async () => {
+  const user = await buildDashboardUser(database.pool);
+  const planted = 'planted-by-a-sibling-subdomain-0123456789';
+  const form = await app.inject({
+    method: 'GET',
+    url: '/dashboard/sign-in',
+    headers: { cookie: `quire_sign_in_csrf=${planted}` },
+  });
+  const issued = cookieFrom(form.headers['set-cookie'], 'quire_sign_in_csrf');
+  assert.ok(issued);
+  assert.notEqual(issued, planted);
+  assert.doesNotMatch(form.body, new RegExp(planted));
+  const forged = await app.inject({
+    method: 'POST',
+    url: '/dashboard/sign-in',
+    headers: { cookie: `quire_sign_in_csrf=${planted}`, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ _csrf: planted, email: user.email, password: user.password }).toString(),
+  });
+  assert.equal(forged.statusCode, 403);
+  assert.equal(cookieFrom(forged.headers['set-cookie'], 'quire_session'), null);
+  // The issued token is reused while valid: two tabs of the form both work.
+  const again = await app.inject({
+    method: 'GET',
+    url: '/dashboard/sign-in',
+    headers: { cookie: `quire_sign_in_csrf=${issued}` },
+  });
+  assert.equal(cookieFrom(again.headers['set-cookie'], 'quire_sign_in_csrf'), issued);
+});

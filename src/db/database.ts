@@ -44,6 +44,13 @@ export function createDatabase(options: DatabaseOptions): Database {
   // An idle client losing its connection (a database restart) must not crash the process;
   // the pool drops it and the next query opens a new one.
   pool.on('error', () => {});
+  // A client checked out of the pool has no listener of the pool's: when the server dies between
+  // two statements of a transaction (a killed postmaster sends FATAL 57P01 to every connection),
+  // the unhandled 'error' event would end the process. The next statement on it fails instead, and
+  // the request answers 503.
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   let closing: Promise<void> | null = null;
   return {
     pool,

@@ -42,11 +42,19 @@ interface RunAs {
   name: string | null;
 }
 
+/** `recovering`: the postmaster died and is being restarted; `failed`: restarting gave up. */
+export type EmbeddedHealth = 'running' | 'recovering' | 'failed';
+
 export interface EmbeddedPostgres {
   connectionString: string;
+  /** Whether the supervised postmaster is up; `failed` means the process should be restarted. */
+  health(): EmbeddedHealth;
   /** Closes this process's presence; stops the cluster when no other Quire process uses it. */
   release(): Promise<void>;
 }
+
+/** How long restarts are tried before the process is declared unhealthy. */
+const recoveryDeadlineMilliseconds = 60_000;
 
 export interface EmbeddedPostgresOptions {
   dataDir: string;
@@ -81,12 +89,51 @@ export async function acquireEmbeddedPostgres(options: EmbeddedPostgresOptions):
       await sleep(200 * attempt);
     }
   }
-  presence.on('error', () => {});
-  const heldPresence = presence;
+  // Supervision: the presence connection ends when the postmaster dies (SIGKILL, OOM killer, a
+  // crash). Restart it with backoff; PostgreSQL replays its WAL on start, so a crashed cluster
+  // recovers as it would under any service manager. Past the deadline, health() says `failed` and
+  // /healthz fails, so that the process supervisor restarts Quire.
+  let health: EmbeddedHealth = 'running';
+  let released = false;
+  let heldPresence = presence;
+  const supervise = async () => {
+    if (released || health === 'recovering') return;
+    health = 'recovering';
+    log('the embedded PostgreSQL went away; restarting it');
+    const deadline = Date.now() + recoveryDeadlineMilliseconds;
+    for (let attempt = 0; !released; attempt += 1) {
+      try {
+        if (!(await isRunning(binaries, pgData, runAs))) await start(binaries, pgData, runAs, log);
+        heldPresence = await connect(connectionString, `${presencePrefix}${options.role}`);
+        watch(heldPresence);
+        health = 'running';
+        log('the embedded PostgreSQL is back');
+        return;
+      } catch (error: unknown) {
+        if (Date.now() > deadline) {
+          health = 'failed';
+          log(
+            `the embedded PostgreSQL could not be restarted: ${error instanceof Error ? error.message : String(error)}`,
+          );
+          return;
+        }
+        await sleep(Math.min(250 * 2 ** attempt, 5_000));
+      }
+    }
+  };
+  const watch = (client: pg.Client) => {
+    client.on('error', () => {});
+    client.on('end', () => {
+      if (!released) void supervise();
+    });
+  };
+  watch(presence);
 
   return {
     connectionString,
+    health: () => health,
     async release() {
+      released = true;
       await heldPresence.end().catch(() => {});
       if (await otherQuireProcessesConnected(connectionString)) return;
       log('stopping the embedded PostgreSQL');

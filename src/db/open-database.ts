@@ -6,6 +6,8 @@ export interface OpenedDatabase {
   database: Database;
   /** True when Quire runs the PostgreSQL itself. */
   embedded: boolean;
+  /** False once the supervised embedded PostgreSQL could not be restarted (always true otherwise). */
+  isAlive(): boolean;
   /** Closes the pool and, for the embedded database, leaves it (stopping it when unused). */
   close(): Promise<void>;
 }
@@ -22,13 +24,15 @@ export async function openDatabase(
   const applicationName = `quire ${role}`;
   if (config.databaseUrl !== null) {
     const database = createDatabase({ connectionString: config.databaseUrl, applicationName });
-    return { database, embedded: false, close: () => database.close() };
+    // An external database is someone else's to restart: an outage is 503 until it is back.
+    return { database, embedded: false, isAlive: () => true, close: () => database.close() };
   }
   const embedded = await acquireEmbeddedPostgres({ dataDir: config.dataDir, role, ...(log ? { log } : {}) });
   const database = createDatabase({ connectionString: embedded.connectionString, applicationName });
   return {
     database,
     embedded: true,
+    isAlive: () => embedded.health() !== 'failed',
     async close() {
       await database.close();
       await embedded.release();

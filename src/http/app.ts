@@ -5,12 +5,22 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyServerOptions,
+} from 'fastify';
 import { newId } from '../ids.ts';
 import { installAuthentication } from './authentication.ts';
 import type { HttpDependencies } from './dependencies.ts';
-import { installErrorHandlers } from './error-handler.ts';
+import { answerClientError, errorResponseOf, installErrorHandlers } from './error-handler.ts';
+import { checkRequestText } from './input-rules.ts';
+import { createJobEventStreams, type JobEventStreams, type StreamLimits } from './job-event-stream.ts';
+import { installJsonBodyParser } from './json-body.ts';
+import { installMethodCheck } from './method-check.ts';
 import { installRateLimiting } from './rate-limiting.ts';
+import { optionalDefaults, withFrameworkErrors } from './schemas.ts';
 import { createValidatorCompiler } from './validation.ts';
 
 export type App = FastifyInstance<
@@ -29,6 +39,14 @@ export interface AppOptions {
   /** Default 1 MiB; routes may set their own. */
   bodyLimit?: number;
   version?: string;
+  /** Open event streams per owner and per process (tests lower them). */
+  streamLimits?: StreamLimits;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    jobEventStreams: JobEventStreams;
+  }
 }
 
 export async function buildApp(
@@ -38,6 +56,16 @@ export async function buildApp(
 ): Promise<App> {
   const app = Fastify({
     logger: options.logger ?? false,
+    // `request.ip` is the client's address: `X-Forwarded-For` is believed only from these proxies.
+    trustProxy:
+      dependencies.config.trustedProxies.length > 0 ? [...dependencies.config.trustedProxies] : false,
+    // Errors the router raises before any route (a path segment over 100 characters: 414; a path
+    // that is not valid percent-encoded UTF-8: 400) go through the same mapping as the rest.
+    frameworkErrors: (error, _request, reply) => {
+      const { status, body } = errorResponseOf(error);
+      (reply as FastifyReply).code(status).send(body);
+    },
+    clientErrorHandler: answerClientError,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     genReqId: () => newId('req'),
     // Client-supplied request ids would let anyone write into our logs; we make our own.
@@ -51,10 +79,20 @@ export async function buildApp(
   // The API speaks JSON only; a route that needs another body type registers its own parser
   // inside its own plugin (encapsulated).
   app.removeContentTypeParser('text/plain');
+  installJsonBodyParser(app);
   installErrorHandlers(app);
+  installMethodCheck(app);
+  app.addHook('onRoute', (route) => {
+    route.schema = withFrameworkErrors(optionalDefaults(route.schema));
+  });
+  // After authentication (onRequest) and body parsing, before schema validation: every route of
+  // every area, the dashboard's included, inherits the rule.
+  app.addHook('preValidation', async (request) => checkRequestText(request));
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // One set of live streams per process, shared by the API and the dashboard (limits, fan-out).
+  app.decorate('jobEventStreams', createJobEventStreams(app, dependencies.jobEvents, options.streamLimits));
   installAuthentication(app, dependencies);
   installRateLimiting(app, dependencies);
 

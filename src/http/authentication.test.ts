@@ -139,3 +139,56 @@ test('using a key records when it was last used', async () => {
 test('keyId of the main key is stable (sanity)', () => {
   assert.match(keyId, /^key_/);
 });
+
+describe('per-key address allow-lists (403 from elsewhere)', () => {
+  test('a key is refused from addresses outside its list, accepted from inside, with proxies believed only when trusted', async () => {
+    const { secret } = await insertApiKey(database.pool, {
+      projectId: project.id,
+      name: 'office only',
+      scopes: ['read'],
+      allowedAddresses: ['203.0.113.0/24', '2001:db8::1'],
+    });
+    const from = (remoteAddress: string, headers: Record<string, string> = {}) =>
+      app.inject({
+        method: 'GET',
+        url: `/v1/projects/${project.id}`,
+        remoteAddress,
+        headers: { ...bearer(secret), ...headers },
+      });
+    assert.equal((await from('203.0.113.77')).statusCode, 200);
+    assert.equal((await from('::ffff:203.0.113.77')).statusCode, 200);
+    assert.equal((await from('2001:db8::1')).statusCode, 200);
+    const outside = await from('198.51.100.7');
+    assert.equal(outside.statusCode, 403);
+    assert.deepEqual(outside.json(), { error: 'This API key may not be used from this address' });
+    // Not a trusted proxy here: its X-Forwarded-For is ignored.
+    assert.equal((await from('198.51.100.7', { 'x-forwarded-for': '203.0.113.5' })).statusCode, 403);
+    assert.equal(
+      (await get(project.id, bearer(key))).statusCode,
+      200,
+      'keys without a list work from anywhere',
+    );
+
+    const proxied = await buildTestApp(database, { environment: { QUIRE_TRUSTED_PROXIES: '10.0.0.0/8' } });
+    const behindProxy = (forwarded: string) =>
+      proxied.inject({
+        method: 'GET',
+        url: `/v1/projects/${project.id}`,
+        remoteAddress: '10.0.0.2',
+        headers: { ...bearer(secret), 'x-forwarded-for': forwarded },
+      });
+    assert.equal((await behindProxy('203.0.113.5')).statusCode, 200);
+    assert.equal((await behindProxy('198.51.100.7')).statusCode, 403);
+  });
+
+  test('a malformed allow-list cannot be stored', async () => {
+    await assert.rejects(
+      insertApiKey(database.pool, {
+        projectId: project.id,
+        name: 'bad',
+        scopes: ['read'],
+        allowedAddresses: ['not-an-ip'],
+      }),
+    );
+  });
+});

@@ -3,8 +3,9 @@
  * `app.get('/v1/x/:projectId', { config: { scope: 'read' } }, handler)`. It runs on `onRequest`,
  * before the body is read or validated, so an unauthenticated caller learns nothing else.
  */
-import type { ApiKey, Scope } from '../auth/api-key.ts';
+import { type ApiKey, keyAllowsAddress, type Scope } from '../auth/api-key.ts';
 import { authorize } from '../auth/authenticate.ts';
+import { ForbiddenError } from '../errors.ts';
 import type { App } from './app.ts';
 import type { HttpDependencies } from './dependencies.ts';
 
@@ -37,6 +38,9 @@ export function installAuthentication(app: App, dependencies: HttpDependencies):
     const key = await dependencies.apiKeys.authenticate(authorization);
     const projectId = (request.params as { projectId?: string }).projectId ?? '';
     authorize(key, projectId, scope);
+    if (!keyAllowsAddress(key, request.ip)) {
+      throw new ForbiddenError('This API key may not be used from this address');
+    }
     request.apiKey = key;
   });
 }

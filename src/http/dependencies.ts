@@ -33,6 +33,11 @@ export interface HttpDependencies {
   webhooks: WebhookService;
   /** Agent job creates and follow-ups per project, one per process. */
   agentRateLimiter: RateLimiter;
-  /** True when the database is reachable and migrated (`GET /health/ready`). */
+  /** True when the database is reachable and migrated (`GET /readyz`). */
   isReady(): Promise<boolean>;
+  /**
+   * False when the process cannot recover by itself (its embedded PostgreSQL could not be
+   * restarted): `GET /healthz` fails so that the process supervisor restarts it.
+   */
+  isAlive(): boolean;
 }

@@ -9,6 +9,7 @@ import net from 'node:net';
 import type { PgBoss } from 'pg-boss';
 import type { Queryable } from '../db/database.ts';
 import { inTransaction, webhookQueue } from '../queue/queue.ts';
+import type { SecretBox } from '../secrets/index.ts';
 import { isPrivateAddress, publicOnlyLookup } from './safe-address.ts';
 import { signWebhook } from './webhook-signature.ts';
 import { findWebhook } from './webhook-store.ts';
@@ -44,6 +45,8 @@ export async function enqueueWebhook(
 
 export interface DeliveryOptions {
   allowPrivateTargets: boolean;
+  /** Opens the stored (sealed) signing secret. */
+  secrets: SecretBox;
   timeoutMilliseconds?: number;
 }
 
@@ -79,7 +82,7 @@ export async function deliverWebhook(
           'user-agent': 'Quire-Webhooks/1',
           'quire-event': delivery.event,
           'quire-delivery': delivery.id,
-          'quire-signature': signWebhook(webhook.secret, body, timestamp),
+          'quire-signature': signWebhook(options.secrets.open(webhook.secret), body, timestamp),
         },
         timeout: options.timeoutMilliseconds ?? 10_000,
         ...(options.allowPrivateTargets ? {} : { lookup: publicOnlyLookup }),

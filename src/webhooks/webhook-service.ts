@@ -1,5 +1,6 @@
 /** A project's webhook as the dashboard manages it, bound to the pool. */
 import type { Queryable } from '../db/database.ts';
+import type { SecretBox } from '../secrets/index.ts';
 import {
   deleteWebhook,
   findWebhook,
@@ -16,10 +17,15 @@ export interface WebhookService {
   delete(projectId: string): Promise<boolean>;
 }
 
-export function createWebhookService(db: Queryable): WebhookService {
+/** Signing secrets are stored sealed; `set` returns the new one in clear, to be shown once. */
+export function createWebhookService(db: Queryable, secrets: SecretBox): WebhookService {
   return {
     find: (projectId) => findWebhook(db, projectId),
-    set: (projectId, url) => upsertWebhook(db, projectId, url, generateWebhookSecret()),
+    async set(projectId, url) {
+      const secret = generateWebhookSecret();
+      const saved = await upsertWebhook(db, projectId, url, secrets.seal(secret));
+      return { ...saved, secret };
+    },
     delete: (projectId) => deleteWebhook(db, projectId),
   };
 }

@@ -172,7 +172,7 @@ describe('importLog sources and formats', () => {
     const summary = await run(project.id, log);
     assert.equal(summary.imported, 1);
     assert.equal(summary.withoutUserAgent, 1);
-    assert.deepEqual(summary.skipped, { 'control character in a field': 2 });
+    assert.deepEqual(summary.skipped, { 'control characters in a field': 2 });
   });
 
   it('fails, storing nothing, on a file that is not in the declared format', async () => {

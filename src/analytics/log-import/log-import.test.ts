@@ -90,6 +90,36 @@ describe('importLog', () => {
     assert.equal(report.rawEvents, 6);
   });
 
+  it('skips a line with a NUL or other control character and imports the rest', async () => {
+    const project = await buildProject(database.pool);
+    const text = [
+      line(1, '/docs/a', 200, chrome),
+      line(1, '/docs/b', 200, 'Mozilla/5.0\u0000evil'),
+      line(1, '/docs/c', 200, chrome),
+    ].join('\n');
+    const summary = await run(project.id, text);
+    assert.equal(summary.imported, 2);
+    assert.deepEqual(summary.skipped, { 'control characters in a field': 1 });
+    const json = [
+      JSON.stringify({
+        ClientRequestMethod: 'GET',
+        ClientRequestURI: '/docs/d',
+        EdgeResponseStatus: 200,
+        EdgeStartTimestamp: '2026-05-01T00:00:00Z',
+        ClientRequestUserAgent: 'curl\u0001',
+      }),
+      JSON.stringify({
+        ClientRequestMethod: 'GET',
+        ClientRequestURI: '/docs/e\u0000',
+        EdgeResponseStatus: 200,
+        EdgeStartTimestamp: '2026-05-01T00:00:00Z',
+        ClientRequestUserAgent: chrome,
+      }),
+    ].join('\n');
+    const jsonSummary = await run(project.id, json, 'jsonl');
+    assert.equal(jsonSummary.skipped['control characters in a field'], 2, JSON.stringify(jsonSummary));
+  });
+
   it('imports JSON lines from Cloudflare and Vercel', async () => {
     const project = await buildProject(database.pool);
     const lines = [

@@ -33,7 +33,7 @@ export function viewOfLoggedRequest(
   dependencies: PipelineDependencies,
 ): LoggedViewResult {
   if (hasControlCharacter(request))
-    return { ok: false, stage: 'request', reason: 'control character in a field' };
+    return { ok: false, stage: 'request', reason: 'control characters in a field' };
   if (request.method !== 'GET') return { ok: false, stage: 'request', reason: 'not a GET request' };
   const prepared = preparePageView(request, dependencies);
   if (!prepared.ok) {

@@ -11,6 +11,7 @@ import { InvalidInputError, UnauthorizedError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { findProject } from '../../projects/project-store.ts';
 import { hookDeliveryQueue, inTransaction } from '../../queue/queue.ts';
+import type { SecretBox } from '../../secrets/index.ts';
 import { gitHubEvents, verifyGitHubSignature } from './github-hook.ts';
 import { gitLabDeliveryId, gitLabEvents, verifyGitLabToken } from './gitlab-hook.ts';
 import { insertHookDelivery } from './hook-delivery-store.ts';
@@ -59,14 +60,24 @@ function storable(text: string): Record<string, unknown> {
   return payload as Record<string, unknown>;
 }
 
-export function createHookService({ pool, boss }: { pool: pg.Pool; boss: PgBoss }) {
+export function createHookService({
+  pool,
+  boss,
+  secrets,
+}: {
+  pool: pg.Pool;
+  boss: PgBoss;
+  secrets: SecretBox;
+}) {
   return {
     async receive(hook: ReceivedHook): Promise<HookReceipt> {
       const project = await findProject(pool, hook.projectId);
-      const secret = project?.settings[hookSecretSetting];
+      const stored = project?.settings[hookSecretSetting];
       // The same answer for an unknown project and a wrong secret: nobody learns which projects exist.
       const refused = new UnauthorizedError('Missing or invalid webhook signature');
-      if (typeof secret !== 'string' || secret === '') throw refused;
+      if (typeof stored !== 'string' || stored === '') throw refused;
+      // Stored sealed (src/secrets/): opened only here, where it is used.
+      const secret = secrets.open(stored);
       let event: string | undefined;
       let deliveryId: string | undefined;
       if (hook.provider === 'github') {

@@ -2,7 +2,7 @@
 export type ReviewStatus = 'open' | 'merged';
 
 export interface Review {
-  /** Random and unguessable: the review page's address is its only credential. */
+  /** Random; the page also needs a dashboard session or an API key of the project (not the link alone). */
   id: string;
   projectId: string;
   jobId: string;

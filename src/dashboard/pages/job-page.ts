@@ -1,7 +1,7 @@
 import type { AgentJob } from '../../agent-jobs/agent-job.ts';
 import type { JobEvent } from '../../agent-jobs/job-events.ts';
 import { maximumPromptLength } from '../../agent-jobs/prompt.ts';
-import { diffLineClass } from '../../code-hosts/local/review-page.ts';
+import { diffLineClass } from '../../code-hosts/local/diff-line-class.ts';
 import { formatTime, html, type SafeHtml } from '../html.ts';
 import { projectPath } from '../project-context.ts';
 import { linkOrText, renderJobEventItem } from './job-event-item.ts';

@@ -17,8 +17,11 @@ export interface KeysPageState {
   created?: { key: ApiKey; secret: string };
   error?: string;
   done?: 'revoked';
-  form?: { name: string; scopes: string[] };
+  form?: { name: string; scopes: string[]; expiresInDays?: string; allowedAddresses?: string };
 }
+
+/** The expiry choices the hosted service offers. */
+export const keyExpiryChoices = ['7', '30', '60', '90', 'never'] as const;
 
 export function renderKeysPage(
   context: PageContext & { project: { id: string } },
@@ -44,7 +47,7 @@ export function renderKeysPage(
     const status = keyStatus(key, now);
     return html`<tr>
   <td>${key.name}</td>
-  <td>${key.scopes.join(', ')}</td>
+  <td>${key.scopes.join(', ')}${key.allowedAddresses ? html`<br><span class="muted">from ${key.allowedAddresses.join(', ')}</span>` : ''}</td>
   <td><code>quire_…${key.lastFour}</code></td>
   <td>${formatTime(key.createdAt)}</td>
   <td>${formatTime(key.lastUsedAt)}</td>
@@ -78,6 +81,11 @@ ${created}
       <label><input type="checkbox" name="scopes" value="write"${scopes.includes('write') ? html` checked` : ''}> write</label>
       <label><input type="checkbox" name="scopes" value="ingest"${scopes.includes('ingest') ? html` checked` : ''}> ingest</label>
     </fieldset>
+    <label>Expires <select name="expiresInDays">${keyExpiryChoices.map(
+      (choice) =>
+        html`<option value="${choice}"${(state.form?.expiresInDays ?? '90') === choice ? html` selected` : ''}>${choice === 'never' ? 'never' : `in ${choice} days`}</option>`,
+    )}</select></label>
+    <label>Allowed addresses <input name="allowedAddresses" maxlength="2000" value="${state.form?.allowedAddresses ?? ''}" placeholder="anywhere, or 203.0.113.0/24, 2001:db8::1"></label>
     <button type="submit">Create key</button>
   </form>
   <p class="muted">read: every GET. write: everything (implies read and ingest). ingest: analytics events only.</p>

@@ -120,8 +120,10 @@ export function registerJobRoutes(app: FastifyInstance, dependencies: JobRouteDe
       const header = request.headers['last-event-id'];
       const after = Number(typeof header === 'string' ? header : (request.query.after ?? 0));
       if (!Number.isSafeInteger(after) || after < 0) throw new InvalidInputError('after must be an event id');
+      const ticket = streams.admit(`user:${request.dashboardSession!.userId}`);
       reply.hijack();
       await streams.stream(reply.raw, {
+        ticket,
         jobId: job.id,
         after,
         requestId: request.id,

@@ -107,3 +107,56 @@ test('revoking a key stops it at once; keys of other projects cannot be revoked 
   assert.match(page.body, /The key is revoked/);
   assert.match(page.body, /<span class="badge revoked">revoked<\/span>/);
 });
+
+test('keys expire after the chosen 7, 30, 60 or 90 days, or never, and may carry an address allow-list', async () => {
+  const user = await buildDashboardUser(database.pool);
+  const session = await signInSession(app, user);
+  const url = `/dashboard/projects/${project.id}/keys`;
+  const page = await app.inject({ method: 'GET', url, headers: session.headers });
+  for (const choice of ['7', '30', '60', '90', 'never'])
+    assert.match(page.body, new RegExp(`<option value="${choice}"`));
+  for (const [choice, days] of [
+    ['7', 7],
+    ['30', 30],
+    ['60', 60],
+    ['90', 90],
+    ['never', null],
+  ] as const) {
+    const response = await formPost(app, url, session, {
+      _csrf: session.csrfToken,
+      name: `expires ${choice}`,
+      scopes: 'read',
+      expiresInDays: choice,
+    });
+    assert.equal(response.statusCode, 201, response.body.slice(0, 300));
+    const { rows } = await database.pool.query(
+      'SELECT extract(epoch FROM expires_at - created_at)::int AS seconds FROM api_keys WHERE name = $1',
+      [`expires ${choice}`],
+    );
+    if (days === null) assert.equal(rows[0].seconds, null);
+    else assert.ok(Math.abs(rows[0].seconds - days * 86_400) < 60, `${choice}: ${rows[0].seconds}`);
+  }
+  const bad = await formPost(app, url, session, {
+    _csrf: session.csrfToken,
+    name: 'x',
+    scopes: 'read',
+    expiresInDays: '365',
+  });
+  assert.equal(bad.statusCode, 400);
+  const listed = await formPost(app, url, session, {
+    _csrf: session.csrfToken,
+    name: 'office',
+    scopes: 'read',
+    expiresInDays: 'never',
+    allowedAddresses: '203.0.113.0/24, 2001:db8::1',
+  });
+  assert.equal(listed.statusCode, 201);
+  assert.match(listed.body, /from 203\.0\.113\.0\/24, 2001:db8::1\/128/);
+  const badList = await formPost(app, url, session, {
+    _csrf: session.csrfToken,
+    name: 'office',
+    scopes: 'read',
+    allowedAddresses: 'the office',
+  });
+  assert.equal(badList.statusCode, 400);
+});

@@ -9,7 +9,7 @@ import { findProject } from '../../projects/project-store.ts';
 import { findWebhook } from '../../webhooks/webhook-store.ts';
 
 const database = await createTestDatabase();
-const { app } = await buildTestServices(database, {
+const { app, secrets } = await buildTestServices(database, {
   environment: { QUIRE_PUBLIC_URL: 'https://quire.example.com' },
 });
 const project = await buildProject(database.pool);
@@ -52,7 +52,9 @@ test('code host credentials are write-only', async () => {
   // Saving again with the token field empty keeps it.
   await post('credentials', { githubToken: '', githubApiUrl: '' });
   let stored = await findProject(database.pool, project.id);
-  assert.deepEqual(stored?.settings.github, { token });
+  const sealed = (stored!.settings.github as { token: string }).token;
+  assert.doesNotMatch(sealed, /ghp_/, 'stored encrypted');
+  assert.equal(secrets.open(sealed), token);
   await post('credentials', { remove: '1' });
   stored = await findProject(database.pool, project.id);
   assert.equal(stored?.settings.github, undefined);
@@ -77,7 +79,9 @@ test('a webhook secret is shown once, then only the URL', async () => {
   assert.equal(set.statusCode, 200);
   const secret = /id="webhook-secret" class="secret" readonly value="(whsec_[\w-]+)"/.exec(set.body)?.[1];
   assert.ok(secret);
-  assert.equal((await findWebhook(database.pool, project.id))?.secret, secret);
+  const storedSecret = (await findWebhook(database.pool, project.id))!.secret;
+  assert.notEqual(storedSecret, secret, 'stored encrypted');
+  assert.equal(secrets.open(storedSecret), secret);
   const body = await page();
   assert.equal(body.includes(secret), false);
   assert.match(body, /Events go to <code>https:\/\/hooks\.example\.com\/quire<\/code>/);

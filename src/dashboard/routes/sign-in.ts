@@ -7,8 +7,9 @@ import { formField } from '../form.ts';
 import { renderSignInPage } from '../pages/sign-in-page.ts';
 import { sameToken } from '../session-access.ts';
 
-/** Only paths inside the dashboard: `next` must not send anyone to another site. */
+/** Only paths inside the dashboard or a review page: `next` must not send anyone to another site. */
 export function safeNextPath(next: string | undefined): string {
+  if (next && /^\/review\/rev_[0-9a-z]{1,64}$/.test(next)) return next;
   if (next && /^\/dashboard(?:[/?][^\s\\]*)?$/.test(next) && !next.startsWith('//')) return next;
   return '/dashboard';
 }
@@ -30,7 +31,9 @@ export function registerSignInRoutes(
     async (request, reply) => {
       const next = safeNextPath(request.query.next);
       if (request.dashboardSession) return reply.redirect(next, 303);
-      const csrfToken = readCookie(request.headers.cookie, signInCsrfCookieName) ?? generateToken();
+      // A cookie value is reused only if this service issued it: a planted one is replaced.
+      const existing = readCookie(request.headers.cookie, signInCsrfCookieName);
+      const csrfToken = accounts.signInTokens.verify(existing) ? existing! : accounts.signInTokens.issue();
       return reply
         .header('set-cookie', serializeCookie(signInCsrfCookieName, csrfToken, { secure: secureCookies }))
         .type('text/html; charset=utf-8')
@@ -41,9 +44,10 @@ export function registerSignInRoutes(
   app.post('/sign-in', public_, async (request, reply) => {
     const email = formField(request.body, 'email');
     const next = safeNextPath(formField(request.body, 'next'));
-    const cookieToken = readCookie(request.headers.cookie, signInCsrfCookieName);
+    const cookieText = readCookie(request.headers.cookie, signInCsrfCookieName);
+    const cookieToken = accounts.signInTokens.verify(cookieText) ? cookieText : null;
     const answer = (status: number, error: string) => {
-      const csrfToken = cookieToken ?? generateToken();
+      const csrfToken = cookieToken ?? accounts.signInTokens.issue();
       return reply
         .code(status)
         .header('set-cookie', serializeCookie(signInCsrfCookieName, csrfToken, { secure: secureCookies }))

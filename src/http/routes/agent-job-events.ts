@@ -5,12 +5,11 @@
 import { Type } from '@fastify/type-provider-typebox';
 import { presentJobEvent } from '../../agent-jobs/job-events.ts';
 import type { RouteRegistrar } from '../app.ts';
-import { createJobEventStreams } from '../job-event-stream.ts';
 import { bearerSecurity, errorResponses } from '../schemas.ts';
 import { JobEventSchema, JobParameters } from './agent-job-schemas.ts';
 
 export const registerAgentJobEventRoutes: RouteRegistrar = (app, { jobs, jobEvents }) => {
-  const streams = createJobEventStreams(app, jobEvents);
+  const streams = app.jobEventStreams;
 
   app.get(
     '/v2/agent/:projectId/job/:id/events',
@@ -42,8 +41,9 @@ export const registerAgentJobEventRoutes: RouteRegistrar = (app, { jobs, jobEven
       const job = await jobs.get(projectId, id);
       const after = Number(request.headers['last-event-id'] ?? request.query.after);
       if ((request.headers.accept ?? '').includes('text/event-stream')) {
+        const ticket = streams.admit(`key:${request.apiKey!.id}`);
         reply.hijack();
-        await streams.stream(reply.raw, { jobId: job.id, after, requestId: request.id });
+        await streams.stream(reply.raw, { ticket, jobId: job.id, after, requestId: request.id });
         return reply;
       }
       const events = await jobEvents.list(job.id, after, request.query.limit + 1);

@@ -133,7 +133,7 @@ export function registerAnalyticsDrainRoutes(
               if (
                 !isValidVercelSignature(
                   body,
-                  settings.vercelSecret,
+                  projects.openSecret(settings.vercelSecret),
                   typeof signature === 'string' ? signature : undefined,
                 )
               ) {

@@ -197,6 +197,8 @@ describe('POST /v1/analytics/:projectId/events', () => {
 
   it('refuses headers off the allow-list, bad methods and hosts, and control characters in any field', async () => {
     const before = await storedCount();
+    // Control characters other than tab, CR and LF are refused by the one input rule of every route
+    // (src/http/input-rules.ts); CR and LF, allowed in body text in general, by the event's own rule.
     const cases: Array<[unknown, RegExp]> = [
       [{ path: '/a', headers: { cookie: 'secret' } }, /unknown property \\"cookie/],
       [{ path: '/a', headers: { Accept: 'text/html' } }, /unknown property \\"Accept/],
@@ -207,10 +209,13 @@ describe('POST /v1/analytics/:projectId/events', () => {
       [{ path: '/a', userAgent: 'Mozilla/5.0\r\nX-Forged: 1' }, /userAgent contains a control character/],
       [
         { path: '/a', headers: { 'signature-agent': '"https://x.example"\u0000' } },
-        /headers.signature-agent contains a control character/,
+        /headers.signature-agent (contains a control character|must not contain control characters)/,
       ],
-      [{ path: '/a\u0007' }, /path contains a control character/],
-      [{ path: '/a', referrer: 'https://x.example/\u001b[31m' }, /referrer contains a control character/],
+      [{ path: '/a\u0007' }, /path (contains a control character|must not contain control characters)/],
+      [
+        { path: '/a', referrer: 'https://x.example/\u001b[31m' },
+        /referrer (contains a control character|must not contain control characters)/,
+      ],
     ];
     for (const [event, message] of cases) {
       const response = await post({ events: [event] });

@@ -182,7 +182,7 @@ describe('GET /v1/analytics/:projectId/views', () => {
       [{ offset: '-1' }, /offset must be >= 0/],
       [{ offset: '2.5' }, /offset must be integer/],
       [{ dateFrom: '2026-02-30' }, /dateFrom is not a calendar date/],
-      [{ dateTo: '2026-02-01T10:00:00' }, /dateTo must be YYYY-MM-DD or an ISO 8601 date-time/],
+      [{ dateTo: '2026-02-01T10:00:00' }, /dateTo must match pattern/],
       [{ dateFrom: 'tomorrow', dateTo: 'x' }, /dateFrom .*dateTo/s],
       [{ dateFrom: '2026-02-02', dateTo: '2026-02-01' }, /dateFrom must not be after dateTo/],
     ];

@@ -6,9 +6,17 @@ import { bearerSecurity, errorResponses, ProjectIdParameter } from '../schemas.t
 
 const dateForms = 'ISO 8601 date-time with Z or an offset, or YYYY-MM-DD (midnight UTC)';
 
+/** The shape only; the calendar (2026-02-30) and the order of the two are checked by parseDateRange. */
+const datePattern =
+  '^\\d{4}-\\d{2}-\\d{2}([Tt]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?([Zz]|[+-]\\d{2}:?\\d{2}))?$';
+
 export const RangeQuery = {
-  dateFrom: Type.Optional(Type.String({ maxLength: 64, description: `Inclusive. ${dateForms}` })),
-  dateTo: Type.Optional(Type.String({ maxLength: 64, description: `Exclusive. ${dateForms}` })),
+  dateFrom: Type.Optional(
+    Type.String({ maxLength: 64, pattern: datePattern, description: `Inclusive. ${dateForms}` }),
+  ),
+  dateTo: Type.Optional(
+    Type.String({ maxLength: 64, pattern: datePattern, description: `Exclusive. ${dateForms}` }),
+  ),
 };
 
 const Counts = {

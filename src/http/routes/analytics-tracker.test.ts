@@ -162,11 +162,16 @@ describe('tracker', () => {
     assert.equal((await stored()).length, before);
   });
 
-  it('rate-limits each client', async () => {
+  it('rate-limits each client address, whatever its user agent', async () => {
     let limited = 0;
     // 300 beacons span at most two fixed windows of 120, so at least 60 are refused.
     for (let index = 0; index < 300; index += 1) {
-      const response = await beacon({ url: `https://docs.example.com/p/${index}` }, {}, '192.0.2.77');
+      const userAgent = `${chrome} variant/${index}`;
+      const response = await beacon(
+        { url: `https://docs.example.com/p/${index}` },
+        { 'user-agent': userAgent },
+        '192.0.2.77',
+      );
       if (response.statusCode === 429) {
         limited += 1;
         assert.ok(Number(response.headers['retry-after']) >= 1);
@@ -175,5 +180,36 @@ describe('tracker', () => {
     assert.ok(limited >= 60, `${limited} limited`);
     const other = await beacon({ url: 'https://docs.example.com/other' }, {}, '192.0.2.78');
     assert.equal(other.statusCode, 202);
+    // X-Forwarded-For is not believed from a peer that is not a trusted proxy.
+    const forged = await beacon(
+      { url: 'https://docs.example.com/forged' },
+      { 'x-forwarded-for': '192.0.2.200' },
+      '192.0.2.77',
+    );
+    assert.equal(forged.statusCode, 429);
+  });
+
+  it('believes X-Forwarded-For from QUIRE_TRUSTED_PROXIES only', async () => {
+    const proxied = await buildTestApp(database, {
+      environment: { QUIRE_TRUSTED_PROXIES: '10.0.0.0/8, ::1' },
+      extraRoutes: [
+        (routes) => void routes.get('/test/client-address', async (request) => ({ ip: request.ip })),
+      ],
+    });
+    const send = async (remoteAddress: string, forwarded: string) =>
+      (
+        await proxied.inject({
+          method: 'GET',
+          url: '/test/client-address',
+          remoteAddress,
+          headers: { 'x-forwarded-for': forwarded },
+        })
+      ).json().ip;
+    const seen = [
+      await send('10.1.2.3', '203.0.113.9'),
+      await send('192.0.2.5', '203.0.113.9'),
+      await send('10.1.2.3', '203.0.113.9, 10.4.4.4'),
+    ];
+    assert.deepEqual(seen, ['203.0.113.9', '192.0.2.5', '203.0.113.9']);
   });
 });

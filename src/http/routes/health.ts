@@ -4,11 +4,20 @@ import { errorResponses } from '../schemas.ts';
 
 const Status = Type.Object({ status: Type.String() });
 
-export const registerHealthRoutes: RouteRegistrar = (app, { isReady }) => {
+export const registerHealthRoutes: RouteRegistrar = (app, { isReady, isAlive }) => {
   app.get(
     '/healthz',
-    { schema: { tags: ['health'], summary: 'The process is alive', response: { 200: Status } } },
-    async () => ({ status: 'ok' }),
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'The process is alive (503 when it cannot recover by itself; restart it)',
+        response: { 200: Status, ...errorResponses(503) },
+      },
+    },
+    async (_request, reply) => {
+      if (isAlive()) return { status: 'ok' };
+      return reply.code(503).send({ error: 'The embedded PostgreSQL could not be restarted' });
+    },
   );
 
   app.get(

@@ -1,0 +1,4 @@
+export { projectSecretPaths, sealSettingsPatch } from './project-secrets.ts';
+export { resealAllSecrets } from './reseal-secrets.ts';
+export { createSecretBox, isSealed, keyIdOf, type SecretBox } from './secret-box.ts';
+export { addKeyToFile, dropOldKeysFromFile, loadSecretKeys, parseSecretKey } from './secret-keys.ts';
