@@ -7,6 +7,9 @@
 //    HTTP at the measured rate would take too long for 10 million events).
 // 3. The export for 30 and 365 days (edges not aligned to hours) over HTTP, p50/p95, and the same
 //    export computed the way Umami does it (GROUP BY over raw events), and the ratio.
+// 4. Visitors (bench/analytics-visitors.ts): every event carries a client address with repeat
+//    visits, so ingestion runs with visitors on; the export data set gets a visitor per view and its
+//    sketches; `/visitors` at 30 and 365 days beside an exact COUNT(DISTINCT), and sketch disk use.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import http from 'node:http';
@@ -21,6 +24,7 @@ import { quireTypeParsers } from '../src/db/database.ts';
 import { acquireEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import { migrate } from '../src/db/migrator.ts';
 import { insertProject } from '../src/projects/project-store.ts';
+import { loadVisitorSketches, visitorExpression, visitorsBenchmark } from './analytics-visitors.ts';
 
 const { values } = parseArgs({
   options: {
@@ -83,6 +87,11 @@ const aiAgents = [
   'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)',
 ];
 const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)] as T;
+// Repeat visits: a log-uniform draw over 50,000 clients (a few come back very often, most rarely).
+const clientAddress = () => {
+  const client = Math.floor(Math.exp(Math.random() * Math.log(50_001)));
+  return `10.${client >> 16}.${(client >> 8) & 255}.${client & 255}`;
+};
 
 const server = spawn(process.execPath, ['bin/quire.js', 'serve', '--port', '0'], {
   env: {
@@ -122,6 +131,7 @@ try {
             path: `/docs/page-${zipfPage()}`,
             timestamp: new Date(timestamp(batchIndex, index)).toISOString(),
             userAgent: Math.random() < 0.1 ? pick(aiAgents) : pick(browsers),
+            ip: clientAddress(),
           })),
         }),
       ),
@@ -217,24 +227,34 @@ async function bulkLoad(projectId: string, count: number, now: number): Promise<
       new Date(now - month * 30 * day),
     ]);
   }
+  // Every view's visitor, kept only here for the exact COUNT(DISTINCT) (Quire itself stores none).
+  await pool.query(
+    'CREATE UNLOGGED TABLE IF NOT EXISTS bench_visits (occurred_at timestamptz, path text, category text, visitor integer)',
+  );
   // Oldest first, each chunk a slice of the year in time order: stored as live ingestion stores them.
   const chunk = 1_000_000;
   for (let done = 0; done < count; done += chunk) {
     const size = Math.min(chunk, count - done);
     const sliceStart = now - 365 * day + (done / count) * 365 * day;
     await pool.query(
-      `INSERT INTO analytics_page_views (project_id, occurred_at, path, category, agent, classifier_version, markdown)
-       SELECT $1, $2::timestamptz + random() * $4::double precision * interval '1 millisecond',
-         '/docs/page-' || least(${pages}, floor(exp(random() * ln(${pages + 1})))::int),
-         kind.category, kind.agent, 'bench', false
-       FROM generate_series(1, $3) AS serial
-       CROSS JOIN LATERAL (SELECT random() AS draw, serial) AS roll
-       CROSS JOIN LATERAL (
-         SELECT CASE WHEN draw < 0.9 THEN 'human' WHEN draw < 0.94 THEN 'ai_assistant'
-                     WHEN draw < 0.97 THEN 'ai_search' ELSE 'ai_training' END AS category,
-                CASE WHEN draw < 0.9 THEN NULL WHEN draw < 0.94 THEN 'ChatGPT-User'
-                     WHEN draw < 0.97 THEN 'OAI-SearchBot' ELSE 'GPTBot' END AS agent
-       ) AS kind
+      `WITH generated AS MATERIALIZED (
+         SELECT $2::timestamptz + random() * $4::double precision * interval '1 millisecond' AS occurred_at,
+           '/docs/page-' || least(${pages}, floor(exp(random() * ln(${pages + 1})))::int) AS path,
+           kind.category, kind.agent
+         FROM generate_series(1, $3) AS serial
+         CROSS JOIN LATERAL (SELECT random() AS draw, serial) AS roll
+         CROSS JOIN LATERAL (
+           SELECT CASE WHEN draw < 0.9 THEN 'human' WHEN draw < 0.94 THEN 'ai_assistant'
+                       WHEN draw < 0.97 THEN 'ai_search' ELSE 'ai_training' END AS category,
+                  CASE WHEN draw < 0.9 THEN NULL WHEN draw < 0.94 THEN 'ChatGPT-User'
+                       WHEN draw < 0.97 THEN 'OAI-SearchBot' ELSE 'GPTBot' END AS agent
+         ) AS kind
+       ), visits AS (
+         INSERT INTO bench_visits (occurred_at, path, category, visitor)
+         SELECT occurred_at, path, category, ${visitorExpression(count, 'occurred_at')} FROM generated
+       )
+       INSERT INTO analytics_page_views (project_id, occurred_at, path, category, agent, classifier_version, markdown)
+       SELECT $1, occurred_at, path, category, agent, 'bench', false FROM generated
        ORDER BY 2`,
       [projectId, new Date(sliceStart), size, (size / count) * 365 * day],
     );
@@ -281,6 +301,9 @@ async function bulkLoad(projectId: string, count: number, now: number): Promise<
   await pool.query(
     'VACUUM ANALYZE analytics_page_views, analytics_path_rollups, analytics_agent_rollups, analytics_packed_rollups',
   );
+  const visitorsStarted = performance.now();
+  await loadVisitorSketches(pool, projectId, now);
+  console.log(`visitor sketches: built in ${((performance.now() - visitorsStarted) / 1000).toFixed(0)} s`);
   // Flush the load's dirty pages now, so a checkpoint does not run during the measurements.
   await pool.query('CHECKPOINT');
 }
@@ -339,4 +362,12 @@ async function exportBenchmark(now: number): Promise<void> {
         `${(theirs / ours).toFixed(0)}x faster`,
     );
   }
+  await visitorsBenchmark({
+    pool,
+    projectId: exportProject.id,
+    totalEvents,
+    end,
+    get: (path) => send(path, readKey),
+    percentile,
+  });
 }

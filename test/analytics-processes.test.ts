@@ -288,6 +288,26 @@ describe('analytics processes', { timeout: 240_000 }, () => {
     assert.match(views.stdout, /PATH\s+HUMAN\s+AI\s+TOTAL/);
     assert.match(views.stdout, /\/docs\/page-0\s+\d+\s+\d+\s+90/);
     assert.match(views.stdout, /total 270 views/);
+    // A visitor is one address and user agent on one day: the log's 250 addresses, some with two agents.
+    const visitorSets = { human: new Set<string>(), ai: new Set<string>(), total: new Set<string>() };
+    for (let index = 0; index < 300; index += 1) {
+      if (index % 10 === 0) continue;
+      const visitor = `${index % 250} ${index % 4 === 0}`;
+      visitorSets[index % 4 === 0 ? 'ai' : 'human'].add(visitor);
+      visitorSets.total.add(visitor);
+    }
+    const visitors = await runQuire(
+      ['analytics', 'visitors', '--project', project.id, '--url', server.url, '--from', '2026-05-01'],
+      { ...environment, QUIRE_API_KEY: key },
+    );
+    assert.equal(visitors.code, 0, visitors.stderr);
+    assert.match(visitors.stdout, /PATH\s+HUMAN\s+AI\s+TOTAL/);
+    assert.match(
+      visitors.stdout,
+      new RegExp(
+        `total ${visitorSets.total.size} visitors \\(human ${visitorSets.human.size}, ai ${visitorSets.ai.size}\\)`,
+      ),
+    );
     const refused = await runQuire(
       ['analytics', 'views', '--project', project.id, '--url', server.url, '--from', 'yesterday'],
       { ...environment, QUIRE_API_KEY: key },

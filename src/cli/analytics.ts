@@ -15,7 +15,7 @@ import {
   settingsPatch,
 } from '../analytics/settings/index.ts';
 import { dropMonthPartitionsBefore } from '../analytics/storage/index.ts';
-import { type PageViewsExport, QuireApiError, type QuireClient } from '../client/quire-client.ts';
+import { type PageViewsQuery, QuireApiError } from '../client/quire-client.ts';
 import { NotFoundError, QuireError } from '../errors.ts';
 import { findProject, updateProjectSettings } from '../projects/project-store.ts';
 import { createSecretBox, loadSecretKeys, sealSettingsPatch } from '../secrets/index.ts';
@@ -44,29 +44,43 @@ export function registerAnalyticsCommands(program: Command): void {
   const analytics = program.command('analytics').description('Page-view analytics');
   registerAnalyticsImportCommand(analytics);
 
-  withClientOptions(
-    analytics
-      .command('views')
-      .description('Print the page-view export of a running server as a table')
-      .requiredOption('--project <id>', 'the project')
-      .option('--from <date>', 'dateFrom: YYYY-MM-DD or ISO 8601 date-time (inclusive)')
-      .option('--to <date>', 'dateTo: YYYY-MM-DD or ISO 8601 date-time (exclusive)')
-      .option('--limit <n>', 'rows per page, 1 to 250', parseCount(1), 50)
-      .option('--offset <n>', 'rows to skip', parseCount(0), 0)
-      .option('--all', 'follow hasMore and print every page')
-      .option('--json', 'print the result as one JSON object'),
-  ).action(async (options: ViewsOptions) => {
-    const result = await fetchViews(clientFrom(options), options);
-    if (options.json) return printJson(result);
-    printTable(
-      ['PATH', 'HUMAN', 'AI', 'TOTAL'],
-      result.views.map((row) => [row.path, String(row.human), String(row.ai), String(row.total)]),
-    );
-    const { totals } = result;
-    console.log(
-      `\ntotal ${totals.total} views (human ${totals.human}, ai ${totals.ai})${result.hasMore ? '; more pages: --offset or --all' : ''}`,
-    );
-  });
+  for (const name of ['views', 'visitors'] as const) {
+    withClientOptions(
+      analytics
+        .command(name)
+        .description(
+          name === 'views'
+            ? 'Print the page-view export of a running server as a table'
+            : 'Print the unique visitors of a running server as a table',
+        )
+        .requiredOption('--project <id>', 'the project')
+        .option('--from <date>', 'dateFrom: YYYY-MM-DD or ISO 8601 date-time (inclusive)')
+        .option('--to <date>', 'dateTo: YYYY-MM-DD or ISO 8601 date-time (exclusive)')
+        .option('--limit <n>', 'rows per page, 1 to 250', parseCount(1), 50)
+        .option('--offset <n>', 'rows to skip', parseCount(0), 0)
+        .option('--all', 'follow hasMore and print every page')
+        .option('--json', 'print the result as one JSON object'),
+    ).action(async (options: ViewsOptions) => {
+      const client = clientFrom(options);
+      const result = await fetchExport(options, async (query) => {
+        if (name === 'views') {
+          const page = await client.pageViews(options.project, query);
+          return { totals: page.totals, rows: page.views, hasMore: page.hasMore };
+        }
+        const page = await client.visitors(options.project, query);
+        return { totals: page.totals, rows: page.visitors, hasMore: page.hasMore };
+      });
+      const { totals, rows, hasMore } = result;
+      if (options.json) return printJson({ totals, [name]: rows, hasMore });
+      printTable(
+        ['PATH', 'HUMAN', 'AI', 'TOTAL'],
+        rows.map((row) => [row.path, String(row.human), String(row.ai), String(row.total)]),
+      );
+      console.log(
+        `\ntotal ${totals.total} ${name} (human ${totals.human}, ai ${totals.ai})${hasMore ? '; more pages: --offset or --all' : ''}`,
+      );
+    });
+  }
 
   analytics
     .command('verify')
@@ -80,7 +94,7 @@ export function registerAnalyticsCommands(program: Command): void {
         console.log(
           `${report.rawEvents} raw page views, ${report.rollupRowsChecked} rollup rows checked` +
             (report.checkedFrom ? ` (from ${report.checkedFrom.toISOString().slice(0, 10)})` : '') +
-            `, ${report.packedRowsChecked} packed rows checked`,
+            `, ${report.packedRowsChecked} packed rows checked, ${report.visitorRowsChecked} visitor sketches checked`,
         );
         for (const mismatch of report.mismatches.slice(0, 20)) {
           console.log(
@@ -228,7 +242,17 @@ interface ViewsOptions extends ClientOptions {
   json?: boolean;
 }
 
-async function fetchViews(client: QuireClient, options: ViewsOptions): Promise<PageViewsExport> {
+/** One page of `/views` or `/visitors`, whose rows have the same shape. */
+interface ExportPage {
+  totals: { human: number; ai: number; total: number };
+  rows: Array<{ path: string; human: number; ai: number; total: number }>;
+  hasMore: boolean;
+}
+
+async function fetchExport(
+  options: ViewsOptions,
+  fetchPage: (query: PageViewsQuery) => Promise<ExportPage>,
+): Promise<ExportPage> {
   try {
     const parameters = {
       ...(options.from === undefined ? {} : { dateFrom: options.from }),
@@ -236,12 +260,12 @@ async function fetchViews(client: QuireClient, options: ViewsOptions): Promise<P
       limit: options.all ? 250 : options.limit,
     };
     let offset = options.offset;
-    const first = await client.pageViews(options.project, { ...parameters, offset });
-    const result = { ...first, views: [...first.views] };
+    const first = await fetchPage({ ...parameters, offset });
+    const result = { ...first, rows: [...first.rows] };
     while (options.all && result.hasMore) {
       offset += parameters.limit;
-      const next = await client.pageViews(options.project, { ...parameters, offset });
-      result.views.push(...next.views);
+      const next = await fetchPage({ ...parameters, offset });
+      result.rows.push(...next.rows);
       result.hasMore = next.hasMore;
     }
     return result;

@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentJobResource } from '../agent-jobs/agent-job.ts';
 import type { JobStatus } from '../agent-jobs/job-status.ts';
 import type { IncomingEvent, IngestResult } from '../analytics/ingestion/index.ts';
-import type { CategoryDetail, PageViewsExport } from '../analytics/reports/index.ts';
+import type { CategoryDetail, PageViewsExport, VisitorsExport } from '../analytics/reports/index.ts';
 import type { AutomationResource } from '../automations/automation.ts';
 import type { AutomationInput, AutomationPatch } from '../automations/automation-service.ts';
 
@@ -23,6 +23,7 @@ export type {
   IncomingEvent,
   IngestResult,
   PageViewsExport,
+  VisitorsExport,
 };
 
 /** `GET|PATCH /v1/projects/{projectId}/budgets`. */
@@ -210,14 +211,13 @@ export function createQuireClient(options: QuireClientOptions) {
     },
     /** The page-view export: totals and one page of per-page counts (DESIGN.md §1). */
     pageViews(projectId: string, query: PageViewsQuery = {}) {
-      const search = new URLSearchParams();
-      for (const [name, value] of Object.entries(query)) {
-        if (value !== undefined) search.set(name, String(value));
-      }
-      const suffix = search.size > 0 ? `?${search}` : '';
       return request<
         PageViewsExport & { totals: Partial<CategoryDetail>; views: Array<Partial<CategoryDetail>> }
-      >('GET', `/v1/analytics/${encodeURIComponent(projectId)}/views${suffix}`);
+      >('GET', exportPath(projectId, 'views', query));
+    },
+    /** Unique visitors, with the parameters and pagination of the page-view export. */
+    visitors(projectId: string, query: Omit<PageViewsQuery, 'detail'> = {}) {
+      return request<VisitorsExport>('GET', exportPath(projectId, 'visitors', query));
     },
     /** Sends up to 1,000 page views; resolves once they are committed. */
     ingestEvents(projectId: string, events: IncomingEvent[]) {
@@ -249,4 +249,12 @@ export function createQuireClient(options: QuireClientOptions) {
     },
   };
   return client;
+}
+
+function exportPath(projectId: string, name: 'views' | 'visitors', query: PageViewsQuery): string {
+  const search = new URLSearchParams();
+  for (const [parameter, value] of Object.entries(query)) {
+    if (value !== undefined) search.set(parameter, String(value));
+  }
+  return `/v1/analytics/${encodeURIComponent(projectId)}/${name}${search.size > 0 ? `?${search}` : ''}`;
 }

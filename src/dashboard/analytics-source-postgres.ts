@@ -13,5 +13,9 @@ export function createAnalyticsSource(reports: AnalyticsReports): AnalyticsSourc
     agents: (projectId, range) => reports.agents({ projectId, range: rangeOf(range), now: Date.now() }),
     timeSeries: (projectId, range, interval) =>
       reports.timeSeries({ projectId, range: rangeOf(range), interval, now: Date.now() }),
+    visitors: (projectId, range, page) =>
+      reports.visitors({ projectId, range: rangeOf(range), ...(page ?? { limit: 2 ** 31, offset: 0 }) }),
+    visitorSeries: (projectId, range, interval) =>
+      reports.visitorSeries({ projectId, from: range.from.getTime(), to: range.to.getTime(), interval }),
   };
 }

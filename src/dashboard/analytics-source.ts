@@ -35,7 +35,15 @@ export interface AgentsResult {
 
 export interface TimeSeriesResult {
   interval: 'hour' | 'day';
-  points: { start: string; human: number; ai: number }[];
+  /** `visitors`: the site's unique visitors in the period, where known. */
+  points: { start: string; human: number; ai: number; visitors?: number }[];
+}
+
+/** Unique visitors (the `/visitors` export): the same shape as views, counting visitors. */
+export interface VisitorsResult {
+  totals: ViewCounts;
+  visitors: (ViewCounts & { path: string })[];
+  hasMore: boolean;
 }
 
 export interface AnalyticsSource {
@@ -46,4 +54,16 @@ export interface AnalyticsSource {
   ): Promise<PageViewsResult>;
   agents(projectId: string, range: DateRange): Promise<AgentsResult>;
   timeSeries(projectId: string, range: DateRange, interval: 'hour' | 'day'): Promise<TimeSeriesResult>;
+  /** Every page's visitors when `page` is omitted. */
+  visitors(
+    projectId: string,
+    range: DateRange,
+    page?: { limit: number; offset: number },
+  ): Promise<VisitorsResult>;
+  /** Site-wide visitors per bucket (only buckets with visitors). */
+  visitorSeries(
+    projectId: string,
+    range: { from: Date; to: Date },
+    interval: 'hour' | 'day',
+  ): Promise<{ start: string; visitors: number }[]>;
 }

@@ -12,14 +12,15 @@ export function csvCell(value: string | number): string {
 const detailColumns = ['aiReferred', 'aiSearch', 'aiTraining', 'otherBots', 'verifiedAi'] as const;
 
 export function viewsCsvHeader(): string {
-  return `${['path', 'human', 'ai', 'total', ...detailColumns].map(csvCell).join(',')}\r\n`;
+  return `${['path', 'human', 'ai', 'total', ...detailColumns, 'visitors'].map(csvCell).join(',')}\r\n`;
 }
 
-export function viewsCsvRows(views: PageViewsResult['views']): string {
+/** `visitors`: unique visitors per path (human or AI, deduplicated); 0 for a path without. */
+export function viewsCsvRows(views: PageViewsResult['views'], visitors: ReadonlyMap<string, number>): string {
   return views
     .map(
       (row) =>
-        `${[row.path, row.human, row.ai, row.total, ...detailColumns.map((column) => row[column] ?? 0)].map(csvCell).join(',')}\r\n`,
+        `${[row.path, row.human, row.ai, row.total, ...detailColumns.map((column) => row[column] ?? 0), visitors.get(row.path) ?? 0].map(csvCell).join(',')}\r\n`,
     )
     .join('');
 }

@@ -79,6 +79,8 @@ export async function ingestEvents(
       const view: StoredPageView = {
         ...prepared.view,
         userAgent: event.userAgent ?? event.headers?.['user-agent'],
+        // The address only identifies the visitor (visitor-identity.ts); it is never stored.
+        address: event.ip,
       };
       views.push(view);
       const { verifier } = dependencies;

@@ -8,8 +8,15 @@ import { booleanArrayLiteral, integerArrayLiteral, textArrayLiteral } from '../.
 import type { Queryable } from '../../db/database.ts';
 import type { RollupSeries } from '../storage/index.ts';
 import { packingLock } from '../storage/index.ts';
+import { insertVisitorMarks } from '../visitors/index.ts';
 import type { StoredPageView } from './page-view.ts';
-import { type ProfiledViews, profileViews, type RollupSums, sumRollups } from './rollup-arithmetic.ts';
+import {
+  type ProfiledViews,
+  profileViews,
+  type RollupSums,
+  sumRollups,
+  visitorMarksOf,
+} from './rollup-arithmetic.ts';
 
 /**
  * Stores the raw events. A view's category, agent, classifier version, user agent and Markdown flag
@@ -82,8 +89,9 @@ WHERE packing.project_id = $1 AND packing.granularity = earliest.granularity
   AND packing.packed_until > earliest.bucket`;
 
 /**
- * Inserts the views of one project and adds them to the rollups; returns how many were new
- * (views whose import key was already stored are skipped). Runs inside the caller's transaction,
+ * Inserts the views of one project and adds them to the rollups, then appends the visitor marks of
+ * the counted views that have a visitor value; returns how many were new (views whose import key
+ * was already stored are skipped). Runs inside the caller's transaction,
  * whose whole length it holds the project's packing lock (shared) for. The month partitions must
  * exist (`ensurePageViewPartitions`), and every path must have an id in `pathIds` (`assignPathIds`).
  */
@@ -93,6 +101,8 @@ export async function insertPageViews(
   views: readonly StoredPageView[],
   pathIds: ReadonlyMap<string, number>,
   series: RollupSeries,
+  /** The visitor value of each view (visitor-identity.ts), `undefined` where it has none. */
+  visitors?: ReadonlyArray<number | undefined>,
 ): Promise<number> {
   if (views.length === 0) return 0;
   const profiled = profileViews(views);
@@ -113,6 +123,9 @@ export async function insertPageViews(
     if (counted.length === 0) return 0;
   }
   await addToRollups(db, projectId, sumRollups(profiled, pathIds, series, counted));
+  // Appended as marks, folded into the sketches later (visitor-marks.ts): cheap for the writer.
+  if (visitors !== undefined)
+    await insertVisitorMarks(db, projectId, visitorMarksOf(views, visitors, pathIds, counted));
   return counted?.length ?? views.length;
 }
 

@@ -17,6 +17,7 @@ import {
   type RollupSeries,
   rollupSeriesOf,
 } from '../storage/index.ts';
+import { createVisitorIdentity, type VisitorIdentity } from '../visitors/index.ts';
 import { insertPageViews } from './insert-page-views.ts';
 import type { StoredPageView } from './page-view.ts';
 
@@ -37,11 +38,18 @@ export interface PageViewWriterOptions {
   concurrency?: number;
   /** Views per transaction, at most (one caller's batch is never split). */
   maximumGroupSize?: number;
+  /** Who the visitors of views with an address are; default: daily salts in `pool`. */
+  identity?: VisitorIdentity;
 }
 
 interface PendingWrite {
   projectId: string;
   views: readonly StoredPageView[];
+}
+
+/** A write with the visitor value of each view (computed before its transaction). */
+interface IdentifiedWrite extends PendingWrite {
+  visitors: ReadonlyArray<number | undefined>;
 }
 
 const retryableCodes = new Set(['40P01', '40001']);
@@ -53,34 +61,43 @@ const retryableCodes = new Set(['40P01', '40001']);
  */
 async function insertGroup(
   client: pg.PoolClient,
-  group: PendingWrite[],
+  group: IdentifiedWrite[],
   projects: ReadonlyMap<string, { paths: PathDictionary; series: RollupSeries }>,
 ): Promise<number[]> {
   const counts = group.map(() => 0);
-  const merged = new Map<string, { views: StoredPageView[]; indexes: number[] }>();
-  const insert = (projectId: string, views: readonly StoredPageView[]) => {
+  const merged = new Map<
+    string,
+    { views: StoredPageView[]; visitors: Array<number | undefined>; indexes: number[] }
+  >();
+  const insert = (
+    projectId: string,
+    views: readonly StoredPageView[],
+    visitors: ReadonlyArray<number | undefined>,
+  ) => {
     const project = projects.get(projectId);
     if (project === undefined) throw new Error(`No path ids for ${projectId}`);
-    return insertPageViews(client, projectId, views, project.paths.ids, project.series);
+    return insertPageViews(client, projectId, views, project.paths.ids, project.series, visitors);
   };
   for (const [index, write] of group.entries()) {
     if (write.views.some((view) => view.importKey !== undefined)) {
-      counts[index] = await insert(write.projectId, write.views);
+      counts[index] = await insert(write.projectId, write.views, write.visitors);
       continue;
     }
-    const entry = merged.get(write.projectId) ?? { views: [], indexes: [] };
+    const entry = merged.get(write.projectId) ?? { views: [], visitors: [], indexes: [] };
     entry.views.push(...write.views);
+    entry.visitors.push(...write.visitors);
     entry.indexes.push(index);
     merged.set(write.projectId, entry);
   }
   for (const [projectId, entry] of merged) {
-    await insert(projectId, entry.views);
+    await insert(projectId, entry.views, entry.visitors);
     for (const index of entry.indexes) counts[index] = group[index]?.views.length ?? 0;
   }
   return counts;
 }
 
 export function createPageViewWriter(options: PageViewWriterOptions): PageViewWriter {
+  const identity = options.identity ?? createVisitorIdentity({ db: options.pool });
   /** `${month} ${projectId}` of the partitions this process has made sure of. */
   const knownPartitions = new Set<string>();
 
@@ -114,9 +131,15 @@ export function createPageViewWriter(options: PageViewWriterOptions): PageViewWr
       });
       await ensurePartitions(projectId, months);
     }
+    const identified: IdentifiedWrite[] = [];
+    for (const write of group) {
+      const anyAddress = write.views.some((view) => view.address !== undefined);
+      const visitors = anyAddress ? await identity.visitorsOf(write.projectId, write.views) : [];
+      identified.push({ ...write, visitors: anyAddress ? visitors : write.views.map(() => undefined) });
+    }
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await transaction(options.pool, (client) => insertGroup(client, group, projects));
+        return await transaction(options.pool, (client) => insertGroup(client, identified, projects));
       } catch (error: unknown) {
         const code = errorCode(error);
         // 23514: no partition for a row; retention dropped a month this process thought it knew.

@@ -64,6 +64,8 @@ export interface StoredPageView extends PageView {
   userAgent: string | undefined;
   /** Log imports and drains: the identity of the logged request, so nothing is stored twice. */
   importKey?: Buffer;
+  /** The client's IP address, for the visitor identity only: never stored. */
+  address?: string | undefined;
 }
 
 export type PreparedPageView =

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { TrafficCategory } from '../classification/index.ts';
 import type { StoredPageView } from './page-view.ts';
-import { profileViews, type RollupSums, sumRollups } from './rollup-arithmetic.ts';
+import { profileViews, type RollupSums, sumRollups, visitorMarksOf } from './rollup-arithmetic.ts';
 
 const series = { hour: 7, day: 8 };
 const pathIds = new Map([
@@ -226,6 +226,41 @@ describe('profileViews', () => {
           view('2026-02-10T10:01:00Z', '/docs/install'),
         ]),
       /Imported and other views in one call/,
+    );
+  });
+});
+
+describe('visitorMarksOf', () => {
+  it('marks the counted views that have a visitor, with their path id and category', () => {
+    const views = [
+      view('2026-05-01T10:15:00Z', '/docs/install'),
+      view('2026-05-01T10:20:00Z', '/docs/api', 'ai_assistant'),
+      view('2026-05-01T10:25:00Z', '/docs/api'),
+      view('2026-05-01T11:05:00Z', '/docs/install', 'bot'),
+    ];
+    const visitors = [17, 4_294_967_295, undefined, 9];
+    assert.deepEqual(visitorMarksOf(views, visitors, pathIds, null), [
+      { occurredAt: Date.parse('2026-05-01T10:15:00Z'), pathId: 1, category: 'human', visitor: 17 },
+      {
+        occurredAt: Date.parse('2026-05-01T10:20:00Z'),
+        pathId: 2,
+        category: 'ai_assistant',
+        visitor: 4_294_967_295,
+      },
+      { occurredAt: Date.parse('2026-05-01T11:05:00Z'), pathId: 1, category: 'bot', visitor: 9 },
+    ]);
+    // Only the views that were new (an import key stored before, or repeated in the call, is not).
+    assert.deepEqual(
+      visitorMarksOf(views, visitors, pathIds, [1, 2]).map((mark) => mark.visitor),
+      [4_294_967_295],
+    );
+    assert.deepEqual(visitorMarksOf(views, [], pathIds, null), []);
+  });
+
+  it('refuses a path without an id', () => {
+    assert.throws(
+      () => visitorMarksOf([view('2026-05-01T10:00:00Z', '/nowhere')], [1], pathIds, null),
+      /no id/,
     );
   });
 });

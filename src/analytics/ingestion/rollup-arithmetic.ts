@@ -6,11 +6,13 @@
  *   const profiled = profileViews(views);
  *   const sums = sumRollups(profiled, pathIds, series, null);
  *   sums.paths.counts.human // views per (series, bucket, path id), hour rows first, then day rows
+ *   visitorMarksOf(views, visitors, pathIds, null) // the visitor marks of the views that have one
  */
 import { createHash } from 'node:crypto';
 import type { TrafficCategory } from '../classification/index.ts';
 import type { Granularity, RollupSeries } from '../storage/index.ts';
 import { floorBucket, packedLevels } from '../storage/index.ts';
+import type { VisitorMark } from '../visitors/index.ts';
 import type { StoredPageView } from './page-view.ts';
 
 /** What a view is counted as: the columns it shares with every view of the same client. */
@@ -314,4 +316,29 @@ function touchedBuckets(hours: ReadonlySet<number>): TouchedBuckets {
     }
   }
   return touched;
+}
+
+/**
+ * The visitor marks of the views (those at `counted`, or all) that have a visitor value
+ * (`visitors[i]` is view i's, visitor-identity.ts): what the writer appends for maintenance to fold
+ * into the visitor sketches (visitor-marks.ts). Every path must have an id in `pathIds`.
+ */
+export function visitorMarksOf(
+  views: readonly StoredPageView[],
+  visitors: ReadonlyArray<number | undefined>,
+  pathIds: ReadonlyMap<string, number>,
+  counted: readonly number[] | null,
+): VisitorMark[] {
+  const marks: VisitorMark[] = [];
+  const add = (index: number) => {
+    const visitor = visitors[index];
+    const view = views[index];
+    if (visitor === undefined || view === undefined) return;
+    const pathId = pathIds.get(view.path);
+    if (pathId === undefined) throw new Error(`The path ${JSON.stringify(view.path)} has no id`);
+    marks.push({ occurredAt: view.occurredAt, pathId, category: view.category, visitor });
+  };
+  if (counted === null) for (let index = 0; index < views.length; index += 1) add(index);
+  else for (const index of counted) add(index);
+  return marks;
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseCombinedLogLine, parseLogTime } from './combined-log.ts';
+import { visitorAddressOf } from './logged-view.ts';
 
 describe('parseCombinedLogLine', () => {
   it('reads a combined log line', () => {
@@ -21,6 +22,19 @@ describe('parseCombinedLogLine', () => {
         host: undefined,
       },
     });
+  });
+
+  it('keeps the client address as logged; only an IP address identifies a visitor', () => {
+    const line = (host: string) =>
+      parseCombinedLogLine(`${host} - - [01/Jan/2026:00:00:00 +0000] "GET /a HTTP/1.1" 200 5 "-" "curl/8"`);
+    const ipv6 = line('2001:db8::7');
+    assert.ok(ipv6.ok);
+    assert.equal(ipv6.request.ip, '2001:db8::7');
+    assert.equal(visitorAddressOf(ipv6.request), '2001:db8::7');
+    const hostName = line('client.example.net');
+    assert.ok(hostName.ok);
+    assert.equal(hostName.request.ip, 'client.example.net');
+    assert.equal(visitorAddressOf(hostName.request), undefined);
   });
 
   it('reads the common format, dashes and escaped quotes', () => {

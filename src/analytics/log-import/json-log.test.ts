@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseJsonLogLine } from './json-log.ts';
+import { visitorAddressOf } from './logged-view.ts';
 
 describe('parseJsonLogLine', () => {
   it('reads Cloudflare Logpush HTTP request lines', () => {
@@ -68,13 +69,17 @@ describe('parseJsonLogLine', () => {
     assert.equal(result.request.status, 304);
     assert.equal(result.request.userAgent, 'Claude-User/1.0');
     assert.equal(result.request.occurredAt, Date.parse('2026-05-01T12:00:01Z'));
+    assert.equal(result.request.ip, '203.0.113.1');
+    assert.equal(visitorAddressOf(result.request), '203.0.113.1');
   });
 
   it('reads the batch endpoint field names', () => {
     const result = parseJsonLogLine(
-      '{"path":"https://x.dev/a","timestamp":"2026-05-01T12:00:00+02:00","userAgent":"curl/8"}',
+      '{"path":"https://x.dev/a","timestamp":"2026-05-01T12:00:00+02:00","userAgent":"curl/8","ip":"not an address"}',
     );
     assert.ok(result.ok);
+    assert.equal(result.request.ip, 'not an address');
+    assert.equal(visitorAddressOf(result.request), undefined);
     assert.equal(result.request.method, 'GET');
     assert.equal(result.request.status, undefined);
     assert.equal(result.request.occurredAt, Date.parse('2026-05-01T10:00:00Z'));

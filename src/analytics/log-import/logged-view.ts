@@ -2,6 +2,7 @@
  * A logged request (file line or drained entry) to a stored page view, or the reason it is none.
  * Shared by log import and the drains, so both judge requests the same way.
  */
+import { isIP } from 'node:net';
 import type { PipelineDependencies, StoredPageView } from '../ingestion/index.ts';
 import { preparePageView } from '../ingestion/index.ts';
 import type { LoggedRequest } from './logged-request.ts';
@@ -40,7 +41,26 @@ export function viewOfLoggedRequest(
       ? { ok: false, stage: 'not a page view', reason: prepared.reason }
       : { ok: false, stage: 'invalid', reason: `invalid: ${prepared.reason}` };
   }
-  return { ok: true, view: { ...prepared.view, userAgent: request.userAgent, importKey } };
+  const address = visitorAddressOf(request);
+  return {
+    ok: true,
+    view: {
+      ...prepared.view,
+      userAgent: request.userAgent,
+      importKey,
+      // The address only identifies the visitor (visitor-identity.ts); it is never stored.
+      ...(address === undefined ? {} : { address }),
+    },
+  };
+}
+
+/**
+ * The client address that identifies the request's visitor: the logged one when it is an IP
+ * address. `$remote_addr` / `%h` hold a host name where Apache resolves them (HostnameLookups), and
+ * such a request counts as a view only.
+ */
+export function visitorAddressOf(request: LoggedRequest): string | undefined {
+  return request.ip !== undefined && isIP(request.ip) !== 0 ? request.ip : undefined;
 }
 
 function hasControlCharacter(request: LoggedRequest): boolean {

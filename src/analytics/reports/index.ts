@@ -5,3 +5,9 @@ export { type DateRange, parseDateRange, parseInstant } from './date-range.ts';
 export { type PageViewsExport, queryPageViews } from './page-views-query.ts';
 export { type AnalyticsReports, createAnalyticsReports, type PageViewsByCategory } from './report-service.ts';
 export { queryTimeSeries, timeSeriesIntervals } from './time-series-query.ts';
+export {
+  planVisitorRange,
+  queryVisitorSeries,
+  queryVisitors,
+  type VisitorsExport,
+} from './visitors-query.ts';

@@ -140,7 +140,7 @@ export async function queryPageViews(db: Queryable, query: PageViewsQuery): Prom
  * point order), without ordering all of them: only the pages whose total reaches the count-th
  * largest total are compared by path.
  */
-function firstPages(totals: Float64Array, paths: readonly string[], count: number): number[] {
+export function firstPages(totals: Float64Array, paths: readonly string[], count: number): number[] {
   let threshold = Number.NEGATIVE_INFINITY;
   if (count < totals.length) threshold = totals.slice().sort()[totals.length - count] ?? threshold;
   const candidates: number[] = [];

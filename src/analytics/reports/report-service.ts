@@ -4,6 +4,7 @@ import { queryAgents } from './agents-query.ts';
 import { type CategoryDetail, noCategoryDetail, queryCategoryDetails } from './category-detail-query.ts';
 import { type PageViewsExport, queryPageViews } from './page-views-query.ts';
 import { queryTimeSeries } from './time-series-query.ts';
+import { queryVisitorSeries, queryVisitors } from './visitors-query.ts';
 
 export interface PageViewsByCategory {
   totals: PageViewsExport['totals'] & CategoryDetail;
@@ -19,6 +20,8 @@ export interface AnalyticsReports {
   pageViewsByCategory(query: QueryOf<typeof queryPageViews>): Promise<PageViewsByCategory>;
   agents(query: QueryOf<typeof queryAgents>): ReturnType<typeof queryAgents>;
   timeSeries(query: QueryOf<typeof queryTimeSeries>): ReturnType<typeof queryTimeSeries>;
+  visitors(query: QueryOf<typeof queryVisitors>): ReturnType<typeof queryVisitors>;
+  visitorSeries(query: QueryOf<typeof queryVisitorSeries>): ReturnType<typeof queryVisitorSeries>;
 }
 
 export function createAnalyticsReports(db: Queryable): AnalyticsReports {
@@ -37,5 +40,7 @@ export function createAnalyticsReports(db: Queryable): AnalyticsReports {
     },
     agents: (query) => queryAgents(db, query),
     timeSeries: (query) => queryTimeSeries(db, query),
+    visitors: (query) => queryVisitors(db, query),
+    visitorSeries: (query) => queryVisitorSeries(db, query),
   };
 }

@@ -2,14 +2,21 @@
  * Proves the rollups equal the raw events: for every granularity, every (bucket, page) and every
  * (bucket, category, agent) counted both ways, in one snapshot. Months whose raw events are gone
  * (retention) are left out: their rollups are all that remains of them. Then proves every packed
- * row (rollup-packer.ts) equals the per-page rows it was packed from, decoding it as the export does.
+ * row (rollup-packer.ts) equals the per-page rows it was packed from, decoding it as the export does,
+ * and checks the visitor sketches (visitor-verification.ts).
  */
 import type pg from 'pg';
 import { transaction } from '../../db/database.ts';
 import { decodePackedCounts, listMonthPartitions } from '../storage/index.ts';
+import { foldAllVisitorMarks } from '../visitors/index.ts';
+import { verifyVisitorRollups } from './visitor-verification.ts';
 
 export interface RollupMismatch {
-  table: 'analytics_path_rollups' | 'analytics_agent_rollups' | 'analytics_packed_rollups';
+  table:
+    | 'analytics_path_rollups'
+    | 'analytics_agent_rollups'
+    | 'analytics_packed_rollups'
+    | 'analytics_visitor_rollups';
   projectId: string;
   granularity: string;
   bucket: Date;
@@ -23,6 +30,8 @@ export interface VerificationReport {
   rawEvents: number;
   rollupRowsChecked: number;
   packedRowsChecked: number;
+  /** Visitor sketch rows checked (exactly against each other, within the sketch error against views). */
+  visitorRowsChecked: number;
   mismatches: RollupMismatch[];
   /** Raw events are kept from here on; rollups before it were not checked. */
   checkedFrom: Date | null;
@@ -115,6 +124,8 @@ async function comparePackedBucket(
 }
 
 export async function verifyRollups(pool: pg.Pool, projectId: string | null): Promise<VerificationReport> {
+  // Visitor marks still pending are folded first: the checks compare folded sketches.
+  await foldAllVisitorMarks(pool);
   return transaction(pool, async (client) => {
     // One snapshot for every comparison: writers commit raw and rollups together.
     await client.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
@@ -128,6 +139,7 @@ export async function verifyRollups(pool: pg.Pool, projectId: string | null): Pr
       rawEvents: raw.rows[0]?.count ?? 0,
       rollupRowsChecked: 0,
       packedRowsChecked: 0,
+      visitorRowsChecked: 0,
       mismatches: [],
       checkedFrom,
     };
@@ -172,6 +184,19 @@ export async function verifyRollups(pool: pg.Pool, projectId: string | null): Pr
       report.mismatches.push(...(await comparePackedBucket(client, row)));
     }
     report.packedRowsChecked = packed.rows.length;
+    const visitors = await verifyVisitorRollups(client, projectId);
+    report.visitorRowsChecked = visitors.rowsChecked;
+    for (const mismatch of visitors.mismatches) {
+      report.mismatches.push({
+        table: 'analytics_visitor_rollups',
+        projectId: mismatch.projectId,
+        granularity: mismatch.granularity,
+        bucket: mismatch.bucket,
+        key: mismatch.key,
+        raw: mismatch.expected,
+        rollup: mismatch.found,
+      });
+    }
     return report;
   });
 }

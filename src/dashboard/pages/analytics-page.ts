@@ -1,4 +1,4 @@
-import type { AgentsResult, PageViewsResult, TimeSeriesResult } from '../analytics-source.ts';
+import type { AgentsResult, PageViewsResult, TimeSeriesResult, VisitorsResult } from '../analytics-source.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { projectPath } from '../project-context.ts';
 import { notice, type PageContext, renderPage } from './layout.ts';
@@ -12,7 +12,13 @@ export interface AnalyticsPageState {
   to: string;
   page: number;
   data:
-    | { kind: 'ready'; views: PageViewsResult; agents: AgentsResult; series: TimeSeriesResult }
+    | {
+        kind: 'ready';
+        views: PageViewsResult;
+        agents: AgentsResult;
+        series: TimeSeriesResult;
+        visitors: VisitorsResult;
+      }
     | { kind: 'unavailable' }
     | { kind: 'error'; message: string };
 }
@@ -38,12 +44,13 @@ function renderReady(
   settingsUrl: string,
 ): SafeHtml {
   const { views, agents, series } = data;
+  const visitors = new Map(data.visitors.visitors.map((row) => [row.path, row.total]));
   if (views.totals.total === 0 && agents.agents.length === 0) {
     return html`<p class="empty">No page views from ${state.from} to ${state.to}. Add the tracker to your docs site (see <a href="${settingsUrl}">Settings</a>), send events to <code>POST /v1/analytics/{projectId}/events</code>, or import logs with <code>quire analytics import</code>.</p>`;
   }
   const rows = views.views.map(
     (row) =>
-      html`<tr><td><code>${row.path}</code></td><td class="number">${number.format(row.human)}</td><td class="number">${number.format(row.ai)}</td><td class="number">${number.format(row.total)}</td><td class="number">${number.format(row.aiReferred ?? 0)}</td><td class="number">${number.format(row.verifiedAi ?? 0)}</td><td class="number">${number.format((row.aiSearch ?? 0) + (row.aiTraining ?? 0))}</td><td class="number">${number.format(row.otherBots ?? 0)}</td></tr>`,
+      html`<tr><td><code>${row.path}</code></td><td class="number">${number.format(row.human)}</td><td class="number">${number.format(row.ai)}</td><td class="number">${number.format(row.total)}</td><td class="number">${number.format(row.aiReferred ?? 0)}</td><td class="number">${number.format(row.verifiedAi ?? 0)}</td><td class="number">${number.format((row.aiSearch ?? 0) + (row.aiTraining ?? 0))}</td><td class="number">${number.format(row.otherBots ?? 0)}</td><td class="number">${number.format(visitors.get(row.path) ?? 0)}</td></tr>`,
   );
   const pager = html`<nav class="pager" aria-label="Pages of the table">
   ${state.page > 1 ? html`<a href="${base}?${rangeQuery(state, { page: String(state.page - 1) })}">← Previous</a>` : ''}
@@ -63,6 +70,7 @@ function renderReady(
   <div><span class="muted">Total</span><strong>${number.format(views.totals.total)}</strong></div>
   <div><span class="muted" title="Human views whose referrer or utm_source is an AI assistant">Sent by AI answers</span><strong>${number.format(views.totals.aiReferred ?? 0)}</strong></div>
   <div><span class="muted" title="AI views whose agent was verified">Verified AI</span><strong>${number.format(views.totals.verifiedAi ?? 0)}</strong></div>
+  <div><span class="muted">Unique visitors</span><strong>${number.format(data.visitors.totals.total)}</strong></div>
 </div>
 <section aria-labelledby="chart-title"><h2 id="chart-title">Views per ${series.interval}</h2>${renderViewsChart(series.points)}</section>
 <div class="grid">
@@ -70,8 +78,8 @@ function renderReady(
   <h2 id="pages-title">Top pages</h2>
   <p><a href="${base}/views.csv?${rangeQuery(state)}" download>Download CSV</a> <span class="muted">(every page in the range)</span></p>
   <div class="table-wrap"><table>
-    <thead><tr><th scope="col">Path</th><th scope="col" class="number">Human</th><th scope="col" class="number">AI</th><th scope="col" class="number">Total</th><th scope="col" class="number" title="Human views sent by an AI answer">From AI answers</th><th scope="col" class="number" title="AI views whose agent was verified">Verified AI</th><th scope="col" class="number" title="AI search and training crawlers">AI crawlers</th><th scope="col" class="number">Other bots</th></tr></thead>
-    <tbody>${rows.length > 0 ? rows : html`<tr><td colspan="8" class="muted">No more pages.</td></tr>`}</tbody>
+    <thead><tr><th scope="col">Path</th><th scope="col" class="number">Human</th><th scope="col" class="number">AI</th><th scope="col" class="number">Total</th><th scope="col" class="number" title="Human views sent by an AI answer">From AI answers</th><th scope="col" class="number" title="AI views whose agent was verified">Verified AI</th><th scope="col" class="number" title="AI search and training crawlers">AI crawlers</th><th scope="col" class="number">Other bots</th><th scope="col" class="number" title="Unique visitors: one address and browser per day, human or AI">Visitors</th></tr></thead>
+    <tbody>${rows.length > 0 ? rows : html`<tr><td colspan="9" class="muted">No more pages.</td></tr>`}</tbody>
   </table></div>
   ${pager}
 </section>

@@ -51,15 +51,27 @@ test('the page shows totals, a chart, the paged table, agents and a CSV link; pa
         series: {
           interval: 'day',
           points: [
-            { start: '2026-05-01T00:00:00.000Z', human: 10, ai: 2 },
-            { start: '2026-05-02T00:00:00.000Z', human: 20, ai: 4 },
+            { start: '2026-05-01T00:00:00.000Z', human: 10, ai: 2, visitors: 7 },
+            { start: '2026-05-02T00:00:00.000Z', human: 20, ai: 4, visitors: 0 },
           ],
+        },
+        visitors: {
+          totals: { human: 400, ai: 21, total: 415 },
+          visitors: [{ path: '/<script>alert(1)</script>', human: 3, ai: 1, total: 4 }],
+          hasMore: false,
         },
       },
     },
     '2026-05-20',
   ).value;
   assert.match(page, /<strong>1,234<\/strong>/);
+  assert.match(page, /Unique visitors<\/span><strong>415<\/strong>/);
+  // Total, the category split (none given here), then visitors.
+  assert.match(
+    page,
+    /<td class="number">6<\/td>(?:<td class="number">0<\/td>){4}<td class="number">4<\/td><\/tr>/,
+  );
+  assert.match(page, /<path d="M[^"]+" fill="none" stroke="#1a7f37"[^>]*data-series="visitors"/);
   assert.equal(page.includes('<script>alert'), false);
   assert.match(page, /&#60;script&#62;alert\(1\)/);
   assert.match(
@@ -93,6 +105,7 @@ test('an empty range says how to get data', () => {
           agents: [],
         },
         series: { interval: 'day', points: [] },
+        visitors: { totals: { human: 0, ai: 0, total: 0 }, visitors: [], hasMore: false },
       },
     },
     '2026-05-20',
@@ -105,28 +118,31 @@ test('CSV cells are quoted, and formulas are defused', () => {
   assert.equal(csvCell('=HYPERLINK("x")'), '"\'=HYPERLINK(""x"")"');
   assert.equal(csvCell(-3), '"-3"');
   assert.equal(
-    viewsCsvRows([{ path: '/x,y', human: 1, ai: 2, total: 3 }]),
-    '"/x,y","1","2","3","0","0","0","0","0"\r\n',
+    viewsCsvRows([{ path: '/x,y', human: 1, ai: 2, total: 3 }], new Map([['/x,y', 2]])),
+    '"/x,y","1","2","3","0","0","0","0","0","2"\r\n',
   );
   assert.equal(
-    viewsCsvRows([
-      {
-        path: '/z',
-        human: 5,
-        ai: 2,
-        total: 7,
-        aiReferred: 3,
-        aiSearch: 4,
-        aiTraining: 6,
-        otherBots: 8,
-        verifiedAi: 1,
-      },
-    ]),
-    '"/z","5","2","7","3","4","6","8","1"\r\n',
+    viewsCsvRows(
+      [
+        {
+          path: '/z',
+          human: 5,
+          ai: 2,
+          total: 7,
+          aiReferred: 3,
+          aiSearch: 4,
+          aiTraining: 6,
+          otherBots: 8,
+          verifiedAi: 1,
+        },
+      ],
+      new Map(),
+    ),
+    '"/z","5","2","7","3","4","6","8","1","0"\r\n',
   );
   assert.equal(
     viewsCsvHeader(),
-    '"path","human","ai","total","aiReferred","aiSearch","aiTraining","otherBots","verifiedAi"\r\n',
+    '"path","human","ai","total","aiReferred","aiSearch","aiTraining","otherBots","verifiedAi","visitors"\r\n',
   );
 });
 
@@ -164,9 +180,14 @@ test('the page and the CSV show the views the analytics module stored', async ()
     headers: { authorization: `Bearer ${key}` },
     payload: {
       events: [
-        { path: '/docs/dashboard-page', timestamp: yesterday, userAgent: chrome },
-        { path: '/docs/dashboard-page', timestamp: yesterday, userAgent: chrome },
-        { path: '/docs/dashboard-page.md', timestamp: yesterday, userAgent: 'ChatGPT-User/1.0' },
+        { path: '/docs/dashboard-page', timestamp: yesterday, userAgent: chrome, ip: '192.0.2.1' },
+        { path: '/docs/dashboard-page', timestamp: yesterday, userAgent: chrome, ip: '192.0.2.1' },
+        {
+          path: '/docs/dashboard-page.md',
+          timestamp: yesterday,
+          userAgent: 'ChatGPT-User/1.0',
+          ip: '192.0.2.1',
+        },
       ],
     },
   });
@@ -185,5 +206,11 @@ test('the page and the CSV show the views the analytics module stored', async ()
     headers: session.headers,
   });
   assert.equal(csv.statusCode, 200);
-  assert.match(csv.body, /"\/docs\/dashboard-page",.*2.*1.*3/);
+  // Two visitors: the same address with two user agents.
+  assert.match(
+    csv.body,
+    /^"path","human","ai","total","aiReferred","aiSearch","aiTraining","otherBots","verifiedAi","visitors"\r\n/,
+  );
+  assert.match(csv.body, /"\/docs\/dashboard-page","2","1","3","0","0","0","0","0","2"/);
+  assert.match(page.body, /Unique visitors<\/span><strong>2<\/strong>/);
 });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { InvalidInputError, NotFoundError } from '../../errors.ts';
 import type { ProjectService } from '../../projects/project-service.ts';
-import type { AnalyticsSource, DateRange } from '../analytics-source.ts';
+import type { AnalyticsSource, DateRange, TimeSeriesResult, VisitorsResult } from '../analytics-source.ts';
 import { type AnalyticsPageState, renderAnalyticsPage, viewsPerPage } from '../pages/analytics-page.ts';
 import { loadPageContext } from '../project-context.ts';
 import { sendPage } from '../send-page.ts';
@@ -40,6 +40,22 @@ export function readRange(query: { from?: string; to?: string }, now: Date) {
   return { from, to, today, range, interval };
 }
 
+/** The chart's points with the site's visitors of each period (0 where it had none). */
+function withVisitors(
+  series: TimeSeriesResult,
+  visitors: { start: string; visitors: number }[],
+): TimeSeriesResult {
+  const byStart = new Map(visitors.map((point) => [point.start, point.visitors]));
+  return {
+    ...series,
+    points: series.points.map((point) => ({ ...point, visitors: byStart.get(point.start) ?? 0 })),
+  };
+}
+
+export function visitorsByPath(result: VisitorsResult): ReadonlyMap<string, number> {
+  return new Map(result.visitors.map((row) => [row.path, row.total]));
+}
+
 export function registerAnalyticsRoutes(
   app: FastifyInstance,
   options: { projects: ProjectService; source: AnalyticsSource | null; now?: () => Date },
@@ -64,12 +80,19 @@ export function registerAnalyticsRoutes(
         state = { from, to, page, data: { kind: 'unavailable' } };
       } else {
         const projectId = context.project.id;
-        const [views, agents, series] = await Promise.all([
+        const [views, agents, series, visitors, visitorSeries] = await Promise.all([
           source.views(projectId, range, { limit: viewsPerPage, offset: (page - 1) * viewsPerPage }),
           source.agents(projectId, range),
           source.timeSeries(projectId, range, interval),
+          source.visitors(projectId, range),
+          source.visitorSeries(projectId, { from: range.from as Date, to: range.to as Date }, interval),
         ]);
-        state = { from, to, page, data: { kind: 'ready', views, agents, series } };
+        state = {
+          from,
+          to,
+          page,
+          data: { kind: 'ready', views, agents, series: withVisitors(series, visitorSeries), visitors },
+        };
       }
     } catch (error: unknown) {
       if (!(error instanceof InvalidInputError)) throw error;
@@ -90,10 +113,11 @@ export function registerAnalyticsRoutes(
     if (project === null) throw new NotFoundError('There is no project with this id');
     if (source === null) throw new NotFoundError('Analytics is not part of this build of Quire');
     const { from, to, range } = readRange(request.query, now());
+    const visitors = visitorsByPath(await source.visitors(project.id, range));
     let body = viewsCsvHeader();
     for (let offset = 0; offset < maximumCsvRows; offset += 250) {
       const page = await source.views(project.id, range, { limit: 250, offset });
-      body += viewsCsvRows(page.views);
+      body += viewsCsvRows(page.views, visitors);
       if (!page.hasMore) break;
     }
     return reply

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AccountService } from '../../accounts/account-service.ts';
-import { generateToken, sessionLifetimeSeconds } from '../../accounts/session.ts';
+import { sessionLifetimeSeconds } from '../../accounts/session.ts';
 import { applyErrorResponse, errorResponseOf } from '../../http/error-handler.ts';
 import { readCookie, serializeCookie, sessionCookieName, signInCsrfCookieName } from '../cookies.ts';
 import { formField } from '../form.ts';

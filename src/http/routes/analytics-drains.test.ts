@@ -32,6 +32,17 @@ async function exportViews(projectId: string, key: string) {
   return response.json() as { totals: { human: number; ai: number; total: number }; views: unknown[] };
 }
 
+/** The drained requests' unique visitors: every provider's client address makes a visitor. */
+async function exportVisitors(projectId: string, key: string) {
+  const response = await app.inject({
+    method: 'GET',
+    url: `/v1/analytics/${projectId}/visitors?dateFrom=2026-05-01&dateTo=2026-05-02`,
+    headers: bearer(key),
+  });
+  assert.equal(response.statusCode, 200, response.body);
+  return response.json() as { totals: { human: number; ai: number; total: number }; visitors: unknown[] };
+}
+
 function drain(
   provider: string,
   projectId: string,
@@ -161,6 +172,8 @@ describe('POST /v1/analytics/:projectId/drains/vercel', () => {
     assert.deepEqual(retry.json(), { accepted: 0, alreadyStored: 3, skipped: 3 });
     const views = await exportViews(project.id, key);
     assert.deepEqual(views.totals, { human: 1, ai: 1, total: 2 });
+    // proxy.clientIp: one address with two user agents is two visitors, the retry adds none.
+    assert.deepEqual((await exportVisitors(project.id, key)).totals, { human: 1, ai: 1, total: 2 });
 
     const unsigned = await drain('vercel', project.id, key, body);
     assert.equal(unsigned.statusCode, 403);
@@ -224,6 +237,8 @@ describe('POST /v1/analytics/:projectId/drains/cloudflare', () => {
     assert.deepEqual(retry.json(), { accepted: 0, alreadyStored: 2, skipped: 2 });
     const views = await exportViews(project.id, key);
     assert.deepEqual(views.totals, { human: 1, ai: 0, total: 1 });
+    // ClientIP: the person is a visitor; the training crawler is no AI visitor by default.
+    assert.deepEqual((await exportVisitors(project.id, key)).totals, { human: 1, ai: 0, total: 1 });
     const agents = await database.pool.query(
       'SELECT category, count(*)::int AS views FROM analytics_page_views WHERE project_id = $1 GROUP BY 1 ORDER BY 1',
       [project.id],
@@ -320,6 +335,8 @@ describe('POST /v1/analytics/:projectId/drains/netlify', () => {
     });
     const views = await exportViews(project.id, reader.secret);
     assert.deepEqual(views.totals, { human: 1, ai: 1, total: 2 });
+    // client_ip: a visitor per user agent.
+    assert.deepEqual((await exportVisitors(project.id, reader.secret)).totals, { human: 1, ai: 1, total: 2 });
   });
 });
 

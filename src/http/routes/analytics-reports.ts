@@ -10,7 +10,7 @@ const dateForms = 'ISO 8601 date-time with Z or an offset, or YYYY-MM-DD (midnig
 const datePattern =
   '^\\d{4}-\\d{2}-\\d{2}([Tt]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?([Zz]|[+-]\\d{2}:?\\d{2}))?$';
 
-const RangeQuery = {
+export const RangeQuery = {
   dateFrom: Type.Optional(
     Type.String({ maxLength: 64, pattern: datePattern, description: `Inclusive. ${dateForms}` }),
   ),
@@ -48,7 +48,7 @@ export const PageViewsResponse = Type.Object({
 });
 
 /** Validates dateFrom/dateTo beyond the schema; every problem becomes one detail. */
-function rangeOf(query: { dateFrom?: string; dateTo?: string }) {
+export function rangeOf(query: { dateFrom?: string; dateTo?: string }) {
   const { range, problems } = parseDateRange(query);
   if (problems.length > 0) {
     throw new InvalidInputError(
@@ -58,6 +58,12 @@ function rangeOf(query: { dateFrom?: string; dateTo?: string }) {
   }
   return range;
 }
+
+/** `limit` and `offset` of the exports, as the hosted service defines them. */
+export const PageQuery = {
+  limit: Type.Integer({ minimum: 1, maximum: 250, default: 50 }),
+  offset: Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 }),
+};
 
 export function registerAnalyticsReportRoutes(app: App, reports: AnalyticsReports): void {
   app.get(
@@ -71,8 +77,7 @@ export function registerAnalyticsReportRoutes(app: App, reports: AnalyticsReport
         params: Type.Object({ projectId: ProjectIdParameter }),
         querystring: Type.Object({
           ...RangeQuery,
-          limit: Type.Integer({ minimum: 1, maximum: 250, default: 50 }),
-          offset: Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 }),
+          ...PageQuery,
           detail: Type.Optional(
             Type.Literal('categories', {
               description:

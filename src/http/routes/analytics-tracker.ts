@@ -144,7 +144,11 @@ export function registerAnalyticsTrackerRoutes(
           { classifier: services.classifier, now: Date.now() },
         );
         if (!prepared.ok && prepared.kind === 'invalid') throw new InvalidInputError(prepared.reason);
-        if (prepared.ok) await services.writer.write(projectId, [{ ...prepared.view, userAgent }]);
+        // request.ip: the client's address as Fastify's trustProxy rules give it (QUIRE_TRUSTED_PROXIES);
+        // it only identifies the visitor (visitor-identity.ts) and is never stored.
+        if (prepared.ok) {
+          await services.writer.write(projectId, [{ ...prepared.view, userAgent, address: request.ip }]);
+        }
         return reply.code(202).send(null);
       },
     );

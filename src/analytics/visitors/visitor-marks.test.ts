@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { trafficCategories } from '../classification/index.ts';
+import { decodeVisitorMarks, encodeVisitorMarks, type HourMark } from './visitor-marks.ts';
+import { visitorGroupOf, visitorGroups } from './visitor-rollups.ts';
+
+const hour = 3_600_000;
+
+describe('visitor marks', () => {
+  it('encode the distinct (hour, page, group, visitor) marks, sorted, and decode to them', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            hour: fc.integer({ min: 262_980, max: 570_000 }), // 2000 to 2035
+            pathId: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+            category: fc.constantFrom(...trafficCategories),
+            visitor: fc.integer({ min: 0, max: 0xffffffff }),
+          }),
+          { maxLength: 300 },
+        ),
+        (marks) => {
+          // Repeats, as batches have them.
+          const input = [...marks, ...marks.slice(0, 20)].map((mark) => ({
+            occurredAt: mark.hour * hour + 59_999,
+            pathId: mark.pathId,
+            category: mark.category,
+            visitor: mark.visitor,
+          }));
+          const expected = new Map<string, HourMark>();
+          for (const mark of marks) {
+            const group = visitorGroupOf(mark.category);
+            if (group === null) continue;
+            const entry = {
+              hour: mark.hour,
+              pathId: mark.pathId,
+              group: visitorGroups.indexOf(group),
+              visitor: mark.visitor,
+            };
+            expected.set(`${entry.hour} ${entry.pathId} ${entry.group} ${entry.visitor}`, entry);
+          }
+          const encoded = encodeVisitorMarks(input);
+          if (expected.size === 0) {
+            assert.equal(encoded, null);
+            return;
+          }
+          assert.ok(encoded !== null);
+          const decoded: HourMark[] = [];
+          decodeVisitorMarks(encoded.bytes, (mark) => decoded.push(mark));
+          const want = [...expected.values()].sort(
+            (left, right) =>
+              left.hour - right.hour ||
+              left.pathId - right.pathId ||
+              left.group - right.group ||
+              left.visitor - right.visitor,
+          );
+          assert.deepEqual(decoded, want);
+          assert.equal(encoded.firstHour, (want[0] as HourMark).hour * hour);
+          assert.equal(encoded.lastHour, (want.at(-1) as HourMark).hour * hour);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it('refuses bytes that are no marks', () => {
+    assert.throws(() => decodeVisitorMarks(Buffer.from([1, 2, 3]), () => {}), RangeError);
+    assert.throws(() => decodeVisitorMarks(Buffer.from([1, 2, 7, 4]), () => {}), RangeError);
+  });
+});
