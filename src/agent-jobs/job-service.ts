@@ -50,7 +50,7 @@ export interface JobServiceDependencies {
 
 /** A job cache for `createJobService`, evicted by the database's change notifications. */
 export async function createJobCache(notifier: Notifier): Promise<NotifiedCache<AgentJob>> {
-  const cache = createNotifiedCache<AgentJob>(notifier, { ttlMilliseconds: 60_000, maxEntries: 50_000 });
+  const cache = createNotifiedCache<AgentJob>(notifier, { ttlMilliseconds: 60_000, maximumEntries: 50_000 });
   await notifier.subscribe(jobChangedChannel, (jobId) => cache.evict(jobId));
   return cache;
 }

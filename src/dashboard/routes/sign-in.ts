@@ -63,9 +63,9 @@ export function registerSignInRoutes(
         .header('set-cookie', [
           serializeCookie(sessionCookieName, sessionToken, {
             secure: secureCookies,
-            maxAgeSeconds: sessionLifetimeSeconds,
+            maximumAgeSeconds: sessionLifetimeSeconds,
           }),
-          serializeCookie(signInCsrfCookieName, '', { secure: secureCookies, maxAgeSeconds: 0 }),
+          serializeCookie(signInCsrfCookieName, '', { secure: secureCookies, maximumAgeSeconds: 0 }),
         ])
         .redirect(next, 303);
     } catch (error: unknown) {
@@ -81,7 +81,7 @@ export function registerSignInRoutes(
     return reply
       .header(
         'set-cookie',
-        serializeCookie(sessionCookieName, '', { secure: secureCookies, maxAgeSeconds: 0 }),
+        serializeCookie(sessionCookieName, '', { secure: secureCookies, maximumAgeSeconds: 0 }),
       )
       .redirect('/dashboard/sign-in?signedOut=1', 303);
   });
