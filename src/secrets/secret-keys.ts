@@ -77,8 +77,8 @@ export function dropOldKeysFromFile(dataDirectory: string): void {
 export function loadSecretKeys(config: {
   secretKey: string | null;
   previousSecretKeys: readonly string[];
-  dataDir: string;
+  dataDirectory: string;
 }): Buffer[] {
-  if (config.secretKey === null) return loadKeyFile(config.dataDir);
+  if (config.secretKey === null) return loadKeyFile(config.dataDirectory);
   return [config.secretKey, ...config.previousSecretKeys].map((text) => parseSecretKey(text)!);
 }
