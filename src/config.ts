@@ -11,7 +11,7 @@ export type Role = 'all' | 'api' | 'worker';
 export const roles: readonly Role[] = ['all', 'api', 'worker'];
 
 export type ModelProvider = 'anthropic' | 'openai' | 'openai-compatible';
-export const modelProviders: readonly ModelProvider[] = ['anthropic', 'openai', 'openai-compatible'];
+const modelProviders: readonly ModelProvider[] = ['anthropic', 'openai', 'openai-compatible'];
 
 export interface ModelId {
   provider: ModelProvider;

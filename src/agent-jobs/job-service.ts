@@ -34,7 +34,7 @@ import { checkPrompt } from './prompt.ts';
 
 export const jobArchivedChannel = 'quire_agent_job_archived';
 /** Notified on commit by a trigger whenever a job row changes (migration 0006). */
-export const jobChangedChannel = 'quire_agent_job_changed';
+const jobChangedChannel = 'quire_agent_job_changed';
 
 export interface JobServiceDependencies {
   pool: pg.Pool;

@@ -8,7 +8,7 @@ import { renderSignInPage } from '../pages/sign-in-page.ts';
 import { sameToken } from '../session-access.ts';
 
 /** Only paths inside the dashboard or a review page: `next` must not send anyone to another site. */
-export function safeNextPath(next: string | undefined): string {
+function safeNextPath(next: string | undefined): string {
   if (next && /^\/review\/rev_[0-9a-z]{1,64}$/.test(next)) return next;
   if (next && /^\/dashboard(?:[/?][^\s\\]*)?$/.test(next) && !next.startsWith('//')) return next;
   return '/dashboard';
