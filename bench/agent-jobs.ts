@@ -71,7 +71,7 @@ const bareUrl = await bare.listen({ port: 0, host: '127.0.0.1' });
 
 async function readConnectionString(): Promise<string | null> {
   if (config.databaseUrl) return config.databaseUrl;
-  const cluster = JSON.parse(await fs.readFile(path.join(config.dataDir, 'postgres.json'), 'utf8'));
+  const cluster = JSON.parse(await fs.readFile(path.join(config.dataDirectory, 'postgres.json'), 'utf8'));
   return `postgres://quire:${encodeURIComponent(cluster.password)}@127.0.0.1:${cluster.port}/quire`;
 }
 

@@ -41,9 +41,12 @@ const concurrency = Number(values.concurrency);
 const pages = 5000;
 const day = 86_400_000;
 
-const dataDir = values.keep ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bench-')));
-await fs.chmod(dataDir, 0o755);
-const embedded = await acquireEmbeddedPostgres({ dataDir: path.join(dataDir, 'data'), role: 'bench' });
+const benchDirectory = values.keep ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bench-')));
+await fs.chmod(benchDirectory, 0o755);
+const embedded = await acquireEmbeddedPostgres({
+  dataDirectory: path.join(benchDirectory, 'data'),
+  role: 'bench',
+});
 const pool = new pg.Pool({ connectionString: embedded.connectionString, max: 4, types: quireTypeParsers() });
 await migrate(pool);
 console.log(
@@ -97,7 +100,7 @@ const server = spawn(process.execPath, ['bin/quire.js', 'serve', '--port', '0'],
   env: {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '/tmp',
-    QUIRE_DATA_DIR: path.join(dataDir, 'data'),
+    QUIRE_DATA_DIR: path.join(benchDirectory, 'data'),
   },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
@@ -152,7 +155,7 @@ try {
   await new Promise((resolve) => server.on('exit', resolve));
   await pool.end();
   await embedded.release();
-  if (values.keep === undefined) await fs.rm(dataDir, { recursive: true, force: true });
+  if (values.keep === undefined) await fs.rm(benchDirectory, { recursive: true, force: true });
 }
 
 /** A POST (with `body`) or GET to the server, over the keep-alive agent. */

@@ -22,7 +22,7 @@ let adminUrl = process.env.TEST_DATABASE_URL;
 if (!adminUrl) {
   scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-test-'));
   await fs.chmod(scratch, 0o755);
-  embedded = await acquireEmbeddedPostgres({ dataDir: path.join(scratch, 'data'), role: 'test' });
+  embedded = await acquireEmbeddedPostgres({ dataDirectory: path.join(scratch, 'data'), role: 'test' });
   adminUrl = embedded.connectionString;
 }
 

@@ -8,7 +8,7 @@ describe('loadConfig', () => {
     const config = loadConfig({});
     assert.equal(config.port, 3000);
     assert.equal(config.host, '127.0.0.1');
-    assert.equal(config.dataDir, path.resolve('.quire'));
+    assert.equal(config.dataDirectory, path.resolve('.quire'));
     assert.equal(config.databaseUrl, null);
     assert.equal(config.publicUrl, 'http://127.0.0.1:3000');
     assert.equal(config.model, null);
@@ -32,7 +32,7 @@ describe('loadConfig', () => {
     });
     assert.equal(config.port, 8080);
     assert.equal(config.host, '0.0.0.0');
-    assert.equal(config.dataDir, '/var/lib/quire');
+    assert.equal(config.dataDirectory, '/var/lib/quire');
     assert.equal(config.databaseUrl, 'postgres://quire@db:5432/quire');
     assert.equal(config.publicUrl, 'https://docs.example.com/quire');
     assert.equal(config.model, 'anthropic:claude-sonnet-4-5');

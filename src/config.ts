@@ -11,7 +11,7 @@ export type Role = 'all' | 'api' | 'worker';
 export const roles: readonly Role[] = ['all', 'api', 'worker'];
 
 export type ModelProvider = 'anthropic' | 'openai' | 'openai-compatible';
-export const modelProviders: readonly ModelProvider[] = ['anthropic', 'openai', 'openai-compatible'];
+const modelProviders: readonly ModelProvider[] = ['anthropic', 'openai', 'openai-compatible'];
 
 export interface ModelId {
   provider: ModelProvider;
@@ -21,8 +21,8 @@ export interface ModelId {
 export interface Config {
   port: number;
   host: string;
-  dataDir: string;
-  /** External PostgreSQL; null means the embedded one under `dataDir`. */
+  dataDirectory: string;
+  /** External PostgreSQL; null means the embedded one under `dataDirectory`. */
   databaseUrl: string | null;
   publicUrl: string;
   /** The default model, `<provider>:<model-id>`; null: agent jobs fail fast saying what to set. */
@@ -230,7 +230,7 @@ export function loadConfig(
   return Object.freeze({
     port,
     host,
-    dataDir: path.resolve(optional(environment, 'QUIRE_DATA_DIR') ?? '.quire'),
+    dataDirectory: path.resolve(optional(environment, 'QUIRE_DATA_DIR') ?? '.quire'),
     databaseUrl: parseUrl(environment, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     publicUrl: publicUrl.replace(/\/+$/, ''),
     model,

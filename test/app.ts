@@ -18,7 +18,9 @@ export const testSecretKey = 'Gk9q4Yw0b7o2Qm3f8V1cX5nR6tJ8uL0aZ2eH4iK7sP0';
 
 /** A secret box under the test key, for tests that build code hosts or runners themselves. */
 export function testSecrets(): SecretBox {
-  return createSecretBox(loadSecretKeys({ secretKey: testSecretKey, previousSecretKeys: [], dataDir: '' }));
+  return createSecretBox(
+    loadSecretKeys({ secretKey: testSecretKey, previousSecretKeys: [], dataDirectory: '' }),
+  );
 }
 
 export interface TestServices {

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import pg from 'pg';
 import { startQuireServer, temporaryDirectory } from './processes.ts';
 
-const dataDir = path.join(await temporaryDirectory(), 'data');
+const dataDirectory = path.join(await temporaryDirectory(), 'data');
 
 function batch(label: string) {
   return {
@@ -23,7 +23,7 @@ function batch(label: string) {
 test('a killed embedded postmaster is restarted; 503 with Retry-After meanwhile; nothing acknowledged is lost', {
   timeout: 240_000,
 }, async () => {
-  const server = await startQuireServer({ QUIRE_DATA_DIR: dataDir });
+  const server = await startQuireServer({ QUIRE_DATA_DIR: dataDirectory });
   const key = /\b(quire_[A-Za-z0-9_-]{43})\b/.exec(server.output())?.[1] ?? '';
   const projectId = /with id (prj_[a-z0-9]+)/.exec(server.output())?.[1] ?? '';
   assert.ok(key && projectId, server.output());
@@ -65,7 +65,7 @@ test('a killed embedded postmaster is restarted; 503 with Retry-After meanwhile;
 
   await new Promise((resolve) => setTimeout(resolve, 1500));
   const pid = Number(
-    (await fs.readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0],
+    (await fs.readFile(path.join(dataDirectory, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0],
   );
   process.kill(pid, 'SIGKILL');
   killedAt = Date.now();
@@ -86,11 +86,11 @@ test('a killed embedded postmaster is restarted; 503 with Retry-After meanwhile;
     `liveness: ${liveness.join(',')}`,
   );
   const newPid = Number(
-    (await fs.readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0],
+    (await fs.readFile(path.join(dataDirectory, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0],
   );
   assert.notEqual(newPid, pid, 'a new postmaster runs');
 
-  const cluster = JSON.parse(await fs.readFile(path.join(dataDir, 'postgres.json'), 'utf8')) as {
+  const cluster = JSON.parse(await fs.readFile(path.join(dataDirectory, 'postgres.json'), 'utf8')) as {
     port: number;
     password: string;
   };

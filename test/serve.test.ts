@@ -6,8 +6,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { runQuire, startQuireServer, temporaryDirectory } from './processes.ts';
 
-const dataDir = path.join(await temporaryDirectory(), 'data');
-const environment = { QUIRE_DATA_DIR: dataDir };
+const dataDirectory = path.join(await temporaryDirectory(), 'data');
+const environment = { QUIRE_DATA_DIR: dataDirectory };
 
 async function getProject(url: string, projectId: string, key: string): Promise<Response> {
   return fetch(`${url}/v1/projects/${projectId}`, { headers: { authorization: `Bearer ${key}` } });
@@ -15,7 +15,7 @@ async function getProject(url: string, projectId: string, key: string): Promise<
 
 async function postgresRunning(): Promise<boolean> {
   return fs
-    .access(path.join(dataDir, 'postgres', 'postmaster.pid'))
+    .access(path.join(dataDirectory, 'postgres', 'postmaster.pid'))
     .then(() => true)
     .catch(() => false);
 }
@@ -90,7 +90,7 @@ test('first start, CLI beside a running server, restart, SIGKILL', { timeout: 18
     assert.equal((await getProject(server.url, cliProjectId, cliKey)).status, 200);
     // Now kill PostgreSQL too, leaving a stale postmaster.pid behind.
     const pid = Number(
-      (await fs.readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0],
+      (await fs.readFile(path.join(dataDirectory, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0],
     );
     server.child.kill('SIGKILL');
     await server.exited;

@@ -8,7 +8,7 @@ import { transaction } from '../db/database.ts';
 import { generatePassword, hashPassword } from './password.ts';
 import { countUsers, insertUser } from './user-store.ts';
 
-export const firstUserEmail = 'admin@localhost';
+const firstUserEmail = 'admin@localhost';
 
 export interface FirstUser {
   email: string;

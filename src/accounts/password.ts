@@ -45,8 +45,8 @@ export function generatePassword(): string {
   return randomBytes(15).toString('base64url');
 }
 
-export const minimumPasswordLength = 12;
-export const maximumPasswordLength = 1024;
+const minimumPasswordLength = 12;
+const maximumPasswordLength = 1024;
 
 /** A problem with a new password, or null when it is acceptable. */
 export function passwordProblem(password: string): string | null {

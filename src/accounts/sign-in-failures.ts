@@ -24,12 +24,12 @@ export async function reserveSignInAttempt(
   });
 }
 
-export async function recordSignInFailure(db: Queryable, email: string): Promise<void> {
+async function recordSignInFailure(db: Queryable, email: string): Promise<void> {
   await db.query('INSERT INTO dashboard_sign_in_failures (email) VALUES ($1)', [email]);
 }
 
 /** Failures within the window, and the seconds until the oldest of them leaves it. */
-export async function recentSignInFailures(
+async function recentSignInFailures(
   db: Queryable,
   email: string,
   windowSeconds: number,

@@ -34,7 +34,7 @@ import { checkPrompt } from './prompt.ts';
 
 export const jobArchivedChannel = 'quire_agent_job_archived';
 /** Notified on commit by a trigger whenever a job row changes (migration 0006). */
-export const jobChangedChannel = 'quire_agent_job_changed';
+const jobChangedChannel = 'quire_agent_job_changed';
 
 export interface JobServiceDependencies {
   pool: pg.Pool;
@@ -50,7 +50,7 @@ export interface JobServiceDependencies {
 
 /** A job cache for `createJobService`, evicted by the database's change notifications. */
 export async function createJobCache(notifier: Notifier): Promise<NotifiedCache<AgentJob>> {
-  const cache = createNotifiedCache<AgentJob>(notifier, { ttlMilliseconds: 60_000, maxEntries: 50_000 });
+  const cache = createNotifiedCache<AgentJob>(notifier, { ttlMilliseconds: 60_000, maximumEntries: 50_000 });
   await notifier.subscribe(jobChangedChannel, (jobId) => cache.evict(jobId));
   return cache;
 }

@@ -221,26 +221,6 @@ export async function cancelPendingMessages(db: Queryable, jobId: string): Promi
   );
 }
 
-export interface MessageRecord {
-  id: string;
-  prompt: string;
-  status: string;
-  createdAt: Date;
-}
-
-export async function listMessages(db: Queryable, jobId: string): Promise<MessageRecord[]> {
-  const result = await db.query<{ id: string; prompt: string; status: string; created_at: Date }>(
-    'SELECT id, prompt, status, created_at FROM agent_job_messages WHERE job_id = $1 ORDER BY sequence',
-    [jobId],
-  );
-  return result.rows.map((row) => ({
-    id: row.id,
-    prompt: row.prompt,
-    status: row.status,
-    createdAt: row.created_at,
-  }));
-}
-
 /** Each job's first instruction (its title in lists), for a page of jobs. */
 export async function firstPrompts(db: Queryable, jobIds: string[]): Promise<Map<string, string>> {
   const result = await db.query<{ job_id: string; prompt: string }>(

@@ -48,7 +48,7 @@ export async function startJobWorker(options: JobWorkerOptions): Promise<JobWork
     boss: options.boss,
     runner: options.runner,
     timeoutSeconds: options.timeoutSeconds,
-    maxRunFailures: 3,
+    maximumRunFailures: 3,
   };
 
   // One pg-boss worker per concurrent run, so that a wake-up can reach every idle one.

@@ -35,7 +35,7 @@ export interface RunJobDependencies {
   runner: AgentRunner;
   timeoutSeconds: number;
   /** Transient failures in a row after which the job fails for good. */
-  maxRunFailures: number;
+  maximumRunFailures: number;
   /** The clock monthly budgets are read with (tests move it). */
   now?: () => Date;
 }
@@ -141,7 +141,7 @@ export async function runAgentJob(
       return failJob(dependencies, jobId, error.message);
     const failures = await countRunFailure(pool, jobId);
     await appendJobEvent(pool, jobId, 'run-error', { message: errorMessage(error), failures });
-    if (failures >= dependencies.maxRunFailures) {
+    if (failures >= dependencies.maximumRunFailures) {
       return failJob(
         dependencies,
         jobId,

@@ -31,7 +31,7 @@ export interface ModelPrice {
 export type PriceTable = Record<string, ModelPrice>;
 
 /** The prices in model-prices.json (its `sources` name the pages they were copied from, and when). */
-export const defaultPrices: Readonly<PriceTable> = Object.freeze(priceTable.prices);
+const defaultPrices: Readonly<PriceTable> = Object.freeze(priceTable.prices);
 
 export function addUsage(total: RunUsage, more: RunUsage): RunUsage {
   return {
@@ -88,7 +88,7 @@ export function projectPricesOf(settings: Record<string, unknown>): PriceTable {
   return table;
 }
 
-export function checkPrice(value: unknown): ModelPrice | null {
+function checkPrice(value: unknown): ModelPrice | null {
   if (typeof value !== 'object' || value === null) return null;
   const record = value as Record<string, unknown>;
   const number = (key: string) => {

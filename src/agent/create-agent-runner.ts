@@ -21,7 +21,7 @@ export function createAgentRunner(
   options: { secrets: SecretBox; limits?: Partial<AgentLimits> },
 ): AgentRunner {
   return createDocsAgentRunner({
-    workspace: createGitWorkspace({ dataDirectory: config.dataDir }),
+    workspace: createGitWorkspace({ dataDirectory: config.dataDirectory }),
     codeHostFor: createCodeHostResolver({
       publicUrl: config.publicUrl,
       reviews: createPostgresReviewStore(database.pool),

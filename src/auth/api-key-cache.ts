@@ -19,7 +19,7 @@ export interface ApiKeyCache {
 export async function createApiKeyCache(notifier: Notifier): Promise<ApiKeyCache> {
   const cache: NotifiedCache<ApiKey> = createNotifiedCache(notifier, {
     ttlMilliseconds: 60_000,
-    maxEntries: 10_000,
+    maximumEntries: 10_000,
   });
   const evict = (keyId: string) => cache.evictWhere((key) => key.id === keyId);
   await notifier.subscribe(apiKeyChangedChannel, evict);

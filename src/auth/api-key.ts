@@ -7,9 +7,9 @@ import { hash, randomBytes } from 'node:crypto';
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
 
 export type Scope = 'read' | 'write' | 'ingest';
-export const scopes: readonly Scope[] = ['read', 'write', 'ingest'];
+const scopes: readonly Scope[] = ['read', 'write', 'ingest'];
 
-export const apiKeyPrefix = 'quire_';
+const apiKeyPrefix = 'quire_';
 const keyPattern = /^quire_[A-Za-z0-9_-]{32,128}$/;
 
 export interface ApiKey {

@@ -18,16 +18,6 @@ export interface CodeChange {
   diff: string | null;
 }
 
-export const emptyChange: CodeChange = {
-  commit: null,
-  url: null,
-  title: null,
-  description: null,
-  author: null,
-  changedFiles: [],
-  diff: null,
-};
-
 /** How much of a change's text the first message carries (characters), so one change cannot flood a run. */
 export const changeBudget = { description: 4_000, files: 200, diff: 20_000 } as const;
 

@@ -13,7 +13,7 @@ function cronOf(expression: string, timeZone: string): Cron {
   return new Cron(expression, { timezone: timeZone, paused: true });
 }
 
-export function checkTimeZone(timeZone: string): string {
+function checkTimeZone(timeZone: string): string {
   try {
     new Intl.DateTimeFormat('en', { timeZone });
   } catch {

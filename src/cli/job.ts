@@ -18,7 +18,7 @@ function parseSeconds(text: string): number {
 }
 
 /** One line per step, so a person can follow the agent. */
-export function describeEvent(event: JobEventResource): string {
+function describeEvent(event: JobEventResource): string {
   const data = event.data;
   const detail =
     typeof data.prompt === 'string'

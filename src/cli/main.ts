@@ -16,7 +16,7 @@ import { registerServeCommand } from './serve.ts';
 import { registerUserCommands } from './user.ts';
 import { registerWebhookCommands } from './webhook.ts';
 
-export function buildProgram(): Command {
+function buildProgram(): Command {
   const program = new Command('quire')
     .description('Quire: AI agent jobs for documentation repositories, and page-view analytics')
     .version('0.1.0')

@@ -29,10 +29,11 @@ export function registerSecretsCommands(program: Command): void {
     .action(async (options: { dropOld?: boolean; json?: boolean }) => {
       const outcome = await withDatabase(async (database, config) => {
         const usesKeyFile = config.secretKey === null;
-        const keys = usesKeyFile && !options.dropOld ? addKeyToFile(config.dataDir) : loadSecretKeys(config);
+        const keys =
+          usesKeyFile && !options.dropOld ? addKeyToFile(config.dataDirectory) : loadSecretKeys(config);
         const box = createSecretBox(keys);
         const resealed = await resealAllSecrets(database.pool, box);
-        if (usesKeyFile && options.dropOld) dropOldKeysFromFile(config.dataDir);
+        if (usesKeyFile && options.dropOld) dropOldKeysFromFile(config.dataDirectory);
         return { keyId: box.keyId, ...resealed };
       });
       if (options.json) return printJson(outcome);

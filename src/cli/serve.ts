@@ -25,7 +25,7 @@ export function registerServeCommand(program: Command): void {
         log: (message) => console.log(`quire: ${message}`),
       });
       const where = service.url ?? 'no HTTP listener (worker role)';
-      console.log(`quire: serving at ${where} (role ${config.role}, data in ${config.dataDir})`);
+      console.log(`quire: serving at ${where} (role ${config.role}, data in ${config.dataDirectory})`);
       if (service.firstStart) {
         const { project, keySecret } = service.firstStart;
         console.log(

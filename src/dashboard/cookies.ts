@@ -19,10 +19,10 @@ export function readCookie(header: string | undefined, name: string): string | n
 export function serializeCookie(
   name: string,
   value: string,
-  options: { secure: boolean; maxAgeSeconds?: number },
+  options: { secure: boolean; maximumAgeSeconds?: number },
 ): string {
   const parts = [`${name}=${value}`, 'Path=/', 'HttpOnly', 'SameSite=Lax'];
-  if (options.maxAgeSeconds !== undefined) parts.push(`Max-Age=${options.maxAgeSeconds}`);
+  if (options.maximumAgeSeconds !== undefined) parts.push(`Max-Age=${options.maximumAgeSeconds}`);
   if (options.secure) parts.push('Secure');
   return parts.join('; ');
 }

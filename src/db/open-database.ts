@@ -17,7 +17,7 @@ export interface OpenedDatabase {
  * `role` names this process to other Quire processes sharing the embedded database.
  */
 export async function openDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  config: Pick<Config, 'databaseUrl' | 'dataDirectory'>,
   role: 'server' | 'cli',
   log?: (message: string) => void,
 ): Promise<OpenedDatabase> {
@@ -27,7 +27,11 @@ export async function openDatabase(
     // An external database is someone else's to restart: an outage is 503 until it is back.
     return { database, embedded: false, isAlive: () => true, close: () => database.close() };
   }
-  const embedded = await acquireEmbeddedPostgres({ dataDir: config.dataDir, role, ...(log ? { log } : {}) });
+  const embedded = await acquireEmbeddedPostgres({
+    dataDirectory: config.dataDirectory,
+    role,
+    ...(log ? { log } : {}),
+  });
   const database = createDatabase({ connectionString: embedded.connectionString, applicationName });
   return {
     database,

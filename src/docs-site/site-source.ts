@@ -73,7 +73,7 @@ export class PageFactsCache {
 }
 
 /** How a framework's pages are read: MkDocs is Python-Markdown; `.mdx` files are MDX everywhere. */
-export function dialectFor(framework: DocsFramework, path: string): MarkdownDialect {
+function dialectFor(framework: DocsFramework, path: string): MarkdownDialect {
   if (path.toLowerCase().endsWith('.mdx')) return 'mdx';
   return framework === 'mkdocs' ? 'python-markdown' : 'commonmark';
 }

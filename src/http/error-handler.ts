@@ -79,7 +79,7 @@ export interface ErrorResponse {
  * The answer to a request Node's HTTP parser refused (headers too large, a malformed request line
  * or an unknown method): still `{error}`, written to the socket because no request object exists.
  */
-export function clientErrorResponse(error: { code?: string }): { status: number; body: ErrorBody } {
+function clientErrorResponse(error: { code?: string }): { status: number; body: ErrorBody } {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
       return { status: 431, body: { error: 'Request headers are too large' } };
@@ -124,7 +124,7 @@ export function installErrorHandlers(app: FastifyInstance): void {
 }
 
 /** How long a client should wait while the database is away (supervision restarts it in seconds). */
-export const databaseRetryAfterSeconds = 5;
+const databaseRetryAfterSeconds = 5;
 
 /** Sets the reply's status and headers for an error response; the caller sends the body its way. */
 export function applyErrorResponse(reply: FastifyReply, response: ErrorResponse): FastifyReply {

@@ -13,12 +13,7 @@ import { type TextKind, textProblem } from '../text-rules.ts';
 const maximumProblems = 20;
 
 /** Appends a problem for every unacceptable string inside `value` (objects and arrays walked). */
-export function collectTextProblems(
-  value: unknown,
-  where: string,
-  kind: TextKind,
-  problems: ErrorDetail[],
-): void {
+function collectTextProblems(value: unknown, where: string, kind: TextKind, problems: ErrorDetail[]): void {
   if (problems.length >= maximumProblems) return;
   if (typeof value === 'string') {
     const problem = textProblem(value, kind);
@@ -40,7 +35,7 @@ export function collectTextProblems(
 }
 
 /** True when every `%XX` sequence of a query string decodes as UTF-8. */
-export function isDecodableQuery(query: string): boolean {
+function isDecodableQuery(query: string): boolean {
   if (!query.includes('%')) return true;
   for (const part of query.split(/[&=]/)) {
     try {

@@ -22,7 +22,7 @@ export interface StreamLimits {
   perProcess: number;
 }
 
-export const defaultStreamLimits: StreamLimits = { perOwner: 20, perProcess: 1000 };
+const defaultStreamLimits: StreamLimits = { perOwner: 20, perProcess: 1000 };
 
 /** A place among the open streams, taken before the response is hijacked. */
 export interface StreamTicket {

@@ -1,7 +1,7 @@
 /** Schemas shared by every area's routes. */
 import { Type } from '@fastify/type-provider-typebox';
 
-export const ErrorResponse = Type.Object(
+const ErrorResponse = Type.Object(
   {
     error: Type.String(),
     details: Type.Optional(Type.Array(Type.Object({ message: Type.String() }))),

@@ -30,7 +30,7 @@ interface Lease {
 
 /** A lease takes at most this share of the limit, so processes sharing a project share it fairly. */
 const leaseShare = 50;
-const maxLeaseSize = 100;
+const maximumLeaseSize = 100;
 
 /**
  * A per-project limit counted in the database, so it holds across processes, without a round
@@ -43,7 +43,7 @@ export function createRateLimiter(db: Queryable, rateLimit: RateLimit): RateLimi
   const leases = new Map<string, Lease>();
 
   async function takeLease(projectId: string, lease: Lease): Promise<void> {
-    const wanted = Math.max(1, Math.min(maxLeaseSize, Math.floor(lease.limit / leaseShare)));
+    const wanted = Math.max(1, Math.min(maximumLeaseSize, Math.floor(lease.limit / leaseShare)));
     const result = await db.query<{ granted: number; limit: number; expires_in: number }>({
       name: 'take-rate-limit-lease',
       // Every request of a project in this process and every other one meets on this row, so its

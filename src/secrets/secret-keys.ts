@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
-export const secretKeyFileName = 'secret.key';
+const secretKeyFileName = 'secret.key';
 
 /** A key from its text (64 hex digits, or base64/base64url of 32 bytes); null when it is not one. */
 export function parseSecretKey(text: string): Buffer | null {
@@ -20,7 +20,7 @@ export function parseSecretKey(text: string): Buffer | null {
   return key.length === 32 ? key : null;
 }
 
-export function keyFilePath(dataDirectory: string): string {
+function keyFilePath(dataDirectory: string): string {
   return path.join(dataDirectory, secretKeyFileName);
 }
 
@@ -46,7 +46,7 @@ function writeKeyFile(file: string, keys: readonly Buffer[]): void {
 }
 
 /** The keys in the data directory's key file, creating it (mode 600) with a new key when absent. */
-export function loadKeyFile(dataDirectory: string): Buffer[] {
+function loadKeyFile(dataDirectory: string): Buffer[] {
   const file = keyFilePath(dataDirectory);
   fs.mkdirSync(dataDirectory, { recursive: true });
   try {
@@ -77,8 +77,8 @@ export function dropOldKeysFromFile(dataDirectory: string): void {
 export function loadSecretKeys(config: {
   secretKey: string | null;
   previousSecretKeys: readonly string[];
-  dataDir: string;
+  dataDirectory: string;
 }): Buffer[] {
-  if (config.secretKey === null) return loadKeyFile(config.dataDir);
+  if (config.secretKey === null) return loadKeyFile(config.dataDirectory);
   return [config.secretKey, ...config.previousSecretKeys].map((text) => parseSecretKey(text)!);
 }

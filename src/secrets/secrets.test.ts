@@ -53,10 +53,10 @@ describe('the secret box', () => {
 
 describe('secret keys', () => {
   it('creates the key file in the data directory with mode 600, and reads the same key after', () => {
-    const dataDir = path.join(directory, 'data');
-    const config = loadConfig({ QUIRE_DATA_DIR: dataDir });
+    const dataDirectory = path.join(directory, 'data');
+    const config = loadConfig({ QUIRE_DATA_DIR: dataDirectory });
     const [key] = loadSecretKeys(config);
-    const file = path.join(dataDir, 'secret.key');
+    const file = path.join(dataDirectory, 'secret.key');
     assert.equal(fs.statSync(file).mode & 0o777, 0o600);
     assert.deepEqual(loadSecretKeys(config)[0], key);
     fs.chmodSync(file, 0o644);
@@ -140,8 +140,8 @@ describe('secrets at rest', () => {
     const project = await buildProject(database.pool);
     await updateProjectSettings(database.pool, project.id, { github: { token: 'ghp_legacy_clear' } });
     await upsertWebhook(database.pool, project.id, 'https://hooks.example.com/legacy', 'whsec_legacy');
-    const dataDir = path.join(directory, 'rotate');
-    const config = loadConfig({ QUIRE_DATA_DIR: dataDir });
+    const dataDirectory = path.join(directory, 'rotate');
+    const config = loadConfig({ QUIRE_DATA_DIR: dataDirectory });
     const original = createSecretBox(loadSecretKeys(config));
     const first = await resealAllSecrets(database.pool, original);
     assert.ok(first.projects >= 1 && first.webhooks >= 1);
@@ -152,11 +152,11 @@ describe('secrets at rest', () => {
     const again = await resealAllSecrets(database.pool, original);
     assert.deepEqual([again.projects, again.webhooks], [0, 0]);
 
-    const rotated = createSecretBox(addKeyToFile(dataDir));
+    const rotated = createSecretBox(addKeyToFile(dataDirectory));
     assert.notEqual(rotated.keyId, original.keyId);
     await resealAllSecrets(database.pool, rotated);
     assert.match(await settingsText(), new RegExp(`qsec1\\.${rotated.keyId}\\.`));
-    dropOldKeysFromFile(dataDir);
+    dropOldKeysFromFile(dataDirectory);
     const afterDrop = createSecretBox(loadSecretKeys(config));
     const stored = (await findProject(database.pool, project.id))!.settings.github as { token: string };
     assert.equal(afterDrop.open(stored.token), 'ghp_legacy_clear');

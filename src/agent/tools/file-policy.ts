@@ -3,9 +3,6 @@ import { isBinary } from '../../docs-site/index.ts';
 import type { ResolvedPath } from './path-safety.ts';
 import { ToolError } from './tool-error.ts';
 
-/** Files larger than this are refused by every tool (1 MiB by default). */
-export const defaultMaximumFileBytes = 1024 * 1024;
-
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** Reads an existing regular text file within the size limit, or throws a `ToolError` saying why not. */

@@ -68,7 +68,7 @@ export async function resolveRepositoryPath(
   return { absolute, relative: segments.join('/') };
 }
 
-export function isInside(root: string, path: string): boolean {
+function isInside(root: string, path: string): boolean {
   const fromRoot = relative(root, path);
   return (
     fromRoot === '' || (!fromRoot.startsWith(`..${sep}`) && fromRoot !== '..' && !fromRoot.startsWith(sep))

@@ -64,7 +64,7 @@ function standsAsProduct(text: string, start: number): boolean {
 }
 
 /** URLs and e-mail addresses (a crawler's contact details) blanked out, keeping the separators around them. */
-export function withoutAddresses(userAgent: string): string {
+function withoutAddresses(userAgent: string): string {
   return userAgent.replace(/[^\s;()<>,]+/g, (chunk) =>
     chunk.includes('://') || chunk.includes('@') ? ' ' : chunk,
   );

@@ -7,7 +7,7 @@
 import type { AiCategory } from './traffic-category.ts';
 
 /** Upstream category names that map directly. Compared lowercased. */
-export const categoryByUpstreamFunction: Readonly<Record<string, AiCategory>> = {
+const categoryByUpstreamFunction: Readonly<Record<string, AiCategory>> = {
   'ai assistants': 'ai_assistant',
   'ai agents': 'ai_assistant',
   'ai coding agents': 'ai_assistant',

@@ -11,14 +11,6 @@ export type TrafficCategory = (typeof trafficCategories)[number];
 /** The AI categories: agents fetching for a person, AI search crawlers, AI training crawlers. */
 export type AiCategory = Extract<TrafficCategory, 'ai_assistant' | 'ai_search' | 'ai_training'>;
 
-export function isTrafficCategory(value: unknown): value is TrafficCategory {
-  return typeof value === 'string' && (trafficCategories as readonly string[]).includes(value);
-}
-
-export function isAiCategory(category: TrafficCategory): category is AiCategory {
-  return category === 'ai_assistant' || category === 'ai_search' || category === 'ai_training';
-}
-
 /** Which export column a category lands in; `null` means it is counted in neither (plain bots). */
 export type ExportColumn = 'human' | 'ai' | null;
 

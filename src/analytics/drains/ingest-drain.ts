@@ -73,7 +73,7 @@ export async function ingestDrain(
 }
 
 /** Cloudflare checks a new HTTP destination by sending `{"content":"tests"}` (gzipped). */
-export function isCloudflareValidation(records: readonly unknown[]): boolean {
+function isCloudflareValidation(records: readonly unknown[]): boolean {
   const [only] = records;
   return (
     records.length === 1 &&

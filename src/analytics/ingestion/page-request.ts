@@ -78,7 +78,7 @@ export function judgePageRequest(
   return { page: true };
 }
 
-export function isSuccessfulPageStatus(status: number): boolean {
+function isSuccessfulPageStatus(status: number): boolean {
   return (status >= 200 && status <= 299) || status === 304;
 }
 

@@ -23,7 +23,7 @@ const skipReasons: Record<Extract<PageRequestVerdict, { page: false }>['reason']
 export const maximumUserAgentLength = 2048;
 export const maximumHeaderLength = 2048;
 /** Views before this are rejected as nonsense; so are views more than a day in the future. */
-export const earliestTimestamp = Date.UTC(2000, 0, 1);
+const earliestTimestamp = Date.UTC(2000, 0, 1);
 const allowedClockSkewMilliseconds = 24 * 60 * 60 * 1000;
 
 export interface ReportedRequest {

@@ -94,7 +94,7 @@ const namedEscapes: Record<string, number> = { b: 8, t: 9, n: 10, v: 11, f: 12, 
  * here); Apache writes `\"`, `\\`, `\n`-style escapes and `\xhh`. `undefined` when the escaped
  * bytes are not UTF-8.
  */
-export function unescapeLogField(value: string): string | undefined {
+function unescapeLogField(value: string): string | undefined {
   if (!value.includes('\\')) return value;
   const bytes: number[] = [];
   const encoder = new TextEncoder();

@@ -32,7 +32,7 @@ const formatReasons = new Set([
 /** With this many records read and none in the declared format, the import stops. */
 const formatProbeRecords = 1000;
 
-export const maximumLogLineLength = 64 * 1024;
+const maximumLogLineLength = 64 * 1024;
 const batchSize = 5000;
 
 export interface ImportSummary {

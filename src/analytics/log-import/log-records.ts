@@ -33,7 +33,7 @@ export async function* readLogRecords(
 }
 
 /** `source` as it is, or gunzipped when it starts with gzip's magic bytes (RFC 1952 §2.3.1). */
-export async function* decompress(source: AsyncIterable<Chunk>): AsyncGenerator<Chunk> {
+async function* decompress(source: AsyncIterable<Chunk>): AsyncGenerator<Chunk> {
   const iterator = source[Symbol.asyncIterator]();
   const head: Uint8Array[] = [];
   let headBytes = 0;

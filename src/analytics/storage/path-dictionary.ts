@@ -34,7 +34,7 @@ export function pathDictionary(db: object, projectId: string): PathDictionary {
   return dictionary;
 }
 
-export function learnPath(dictionary: PathDictionary, id: number, path: string): void {
+function learnPath(dictionary: PathDictionary, id: number, path: string): void {
   dictionary.paths[id] = path;
   dictionary.ids.set(path, id);
 }

@@ -13,7 +13,7 @@ import type { PullRequestComment } from './github-comment.ts';
 
 const fenceName = 'review-comment';
 
-export function followUpOfComment(comment: PullRequestComment): string {
+function followUpOfComment(comment: PullRequestComment): string {
   const where = comment.path
     ? ` on ${comment.path}${comment.line === null ? '' : ` line ${comment.line}`}`
     : '';

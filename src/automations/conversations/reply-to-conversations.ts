@@ -21,7 +21,7 @@ export interface ReplyDependencies {
 /** GitHub's limit on a comment body is 65,536 characters; a summary is kept well below it. */
 const maximumSummaryLength = 20_000;
 
-export function replyText(pending: PendingReply): string {
+function replyText(pending: PendingReply): string {
   const text =
     pending.jobStatus === 'failed'
       ? `I could not finish this: ${pending.jobError ?? 'the run failed'}`

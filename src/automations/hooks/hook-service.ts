@@ -19,7 +19,7 @@ import { insertHookDelivery } from './hook-delivery-store.ts';
 export type HookProvider = 'github' | 'gitlab';
 
 /** The project setting holding the secret both providers' hooks are verified with. */
-export const hookSecretSetting = 'hookSecret';
+const hookSecretSetting = 'hookSecret';
 
 export interface ReceivedHook {
   provider: HookProvider;

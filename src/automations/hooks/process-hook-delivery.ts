@@ -18,7 +18,7 @@ import { lockHookDelivery, markHookDeliveryProcessed } from './hook-delivery-sto
 import { type MergedChange, normalizeRepositoryName } from './merged-change.ts';
 
 /** Whether a merge trigger wants this change; `undecided` when it filters paths the payload does not list. */
-export function matchMergeTrigger(trigger: MergeTrigger, merged: MergedChange): 'yes' | 'no' | 'undecided' {
+function matchMergeTrigger(trigger: MergeTrigger, merged: MergedChange): 'yes' | 'no' | 'undecided' {
   const wanted = normalizeRepositoryName(trigger.repository);
   if (!merged.repositoryNames.some((name) => normalizeRepositoryName(name) === wanted)) return 'no';
   if (merged.branch !== trigger.branch) return 'no';

@@ -29,6 +29,6 @@ export function createLocalCodeHost(options: {
   };
 }
 
-export function reviewUrl(publicUrl: string, reviewId: string): string {
+function reviewUrl(publicUrl: string, reviewId: string): string {
   return `${publicUrl.replace(/\/+$/, '')}/review/${encodeURIComponent(reviewId)}`;
 }

@@ -7,7 +7,7 @@ import { linkOrText } from './job-event-item.ts';
 import { renderUsage } from './job-page.ts';
 import { csrfField, notice, type PageContext, renderPage } from './layout.ts';
 
-export function describeTrigger(trigger: AutomationTrigger): string {
+function describeTrigger(trigger: AutomationTrigger): string {
   switch (trigger.type) {
     case 'merge':
       return `merge into ${trigger.branch} of ${trigger.repository}${trigger.paths?.length ? ` (paths ${trigger.paths.join(', ')})` : ''}`;

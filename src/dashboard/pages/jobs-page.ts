@@ -6,13 +6,7 @@ import { projectPath } from '../project-context.ts';
 import { linkOrText } from './job-event-item.ts';
 import { csrfField, notice, type PageContext, renderPage } from './layout.ts';
 
-export const statusFilters: readonly (JobStatus | 'all')[] = [
-  'all',
-  'active',
-  'completed',
-  'failed',
-  'archived',
-];
+const statusFilters: readonly (JobStatus | 'all')[] = ['all', 'active', 'completed', 'failed', 'archived'];
 
 export function titleOf(prompt: string | undefined): string {
   const line = (prompt ?? '').replace(/\s+/g, ' ').trim();

@@ -45,7 +45,7 @@ function setOrNot(value: unknown): SafeHtml {
     : html`<span class="badge">not set</span>`;
 }
 
-export function allowedOriginsOf(settings: Record<string, unknown>): string[] {
+function allowedOriginsOf(settings: Record<string, unknown>): string[] {
   const origins = settings.analyticsAllowedOrigins;
   return Array.isArray(origins)
     ? origins.filter((origin): origin is string => typeof origin === 'string')

@@ -52,7 +52,7 @@ function withVisitors(
   };
 }
 
-export function visitorsByPath(result: VisitorsResult): ReadonlyMap<string, number> {
+function visitorsByPath(result: VisitorsResult): ReadonlyMap<string, number> {
   return new Map(result.visitors.map((row) => [row.path, row.total]));
 }
 

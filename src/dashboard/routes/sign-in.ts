@@ -8,7 +8,7 @@ import { renderSignInPage } from '../pages/sign-in-page.ts';
 import { sameToken } from '../session-access.ts';
 
 /** Only paths inside the dashboard or a review page: `next` must not send anyone to another site. */
-export function safeNextPath(next: string | undefined): string {
+function safeNextPath(next: string | undefined): string {
   if (next && /^\/review\/rev_[0-9a-z]{1,64}$/.test(next)) return next;
   if (next && /^\/dashboard(?:[/?][^\s\\]*)?$/.test(next) && !next.startsWith('//')) return next;
   return '/dashboard';
@@ -63,9 +63,9 @@ export function registerSignInRoutes(
         .header('set-cookie', [
           serializeCookie(sessionCookieName, sessionToken, {
             secure: secureCookies,
-            maxAgeSeconds: sessionLifetimeSeconds,
+            maximumAgeSeconds: sessionLifetimeSeconds,
           }),
-          serializeCookie(signInCsrfCookieName, '', { secure: secureCookies, maxAgeSeconds: 0 }),
+          serializeCookie(signInCsrfCookieName, '', { secure: secureCookies, maximumAgeSeconds: 0 }),
         ])
         .redirect(next, 303);
     } catch (error: unknown) {
@@ -81,7 +81,7 @@ export function registerSignInRoutes(
     return reply
       .header(
         'set-cookie',
-        serializeCookie(sessionCookieName, '', { secure: secureCookies, maxAgeSeconds: 0 }),
+        serializeCookie(sessionCookieName, '', { secure: secureCookies, maximumAgeSeconds: 0 }),
       )
       .redirect('/dashboard/sign-in?signedOut=1', 303);
   });

@@ -42,7 +42,7 @@ export interface SiteContent {
 const numberPrefixPattern = /^\d+\s*[-_.]+\s*([^-_.\s].*)$/;
 const pageExtensions = /\.(mdx?|jsx?|tsx?)$/;
 
-export function stripNumberPrefix(name: string): string {
+function stripNumberPrefix(name: string): string {
   return numberPrefixPattern.exec(name)?.[1] ?? name;
 }
 

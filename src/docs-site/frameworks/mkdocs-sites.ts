@@ -134,7 +134,7 @@ async function buildSite(
 }
 
 /** `guide/setup.md` → `guide/setup/`; `guide/index.md` and `guide/README.md` → `guide/`. */
-export function routeOfDocument(relative: string, useDirectoryUrls: boolean): string {
+function routeOfDocument(relative: string, useDirectoryUrls: boolean): string {
   const withoutExtension = relative.replace(documentPattern, '');
   const name = withoutExtension.slice(withoutExtension.lastIndexOf('/') + 1);
   if (/^(index|readme)$/i.test(name)) return withoutExtension.slice(0, -name.length);

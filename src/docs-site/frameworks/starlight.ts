@@ -162,7 +162,7 @@ function isInternalRoute(url: string): boolean {
  * (lowercase; punctuation other than `-` and `_` dropped; spaces to `-`), the extension dropped and
  * a final `index` serving its folder.
  */
-export function slugFromPath(relative: string): string {
+function slugFromPath(relative: string): string {
   const withoutExtension = relative.replace(/\.(md|mdx|mdoc)$/i, '');
   const segments = withoutExtension.split('/').map((segment) =>
     segment

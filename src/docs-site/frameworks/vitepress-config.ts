@@ -3,7 +3,7 @@ import { type JavaScriptModules, readJavaScriptModules } from '../javascript-mod
 import type { RepositoryFiles, SiteProblem } from '../site-model.ts';
 
 /** A configuration value, unwrapped from a helper call around it (`extendConfig(config)`). */
-export function configObject(value: unknown, depth = 0): Record<string, unknown> | null {
+function configObject(value: unknown, depth = 0): Record<string, unknown> | null {
   if (value instanceof CallValue && depth < 4) {
     for (const argument of value.arguments_) {
       const found = configObject(argument, depth + 1);

@@ -10,7 +10,7 @@ export const JobStatusSchema = Type.Union(
 
 const nullableString = Type.Union([Type.String(), Type.Null()]);
 
-export const JobTriggerSchema = Type.Object({
+const JobTriggerSchema = Type.Object({
   type: Type.Union([Type.Literal('merge'), Type.Literal('schedule'), Type.Literal('manual')]),
   automationId: Type.String(),
   source: Type.Object({
@@ -20,7 +20,7 @@ export const JobTriggerSchema = Type.Object({
   }),
 });
 
-export const JobUsageSchema = Type.Object(
+const JobUsageSchema = Type.Object(
   {
     inputTokens: Type.Integer({ description: 'Input tokens of all runs, cached ones included' }),
     outputTokens: Type.Integer(),

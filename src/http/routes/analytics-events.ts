@@ -12,7 +12,7 @@ import { retentionCutoff } from '../../analytics/rollups/index.ts';
 import type { App } from '../app.ts';
 import { bearerSecurity, errorResponses, ProjectIdParameter } from '../schemas.ts';
 
-export const maximumEventsPerBatch = 1000;
+const maximumEventsPerBatch = 1000;
 
 const IncomingEventSchema = Type.Object(
   {

@@ -36,7 +36,7 @@ const CategoryDetail = {
   verifiedAi: Type.Optional(Type.Integer({ description: 'AI views whose agent was verified' })),
 };
 
-export const PageViewsResponse = Type.Object({
+const PageViewsResponse = Type.Object({
   totals: Type.Object(
     { ...Counts, ...CategoryDetail },
     { description: 'Site-wide totals over the whole range, all pages' },

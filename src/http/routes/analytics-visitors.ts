@@ -17,7 +17,7 @@ const VisitorCounts = {
   }),
 };
 
-export const VisitorsResponse = Type.Object({
+const VisitorsResponse = Type.Object({
   totals: Type.Object(VisitorCounts, { description: 'Site-wide unique visitors over the whole range' }),
   visitors: Type.Array(Type.Object({ path: Type.String(), ...VisitorCounts }), {
     description: 'Per-page unique visitors, ordered by total descending, then path ascending',

@@ -4,7 +4,7 @@ import { AgentJobSchema, PromptBody } from './agent-job-schemas.ts';
 
 const Branch = Type.String({ minLength: 1, maxLength: 200, description: 'A branch name such as main' });
 
-export const MergeTriggerSchema = Type.Object(
+const MergeTriggerSchema = Type.Object(
   {
     type: Type.Literal('merge'),
     repository: Type.String({
@@ -24,7 +24,7 @@ export const MergeTriggerSchema = Type.Object(
   { additionalProperties: false, description: 'A change merged into the branch' },
 );
 
-export const ScheduleTriggerSchema = Type.Object(
+const ScheduleTriggerSchema = Type.Object(
   {
     type: Type.Literal('schedule'),
     cron: Type.String({
@@ -38,18 +38,14 @@ export const ScheduleTriggerSchema = Type.Object(
   { additionalProperties: false, description: 'A cron schedule' },
 );
 
-export const ManualTriggerSchema = Type.Object(
+const ManualTriggerSchema = Type.Object(
   { type: Type.Literal('manual') },
   { additionalProperties: false, description: 'Only on demand (the trigger endpoint, CLI, dashboard)' },
 );
 
-export const AutomationTriggerSchema = Type.Union([
-  MergeTriggerSchema,
-  ScheduleTriggerSchema,
-  ManualTriggerSchema,
-]);
+const AutomationTriggerSchema = Type.Union([MergeTriggerSchema, ScheduleTriggerSchema, ManualTriggerSchema]);
 
-export const AutomationModeSchema = Type.Union(
+const AutomationModeSchema = Type.Union(
   [Type.Literal('pull-request-per-change'), Type.Literal('continue-pull-request')],
   {
     description:
@@ -57,7 +53,7 @@ export const AutomationModeSchema = Type.Union(
   },
 );
 
-export const AutomationLimitsSchema = Type.Object(
+const AutomationLimitsSchema = Type.Object(
   {
     maxTokensPerJob: Type.Union([Type.Integer({ minimum: 1000, maximum: 100_000_000 }), Type.Null()], {
       description: 'Input plus output tokens one job may spend; null for no limit of its own',

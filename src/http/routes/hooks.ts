@@ -9,7 +9,7 @@ import type { App, RouteRegistrar } from '../app.ts';
 import { errorResponses, ProjectIdParameter } from '../schemas.ts';
 
 /** GitHub caps payloads at 25 MB; push and pull-request payloads are far smaller. Past this: 413. */
-export const hookBodyLimit = 5 * 1024 * 1024;
+const hookBodyLimit = 5 * 1024 * 1024;
 
 const descriptions: Record<HookProvider, string> = {
   github:

@@ -6,7 +6,7 @@ import { bearerSecurity, errorResponses, ProjectIdParameter } from '../schemas.t
 const nullableNumber = (options: Parameters<typeof Type.Number>[0]) =>
   Type.Union([Type.Number(options), Type.Null()]);
 
-export const BudgetsSchema = Type.Object(
+const BudgetsSchema = Type.Object(
   {
     monthlyBudgetUsd: nullableNumber({
       description:

@@ -4,7 +4,7 @@ import { presentProject } from '../../projects/project.ts';
 import type { RouteRegistrar } from '../app.ts';
 import { bearerSecurity, errorResponses, ProjectIdParameter } from '../schemas.ts';
 
-export const ProjectResponse = Type.Object({
+const ProjectResponse = Type.Object({
   id: Type.String(),
   name: Type.String(),
   repository: Type.Union([Type.String(), Type.Null()]),
