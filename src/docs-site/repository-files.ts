@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import type { Dirent } from 'node:fs';
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runGit } from '../workspace/git.ts';
+import { baseEnvironment, runGit } from '../workspace/git.ts';
 import type { RepositoryFiles } from './site-model.ts';
 
 const skippedDirectories = new Set(['.git', 'node_modules']);
@@ -203,12 +203,7 @@ function readBlobs(cwd: string, objects: string[]): Promise<Map<string, Buffer>>
   return new Promise((resolve, reject) => {
     const child = spawn('git', ['cat-file', '--batch'], {
       cwd,
-      env: {
-        PATH: process.env.PATH ?? '',
-        GIT_CONFIG_NOSYSTEM: '1',
-        GIT_CONFIG_GLOBAL: '/dev/null',
-        LC_ALL: 'C',
-      },
+      env: baseEnvironment(),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const chunks: Buffer[] = [];

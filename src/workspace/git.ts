@@ -25,7 +25,7 @@ export interface GitCommandOptions {
  * The environment every git command gets: the caller's PATH and HOME, no terminal prompts, no
  * system or global configuration (so a machine's credential helpers or hooks never take part).
  */
-function baseEnvironment(): Record<string, string> {
+export function baseEnvironment(): Record<string, string> {
   const inherited: Record<string, string> = {};
   for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG']) {
     const value = process.env[name];

@@ -5,7 +5,7 @@
  * the budget the first message carries).
  */
 import { spawn } from 'node:child_process';
-import { runGit } from '../../workspace/git.ts';
+import { baseEnvironment, runGit } from '../../workspace/git.ts';
 import { type CodeChange, changeBudget } from '../code-change.ts';
 
 const commitPattern = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
@@ -84,12 +84,7 @@ function boundedGitOutput(repository: string, args: string[], maximumCharacters:
   return new Promise((resolve, reject) => {
     const child = spawn('git', args, {
       cwd: repository,
-      env: {
-        PATH: process.env.PATH ?? '',
-        GIT_CONFIG_NOSYSTEM: '1',
-        GIT_CONFIG_GLOBAL: '/dev/null',
-        LC_ALL: 'C',
-      },
+      env: baseEnvironment(),
       stdio: ['ignore', 'pipe', 'ignore'],
     });
     let text = '';
