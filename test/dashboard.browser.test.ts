@@ -182,7 +182,9 @@ describe('the dashboard in a browser', { skip: unavailable ?? false, timeout: 18
     const intro = page.getByRole('row', { name: /\/guide\/intro/ });
     assert.deepEqual(
       (await intro.getByRole('cell').allInnerTexts()).map((text) => text.trim()),
-      ['/guide/intro', '3', '1', '4'],
+      // Path, human, AI, total, from AI answers, verified AI, AI crawlers (GPTBot), other bots, visitors
+      // (no event carried an address).
+      ['/guide/intro', '3', '1', '4', '0', '0', '1', '0', '0'],
     );
     await page.getByRole('row', { name: /\/reference\/cli/ }).waitFor();
     await page.getByRole('heading', { name: 'AI agents' }).waitFor();

@@ -73,7 +73,7 @@ function renderReady(
   <div><span class="muted">Unique visitors</span><strong>${number.format(data.visitors.totals.total)}</strong></div>
 </div>
 <section aria-labelledby="chart-title"><h2 id="chart-title">Views per ${series.interval}</h2>${renderViewsChart(series.points)}</section>
-<div class="grid">
+<div>
 <section aria-labelledby="pages-title">
   <h2 id="pages-title">Top pages</h2>
   <p><a href="${base}/views.csv?${rangeQuery(state)}" download>Download CSV</a> <span class="muted">(every page in the range)</span></p>
