@@ -29,7 +29,7 @@ import {
   type NewJob,
   setJobStatus,
 } from './job-store.ts';
-import { assertWithinMonthlyBudget } from './monthly-budget.ts';
+import { assertWithinMonthlyBudget, NoBudgetMemory } from './monthly-budget.ts';
 import { checkPrompt } from './prompt.ts';
 
 export const jobArchivedChannel = 'quire_agent_job_archived';
@@ -111,6 +111,7 @@ export function createJobService({ pool, boss, defaultModel, cache = null }: Job
     return response;
   }
 
+  const noBudget = new NoBudgetMemory();
   return {
     async create(
       projectId: string,
@@ -130,7 +131,7 @@ export function createJobService({ pool, boss, defaultModel, cache = null }: Job
           }),
         );
       } else {
-        await assertWithinMonthlyBudget(pool, projectId);
+        await assertWithinMonthlyBudget(pool, projectId, new Date(), noBudget);
         response = created(await creations.submit({ projectId, prompt }));
       }
       announceRun();
