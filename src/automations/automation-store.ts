@@ -10,17 +10,8 @@ import {
   automationFromRow,
 } from './automation.ts';
 
-export interface NewAutomation {
-  projectId: string;
-  name: string;
-  enabled: boolean;
-  trigger: AutomationTrigger;
-  prompt: string;
-  mode: AutomationMode;
-  limits: AutomationLimits;
-  /** For a schedule: slots after this instant fire (creation time), else null. */
-  scheduleAfter: Date | null;
-}
+/** An automation before it is stored; `scheduleAfter`: for a schedule, slots after this instant fire. */
+export type NewAutomation = Omit<Automation, 'id' | 'createdAt' | 'updatedAt'>;
 
 /** Null when there is no such project. */
 export async function insertAutomation(db: Queryable, automation: NewAutomation): Promise<Automation | null> {
