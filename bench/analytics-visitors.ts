@@ -2,8 +2,12 @@
 // export data set, `/visitors` over HTTP beside an exact COUNT(DISTINCT) over the raw visits, the
 // error of the sketches, and their disk use per million events.
 import type pg from 'pg';
-import { rollupSeriesOf } from '../src/analytics/storage/index.ts';
-import { addVisitorsToRollups, type VisitorMark } from '../src/analytics/visitors/index.ts';
+import {
+  compactAndPackVisitors,
+  foldProjectVisitorMarks,
+  insertVisitorMarks,
+  type VisitorMark,
+} from '../src/analytics/visitors/index.ts';
 
 const day = 86_400_000;
 const hour = 3_600_000;
@@ -19,9 +23,11 @@ export function visitorExpression(totalEvents: number, occurredAt: string): stri
     floor(exp(random() * ln(${perDay + 1})))::int::text)`;
 }
 
-/** Builds the export project's sketches from `bench_visits` a day at a time, as the writer would. */
+/**
+ * Gives the export project the visitors of `bench_visits` the way the product does: the marks a
+ * writer appends (a day's at a time), then folding, compaction and packing as maintenance runs them.
+ */
 export async function loadVisitorSketches(pool: pg.Pool, projectId: string, now: number): Promise<void> {
-  const series = await rollupSeriesOf(pool, projectId);
   const first = Math.floor((now - 366 * day) / day) * day;
   for (let start = first; start <= now; start += day) {
     const result = await pool.query<{
@@ -43,9 +49,13 @@ export async function loadVisitorSketches(pool: pg.Pool, projectId: string, now:
       category: row.category as VisitorMark['category'],
       visitor: row.visitor >>> 0,
     }));
-    await addVisitorsToRollups(pool, marks, series);
+    await insertVisitorMarks(pool, projectId, marks);
   }
-  await pool.query('VACUUM ANALYZE analytics_visitor_rollups');
+  while ((await foldProjectVisitorMarks(pool, projectId, 20)) > 0);
+  await compactAndPackVisitors(pool, { now });
+  await pool.query(
+    'VACUUM ANALYZE analytics_visitor_rollups, analytics_visitor_marks, analytics_visitor_packed',
+  );
 }
 
 /** The exact answer the sketches estimate: COUNT(DISTINCT) over the raw visits, per page. */
@@ -75,16 +85,27 @@ export async function visitorsBenchmark(options: {
   percentile: (samples: number[], rank: number) => number;
 }): Promise<void> {
   const { pool, projectId, end, percentile } = options;
-  const size = await pool.query<{ bytes: number; rows: number }>(
-    `SELECT coalesce(sum(pg_column_size(rollup.*)), 0)::bigint AS bytes, count(*)::bigint AS rows
+  const size = await pool.query<{ table: string; bytes: number; rows: number }>(
+    `SELECT 'day sketches and counts' AS table, coalesce(sum(pg_column_size(rollup.*)), 0)::bigint AS bytes,
+       count(*)::bigint AS rows
      FROM analytics_visitor_rollups AS rollup
-     JOIN analytics_rollup_series AS series ON series.id = rollup.series AND series.project_id = $1`,
+     JOIN analytics_rollup_series AS series ON series.id = rollup.series AND series.project_id = $1
+     UNION ALL
+     SELECT 'hour marks', coalesce(sum(pg_column_size(marks.*)), 0)::bigint, count(*)::bigint
+     FROM analytics_visitor_marks AS marks WHERE project_id = $1
+     UNION ALL
+     SELECT 'packed days and months', coalesce(sum(pg_column_size(packed.*)), 0)::bigint, count(*)::bigint
+     FROM analytics_visitor_packed AS packed WHERE project_id = $1`,
     [projectId],
   );
-  const bytes = size.rows[0]?.bytes ?? 0;
+  const mebibytes = (bytes: number) => (bytes / 1_048_576).toFixed(1);
+  const perMillion = (bytes: number) => mebibytes(bytes / (options.totalEvents / 1_000_000));
+  const all = size.rows.reduce((sum, row) => sum + Number(row.bytes), 0);
   console.log(
-    `visitor sketches: ${size.rows[0]?.rows ?? 0} rows, ${(bytes / 1_048_576).toFixed(1)} MiB (stored, compressed), ` +
-      `${(bytes / 1_048_576 / (options.totalEvents / 1_000_000)).toFixed(1)} MiB per million events`,
+    `visitor storage: ${mebibytes(all)} MiB (stored, compressed), ${perMillion(all)} MiB per million events: ` +
+      size.rows
+        .map((row) => `${row.table} ${row.rows} rows, ${perMillion(Number(row.bytes))} MiB`)
+        .join('; '),
   );
   for (const days of [30, 365]) {
     const dateFrom = new Date(end - days * day).toISOString();

@@ -1,5 +1,6 @@
 // Analytics benchmark on the embedded PostgreSQL (figures in docs/benchmarks.md):
 //   node bench/analytics.ts [--events 10000000] [--ingest-seconds 20] [--concurrency 16] [--keep DIR]
+//     [--ingest-only] [--without-addresses]
 // 1. Ingestion through the HTTP batch endpoint of a `quire serve` child process: batches of 1,000
 //    events (Zipf paths over 5,000 pages, 10% AI), acknowledged after commit; a year replayed in
 //    order, then live traffic (timestamps in the last minute).
@@ -33,6 +34,8 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '16' },
     keep: { type: 'string' },
     'ingest-only': { type: 'boolean', default: false },
+    // Events without a client address: ingestion with no visitors to count, for comparison.
+    'without-addresses': { type: 'boolean', default: false },
   },
 });
 const totalEvents = Number(values.events);
@@ -104,6 +107,7 @@ const server = spawn(process.execPath, ['bin/quire.js', 'serve', '--port', '0'],
   },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
+const serverPid = server.pid as number;
 const url = await new Promise<string>((resolve, reject) => {
   let output = '';
   server.stdout.on('data', (chunk) => {
@@ -134,7 +138,7 @@ try {
             path: `/docs/page-${zipfPage()}`,
             timestamp: new Date(timestamp(batchIndex, index)).toISOString(),
             userAgent: Math.random() < 0.1 ? pick(aiAgents) : pick(browsers),
-            ip: clientAddress(),
+            ...(values['without-addresses'] ? {} : { ip: clientAddress() }),
           })),
         }),
       ),
@@ -187,7 +191,54 @@ function send(path: string, key: string, body?: Uint8Array): Promise<{ status: n
   });
 }
 
+/**
+ * CPU seconds (user + system) the server and the PostgreSQL cluster have used so far: throughput
+ * depends on what else the machine runs, CPU per event much less. The cluster's are its
+ * postmaster's, its live children's and those of children that exited.
+ */
+async function cpuSeconds(): Promise<{ server: number; postgres: number }> {
+  const ticks = 100; // USER_HZ on Linux
+  const stat = async (pid: number) => {
+    const text = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    // Fields after the command (which may hold spaces) in parentheses: 4 is ppid, 14-17 the times.
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return {
+      ppid: Number(fields[1]),
+      own: Number(fields[11]) + Number(fields[12]),
+      children: Number(fields[13]) + Number(fields[14]),
+    };
+  };
+  const postmaster = Number(
+    (await fs.readFile(path.join(benchDirectory, 'data', 'postgres', 'postmaster.pid'), 'utf8')).split(
+      '\n',
+    )[0],
+  );
+  let postgres = 0;
+  for (const entry of await fs.readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const pid = Number(entry);
+    const process = await stat(pid);
+    if (pid === postmaster) postgres += process.own + process.children;
+    else if (process.ppid === postmaster) postgres += process.own;
+  }
+  const server = await stat(serverPid);
+  return { server: server.own / ticks, postgres: postgres / ticks };
+}
+
+/** Waits until maintenance has folded every visitor mark the ingestion appended. */
+async function visitorMarksFolded(): Promise<void> {
+  while (
+    Number(
+      (await pool.query('SELECT count(*) AS count FROM analytics_visitor_marks WHERE state = 0')).rows[0]
+        .count,
+    ) > 0
+  ) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 async function ingest(label: string, bodies: Uint8Array[]): Promise<void> {
+  const cpuBefore = await cpuSeconds();
   let acknowledged = 0;
   let failures = 0;
   const latencies: number[] = [];
@@ -214,6 +265,15 @@ async function ingest(label: string, bodies: Uint8Array[]): Promise<void> {
     `ingest (${label}): ${acknowledged} events acknowledged in ${seconds.toFixed(1)} s = ${Math.round(acknowledged / seconds)} events/s ` +
       `(${concurrency} connections, 1,000 events per request, batch p50 ${percentile(latencies, 50).toFixed(0)} ms, ` +
       `p95 ${percentile(latencies, 95).toFixed(0)} ms, ${failures} failed)`,
+  );
+  await visitorMarksFolded();
+  const cpuAfter = await cpuSeconds();
+  const perThousand = (seconds: number) => ((seconds / acknowledged) * 1e6).toFixed(1);
+  const server = cpuAfter.server - cpuBefore.server;
+  const postgres = cpuAfter.postgres - cpuBefore.postgres;
+  console.log(
+    `  CPU per 1,000 events, visitor marks folded: server ${perThousand(server)} ms, PostgreSQL ${perThousand(postgres)} ms; ` +
+      `so ${os.cpus().length} cores busy with nothing else would take ${Math.round((os.cpus().length * acknowledged) / (server + postgres))} events/s`,
   );
 }
 

@@ -1,5 +1,5 @@
 /** The analytics reports as the edges use them (the API's export and the dashboard), bound to the pool. */
-import type { Queryable } from '../../db/database.ts';
+import type pg from 'pg';
 import { queryAgents } from './agents-query.ts';
 import { type CategoryDetail, noCategoryDetail, queryCategoryDetails } from './category-detail-query.ts';
 import { type PageViewsExport, queryPageViews } from './page-views-query.ts';
@@ -12,7 +12,7 @@ export interface PageViewsByCategory {
   hasMore: boolean;
 }
 
-type QueryOf<Query extends (db: Queryable, query: never) => unknown> = Parameters<Query>[1];
+type QueryOf<Query extends (db: never, query: never) => unknown> = Parameters<Query>[1];
 
 export interface AnalyticsReports {
   pageViews(query: QueryOf<typeof queryPageViews>): ReturnType<typeof queryPageViews>;
@@ -24,7 +24,7 @@ export interface AnalyticsReports {
   visitorSeries(query: QueryOf<typeof queryVisitorSeries>): ReturnType<typeof queryVisitorSeries>;
 }
 
-export function createAnalyticsReports(db: Queryable): AnalyticsReports {
+export function createAnalyticsReports(db: pg.Pool): AnalyticsReports {
   return {
     pageViews: (query) => queryPageViews(db, query),
     async pageViewsByCategory(query) {

@@ -5,7 +5,7 @@ import { buildProject } from '../../../test/factories.ts';
 import type { TrafficCategory } from '../classification/index.ts';
 import type { StoredPageView } from '../ingestion/index.ts';
 import { createPageViewWriter } from '../ingestion/index.ts';
-import { createVisitorIdentity, foldAllVisitorMarks } from '../visitors/index.ts';
+import { compactAndPackVisitors, createVisitorIdentity, foldAllVisitorMarks } from '../visitors/index.ts';
 import {
   planVisitorRange,
   queryVisitorSeries,
@@ -107,18 +107,31 @@ function expected(
 }
 
 describe('planVisitorRange', () => {
-  it('covers a range with whole hours and days, each once, rounding edges out to the hour', () => {
+  it('covers a range with whole days and the partial days at its edges, rounding edges out to the hour', () => {
     const at = (text: string) => Date.parse(text);
-    assert.deepEqual(planVisitorRange(at('2026-01-30T10:30Z'), at('2026-02-02T05:00Z')), [
-      { level: 'hour', from: at('2026-01-30T10:00Z'), to: at('2026-01-31T00:00Z') },
-      { level: 'day', from: at('2026-01-31T00:00Z'), to: at('2026-02-02T00:00Z') },
-      { level: 'hour', from: at('2026-02-02T00:00Z'), to: at('2026-02-02T05:00Z') },
-    ]);
-    assert.deepEqual(planVisitorRange(at('2026-01-30T10:30Z'), at('2026-01-30T10:40Z')), [
-      { level: 'hour', from: at('2026-01-30T10:00Z'), to: at('2026-01-30T11:00Z') },
-    ]);
-    assert.deepEqual(planVisitorRange(undefined, undefined), [{ level: 'day', from: null, to: null }]);
-    assert.deepEqual(planVisitorRange(at('2026-01-30T00:00Z'), at('2026-01-30T00:00Z')), []);
+    assert.deepEqual(planVisitorRange(at('2026-01-30T10:30Z'), at('2026-02-02T05:00Z')), {
+      edges: [
+        { from: at('2026-01-30T10:00Z'), to: at('2026-01-31T00:00Z') },
+        { from: at('2026-02-02T00:00Z'), to: at('2026-02-02T05:00Z') },
+      ],
+      days: { from: at('2026-01-31T00:00Z'), to: at('2026-02-02T00:00Z') },
+    });
+    assert.deepEqual(planVisitorRange(at('2026-01-30T10:30Z'), at('2026-01-30T10:40Z')), {
+      edges: [{ from: at('2026-01-30T10:00Z'), to: at('2026-01-30T11:00Z') }],
+      days: null,
+    });
+    assert.deepEqual(planVisitorRange(at('2026-01-30T10:30Z'), at('2026-01-31T04:00Z')), {
+      edges: [
+        { from: at('2026-01-30T10:00Z'), to: at('2026-01-31T00:00Z') },
+        { from: at('2026-01-31T00:00Z'), to: at('2026-01-31T04:00Z') },
+      ],
+      days: null,
+    });
+    assert.deepEqual(planVisitorRange(undefined, undefined), { edges: [], days: { from: null, to: null } });
+    assert.deepEqual(planVisitorRange(at('2026-01-30T00:00Z'), at('2026-01-30T00:00Z')), {
+      edges: [],
+      days: null,
+    });
   });
 });
 
@@ -140,14 +153,25 @@ describe('queryVisitors', () => {
       [Date.parse('2026-04-02T09:00:00Z'), Date.parse('2026-04-02T09:30:00Z')],
       [now + day, undefined],
     ];
-    // First from pending marks, then from the sketches they are folded into, then from both.
+    // First with every mark pending (the export folds them), then folded, then with the hours
+    // compacted and the days packed, then with views added to packed days, and packed again.
     for (const [crawlersAreAi, step] of [
       [false, 'marks'],
       [true, 'fold'],
-      [false, 'both'],
+      [false, 'pack'],
+      [true, 'more'],
+      [false, 'pack'],
     ] as const) {
       if (step === 'fold') await foldAllVisitorMarks(database.pool);
-      if (step === 'both') {
+      if (step === 'pack') {
+        await compactAndPackVisitors(database.pool, { now: now + 2 * day });
+        const packed = await database.pool.query(
+          'SELECT granularity FROM analytics_visitor_packed WHERE project_id = $1',
+          [project.id],
+        );
+        assert.deepEqual(new Set(packed.rows.map((row) => row.granularity)), new Set(['day', 'month']));
+      }
+      if (step === 'more') {
         const more = generate(next, 300, now - 3 * day, now);
         await writer.write(project.id, more);
         views.push(...more);

@@ -1,22 +1,31 @@
 /**
  * The visitors export (`GET /v1/analytics/{projectId}/visitors`): distinct visitors per page and
- * site-wide for a range, merged from the visitor sketches of the hours and days it covers
- * (src/analytics/visitors/). Sketches can be merged but not subtracted, so a range is read as a sum
- * of whole buckets only, and there are no raw visitors to read partial hours from (nothing per view
- * outlives its day): an edge inside an hour takes the whole hour.
+ * site-wide for a range. A visitor is a value under its UTC day's salt, so days never share one
+ * and a range's visitors are the sum of its days': whole days are read as counts (packed days and
+ * months, and the per-page rows of days not packed yet), and the partial days at the edges as the
+ * union of their hours' marks (src/analytics/visitors/). There are no raw visitors to read partial
+ * hours from (nothing per view outlives its day): an edge inside an hour takes the whole hour.
+ * Marks still pending are folded first, so an export counts every view committed before it.
  */
-import type { Queryable } from '../../db/database.ts';
+import type pg from 'pg';
 import { ceilBucket, floorBucket, learnNewerPaths, pathDictionary } from '../storage/index.ts';
 import {
+  addVisitorCounts,
+  countsOf,
+  type DaySketches,
+  dayRowCounts,
+  decodeVisitorCounts,
   decodeVisitorMarks,
+  exportCounts,
+  foldPendingVisitorMarks,
   sitePathId,
+  type VisitorCounts,
   type VisitorGroup,
   VisitorSketch,
   visitorGroups,
 } from '../visitors/index.ts';
 import type { PageViewCounts, PageViewsQuery } from './page-views-query.ts';
 import { firstPages } from './page-views-query.ts';
-
 export interface VisitorsExport {
   totals: PageViewCounts;
   visitors: Array<{ path: string } & PageViewCounts>;
@@ -25,87 +34,173 @@ export interface VisitorsExport {
 
 export type VisitorsQuery = Omit<PageViewsQuery, 'now'>;
 
-/** Whole hours and days, each bucket once; `null` is unbounded on that side. */
-export interface VisitorPiece {
-  level: 'hour' | 'day';
-  from: number | null;
-  to: number | null;
-}
-
-export function planVisitorRange(from: number | undefined, to: number | undefined): VisitorPiece[] {
-  if (from !== undefined && to !== undefined && from >= to) return [];
-  const low = from === undefined ? null : floorBucket('hour', from);
-  const high = to === undefined ? null : ceilBucket('hour', to);
-  const dayLow = low === null ? null : ceilBucket('day', low);
-  const dayHigh = high === null ? null : floorBucket('day', high);
-  if (low !== null && high !== null && (dayLow as number) >= (dayHigh as number)) {
-    return [{ level: 'hour', from: low, to: high }];
-  }
-  const pieces: VisitorPiece[] = [];
-  if (low !== null && low < (dayLow as number)) pieces.push({ level: 'hour', from: low, to: dayLow });
-  pieces.push({ level: 'day', from: dayLow, to: dayHigh });
-  if (high !== null && (dayHigh as number) < high) pieces.push({ level: 'hour', from: dayHigh, to: high });
-  return pieces;
-}
-
-interface VisitorRow {
-  /** `sketches`: one page's (or, path id 0, the site's) sketches of one bucket, base64;
-   *  `marks`: a row of visitor marks not folded into the sketches yet (`human` holds them);
-   *  `path`: a dictionary entry; `settings`: `number` is 1 when AI crawlers count as `ai`. */
-  kind: 'sketches' | 'marks' | 'path' | 'settings';
-  number: number;
-  path: string | null;
-  human: string | null;
-  ai_assistant: string | null;
-  ai_crawlers: string | null;
-}
-
-const visitorsStatement = `
-  SELECT 'sketches' AS kind, rollup.path_id AS number, NULL AS path, encode(rollup.human, 'base64') AS human,
-    encode(rollup.ai_assistant, 'base64') AS ai_assistant, encode(rollup.ai_crawlers, 'base64') AS ai_crawlers
-  FROM unnest($2::text[], $3::timestamptz[], $4::timestamptz[]) AS piece (granularity, low, high)
-  JOIN analytics_rollup_series AS series ON series.project_id = $1 AND series.granularity = piece.granularity
-  JOIN analytics_visitor_rollups AS rollup ON rollup.series = series.id
-    AND rollup.bucket >= coalesce(piece.low, '-infinity') AND rollup.bucket < coalesce(piece.high, 'infinity')
+/** What the export reads for whole days: packed rows and the per-page rows of unpacked days. */
+const wholeDaysStatement = `
+  WITH months AS (
+    SELECT bucket, counts FROM analytics_visitor_packed
+    WHERE project_id = $1 AND granularity = 'month' AND bucket >= $2
+      AND (bucket AT TIME ZONE 'UTC' + interval '1 month') AT TIME ZONE 'UTC' <= $3
+  ), watermark AS (
+    SELECT coalesce((SELECT packed_until FROM analytics_visitor_packing WHERE project_id = $1), '-infinity') AS until
+  )
+  SELECT 'packed' AS kind, NULL::integer AS path_id, counts, NULL::integer[] AS day_counts,
+    NULL::bytea AS human, NULL::bytea AS ai_assistant, NULL::bytea AS ai_crawlers
+  FROM months
   UNION ALL
-  SELECT 'marks', 0, NULL, encode(marks, 'base64'), NULL, NULL FROM analytics_visitor_marks
-  WHERE project_id = $1 AND last_hour >= coalesce($6::timestamptz, '-infinity') AND first_hour < coalesce($7::timestamptz, 'infinity')
+  SELECT 'packed', NULL, day.counts, NULL, NULL, NULL, NULL FROM analytics_visitor_packed AS day
+  WHERE day.project_id = $1 AND day.granularity = 'day' AND day.bucket >= $2 AND day.bucket < $3
+    AND NOT EXISTS (SELECT 1 FROM months WHERE months.bucket = date_trunc('month', day.bucket, 'UTC'))
   UNION ALL
-  SELECT 'path', id, path, NULL, NULL, NULL FROM analytics_paths WHERE project_id = $1 AND id > $5
+  -- Days before the watermark are packed; after it, a day may be packed or not yet.
+  SELECT 'page', rollup.path_id, NULL, rollup.counts,
+    CASE WHEN rollup.counts IS NULL THEN rollup.human END, CASE WHEN rollup.counts IS NULL THEN rollup.ai_assistant END,
+    CASE WHEN rollup.counts IS NULL THEN rollup.ai_crawlers END
+  FROM analytics_visitor_rollups AS rollup, watermark
+  WHERE rollup.series = analytics_series($1, 'day') AND rollup.bucket >= greatest($2, watermark.until)
+    AND rollup.bucket < $3
+    AND NOT EXISTS (SELECT 1 FROM analytics_visitor_packed AS day WHERE day.project_id = $1
+      AND day.granularity = 'day' AND day.bucket = rollup.bucket)
+    AND NOT EXISTS (SELECT 1 FROM months WHERE months.bucket = date_trunc('month', rollup.bucket, 'UTC'))`;
+
+/**
+ * What the export reads for the partial days at the edges: the marks of their hours, and the hour
+ * sketches written before migration 0018; plus new path ids and the project's setting.
+ */
+const edgesStatement = `
+  SELECT 'marks' AS kind, NULL::integer AS number, NULL AS path, marks AS human, NULL::bytea AS ai_assistant,
+    NULL::bytea AS ai_crawlers
+  FROM unnest($2::timestamptz[], $3::timestamptz[]) AS edge (low, high)
+  JOIN analytics_visitor_marks AS marks ON marks.project_id = $1 AND marks.first_hour < edge.high
+    AND marks.last_hour >= edge.low
+  UNION ALL
+  SELECT 'sketches', rollup.path_id, (extract(epoch FROM rollup.bucket) * 1000)::text, rollup.human,
+    rollup.ai_assistant, rollup.ai_crawlers
+  FROM unnest($2::timestamptz[], $3::timestamptz[]) AS edge (low, high)
+  JOIN analytics_visitor_rollups AS rollup ON rollup.series = analytics_series($1, 'hour')
+    AND rollup.bucket >= edge.low AND rollup.bucket < edge.high
+  UNION ALL
+  SELECT 'path', id, path, NULL, NULL, NULL FROM analytics_paths WHERE project_id = $1 AND id > $4
   UNION ALL
   SELECT 'settings', coalesce((settings ->> 'analyticsCountAiCrawlersAsAi')::boolean, false)::integer,
     NULL, NULL, NULL, NULL
   FROM projects WHERE id = $1`;
 
-type Sketches = Partial<Record<VisitorGroup, VisitorSketch>>;
+interface WholeDayRow extends Record<VisitorGroup, Buffer | null> {
+  kind: 'packed' | 'page';
+  path_id: number | null;
+  counts: Buffer | null;
+  day_counts: number[] | null;
+}
 
-export async function queryVisitors(db: Queryable, query: VisitorsQuery): Promise<VisitorsExport> {
-  const dictionary = pathDictionary(db, query.projectId);
-  const pieces = planVisitorRange(query.range.from, query.range.to);
-  // The whole hours the pieces cover, for the pending marks (none when the range is empty).
-  const low = pieces.length === 0 ? 0 : (pieces[0]?.from ?? null);
-  const high = pieces.length === 0 ? 0 : (pieces.at(-1)?.to ?? null);
-  const result = await db.query<VisitorRow>({
-    name: 'analytics-visitors',
-    text: visitorsStatement,
-    values: [
-      query.projectId,
-      pieces.map((piece) => piece.level),
-      pieces.map((piece) => (piece.from === null ? null : new Date(piece.from))),
-      pieces.map((piece) => (piece.to === null ? null : new Date(piece.to))),
-      dictionary.complete,
-      low === null ? null : new Date(low),
-      high === null ? null : new Date(high),
-    ],
-  });
+interface EdgeRow extends Record<VisitorGroup, Buffer | null> {
+  kind: 'marks' | 'sketches' | 'path' | 'settings';
+  number: number | null;
+  path: string | null;
+}
+
+/** The partial days at a range's edges (whole hours) and its whole days; `null`: unbounded. */
+export interface VisitorRangePlan {
+  /** Each within one day. */
+  edges: Array<{ from: number; to: number }>;
+  days: { from: number | null; to: number | null } | null;
+}
+
+export function planVisitorRange(from: number | undefined, to: number | undefined): VisitorRangePlan {
+  if (from !== undefined && to !== undefined && from >= to) return { edges: [], days: null };
+  const low = from === undefined ? null : floorBucket('hour', from);
+  const high = to === undefined ? null : ceilBucket('hour', to);
+  const dayLow = low === null ? null : ceilBucket('day', low);
+  const dayHigh = high === null ? null : floorBucket('day', high);
+  if (low !== null && high !== null && (dayLow as number) > (dayHigh as number)) {
+    return { edges: [{ from: low, to: high }], days: null };
+  }
+  const edges: VisitorRangePlan['edges'] = [];
+  if (low !== null && low < (dayLow as number)) edges.push({ from: low, to: dayLow as number });
+  if (high !== null && (dayHigh as number) < high) edges.push({ from: dayHigh as number, to: high });
+  const days =
+    dayLow !== null && dayHigh !== null && dayLow >= dayHigh ? null : { from: dayLow, to: dayHigh };
+  return { edges, days };
+}
+
+export async function queryVisitors(pool: pg.Pool, query: VisitorsQuery): Promise<VisitorsExport> {
+  await foldPendingVisitorMarks(pool, query.projectId);
+  const dictionary = pathDictionary(pool, query.projectId);
+  const plan = planVisitorRange(query.range.from, query.range.to);
+  const [wholeDays, edges] = await Promise.all([
+    plan.days === null
+      ? { rows: [] as WholeDayRow[] }
+      : pool.query<WholeDayRow>({
+          name: 'analytics-visitors-whole-days',
+          text: wholeDaysStatement,
+          values: [
+            query.projectId,
+            plan.days.from === null ? '-infinity' : new Date(plan.days.from),
+            plan.days.to === null ? 'infinity' : new Date(plan.days.to),
+          ],
+        }),
+    pool.query<EdgeRow>({
+      name: 'analytics-visitors-edges',
+      text: edgesStatement,
+      values: [
+        query.projectId,
+        plan.edges.map((edge) => new Date(edge.from)),
+        plan.edges.map((edge) => new Date(edge.to)),
+        dictionary.complete,
+      ],
+    }),
+  ]);
   learnNewerPaths(
     dictionary,
-    result.rows.flatMap((row) =>
-      row.kind === 'path' && row.path !== null ? [{ id: row.number, path: row.path }] : [],
+    edges.rows.flatMap((row) =>
+      row.kind === 'path' && row.path !== null && row.number !== null
+        ? [{ id: row.number, path: row.path }]
+        : [],
     ),
   );
-  let crawlersAreAi = false;
-  const byPath = new Map<number, Sketches>();
+  const crawlersAreAi = edges.rows.some((row) => row.kind === 'settings' && row.number === 1);
+
+  const sums = new Map<number, VisitorCounts>();
+  for (const row of wholeDays.rows) {
+    if (row.kind === 'packed' && row.counts !== null) {
+      decodeVisitorCounts(row.counts, (pathId, counts) => addVisitorCounts(sums, pathId, counts));
+    } else if (row.kind === 'page' && row.path_id !== null) {
+      addVisitorCounts(sums, row.path_id, dayRowCounts({ ...row, counts: row.day_counts }));
+    }
+  }
+  for (const edge of plan.edges) {
+    for (const [pathId, sketches] of edgeSketches(edges.rows, edge))
+      addVisitorCounts(sums, pathId, countsOf(sketches));
+  }
+
+  const pages: Array<{ path: string } & PageViewCounts> = [];
+  for (const [pathId, counts] of sums) {
+    if (pathId === sitePathId) continue;
+    const exported = exportCounts(counts, crawlersAreAi);
+    if (exported.total === 0) continue;
+    const path = dictionary.paths[pathId];
+    if (path === undefined) throw new Error(`A visitor count refers to path id ${pathId}, which is unknown`);
+    pages.push({ path, ...exported });
+  }
+  const end = query.offset + query.limit;
+  const order = firstPages(
+    Float64Array.from(pages, (page) => page.total),
+    pages.map((page) => page.path),
+    end,
+  );
+  const site = sums.get(sitePathId);
+  return {
+    totals: site === undefined ? { human: 0, ai: 0, total: 0 } : exportCounts(site, crawlersAreAi),
+    visitors: order.slice(query.offset, end).map((index) => pages[index] as (typeof pages)[number]),
+    hasMore: pages.length > end,
+  };
+}
+
+/** The sketches of every page (and the site) over the hours of one edge, from marks and old hour sketches. */
+function edgeSketches(
+  rows: readonly EdgeRow[],
+  edge: { from: number; to: number },
+): Map<number, DaySketches> {
+  const byPath = new Map<number, DaySketches>();
   const sketchOf = (pathId: number, group: VisitorGroup): VisitorSketch => {
     let sketches = byPath.get(pathId);
     if (sketches === undefined) {
@@ -119,100 +214,97 @@ export async function queryVisitors(db: Queryable, query: VisitorsQuery): Promis
     }
     return sketch;
   };
-  for (const row of result.rows) {
-    if (row.kind === 'settings') crawlersAreAi = row.number === 1;
+  for (const row of rows) {
     if (row.kind === 'marks' && row.human !== null) {
-      decodeVisitorMarks(Buffer.from(row.human, 'base64'), (mark) => {
+      decodeVisitorMarks(row.human, (mark) => {
         const time = mark.hour * 3_600_000;
-        if ((low !== null && time < low) || (high !== null && time >= high)) return;
+        if (time < edge.from || time >= edge.to) return;
         const group = visitorGroups[mark.group] as VisitorGroup;
         sketchOf(mark.pathId, group).add(mark.visitor);
         sketchOf(sitePathId, group).add(mark.visitor);
       });
-    }
-    if (row.kind !== 'sketches') continue;
-    for (const group of visitorGroups) {
-      const encoded = row[group];
-      if (encoded !== null) sketchOf(row.number, group).mergeEncoded(Buffer.from(encoded, 'base64'));
+    } else if (row.kind === 'sketches' && row.number !== null) {
+      const time = Number(row.path);
+      if (time < edge.from || time >= edge.to) continue;
+      for (const group of visitorGroups) {
+        const encoded = row[group];
+        if (encoded !== null) sketchOf(row.number, group).mergeEncoded(encoded);
+      }
     }
   }
-  const count = (sketches: Sketches | undefined): PageViewCounts => {
-    const ai = new VisitorSketch();
-    if (sketches?.ai_assistant !== undefined) ai.merge(sketches.ai_assistant);
-    if (crawlersAreAi && sketches?.ai_crawlers !== undefined) ai.merge(sketches.ai_crawlers);
-    const total = new VisitorSketch();
-    if (sketches?.human !== undefined) total.merge(sketches.human);
-    total.merge(ai);
-    return { human: sketches?.human?.estimate() ?? 0, ai: ai.estimate(), total: total.estimate() };
-  };
-
-  const pages: Array<{ path: string } & PageViewCounts> = [];
-  for (const [pathId, sketches] of byPath) {
-    if (pathId === sitePathId) continue;
-    const counts = count(sketches);
-    if (counts.total === 0) continue;
-    const path = dictionary.paths[pathId];
-    if (path === undefined) throw new Error(`A visitor rollup refers to path id ${pathId}, which is unknown`);
-    pages.push({ path, ...counts });
-  }
-  const end = query.offset + query.limit;
-  const order = firstPages(
-    Float64Array.from(pages, (page) => page.total),
-    pages.map((page) => page.path),
-    end,
-  );
-  return {
-    totals: count(byPath.get(sitePathId)),
-    visitors: order.slice(query.offset, end).map((index) => pages[index] as (typeof pages)[number]),
-    hasMore: pages.length > end,
-  };
+  return byPath;
 }
 
 /**
- * Site-wide visitors (human or AI, deduplicated) per UTC hour or day, for charts: the site's
- * sketches of each bucket. Buckets without visitors are left out.
+ * Site-wide visitors (human or AI, deduplicated) per UTC hour or day, for charts: a day's are its
+ * site counts, an hour's the union of its marks. Buckets without visitors are left out.
  */
 export async function queryVisitorSeries(
-  db: Queryable,
+  pool: pg.Pool,
   query: { projectId: string; from: number; to: number; interval: 'hour' | 'day' },
 ): Promise<Array<{ start: string; visitors: number }>> {
-  // One statement, one snapshot: a mark is either still pending or folded into the sketches.
-  const result = await db.query<
+  await foldPendingVisitorMarks(pool, query.projectId);
+  const result = await pool.query<
     {
-      kind: 'sketches' | 'marks' | 'settings';
-      bucket: Date | null;
+      kind: 'packed' | 'day' | 'marks' | 'sketches' | 'settings';
+      bucket: number | null;
+      counts: Buffer | null;
+      day_counts: number[] | null;
       crawlers_are_ai: boolean | null;
     } & Record<VisitorGroup, Buffer | null>
   >({
     name: 'analytics-visitor-series',
-    text: `SELECT 'sketches' AS kind, bucket, human, ai_assistant, ai_crawlers, NULL::boolean AS crawlers_are_ai
+    text: `SELECT 'packed' AS kind, (extract(epoch FROM bucket) * 1000)::float8 AS bucket, counts,
+        NULL::integer[] AS day_counts, NULL::bytea AS human, NULL::bytea AS ai_assistant, NULL::bytea AS ai_crawlers,
+        NULL::boolean AS crawlers_are_ai
+      FROM analytics_visitor_packed
+      WHERE $2 = 'day' AND project_id = $1 AND granularity = 'day' AND bucket >= $3 AND bucket < $4
+      UNION ALL
+      SELECT 'day', (extract(epoch FROM bucket) * 1000)::float8, NULL, counts, human, ai_assistant, ai_crawlers, NULL
+      FROM analytics_visitor_rollups AS rollup
+      WHERE $2 = 'day' AND series = analytics_series($1, 'day') AND path_id = ${sitePathId}
+        AND bucket >= $3 AND bucket < $4
+        AND NOT EXISTS (SELECT 1 FROM analytics_visitor_packed AS packed WHERE packed.project_id = $1
+          AND packed.granularity = 'day' AND packed.bucket = rollup.bucket)
+      UNION ALL
+      SELECT 'marks', NULL, NULL, NULL, marks, NULL, NULL, NULL FROM analytics_visitor_marks
+      WHERE $2 = 'hour' AND project_id = $1 AND last_hour >= $3 AND first_hour < $4
+      UNION ALL
+      SELECT 'sketches', (extract(epoch FROM bucket) * 1000)::float8, NULL, NULL, human, ai_assistant, ai_crawlers, NULL
       FROM analytics_visitor_rollups
-      WHERE series = analytics_series($1, $2) AND path_id = $3 AND bucket >= $4 AND bucket < $5
+      WHERE $2 = 'hour' AND series = analytics_series($1, 'hour') AND path_id = ${sitePathId}
+        AND bucket >= $3 AND bucket < $4
       UNION ALL
-      SELECT 'marks', NULL, marks, NULL, NULL, NULL FROM analytics_visitor_marks
-      WHERE project_id = $1 AND last_hour >= $4 AND first_hour < $5
-      UNION ALL
-      SELECT 'settings', NULL, NULL, NULL, NULL, coalesce((settings ->> 'analyticsCountAiCrawlersAsAi')::boolean, false)
+      SELECT 'settings', NULL, NULL, NULL, NULL, NULL, NULL,
+        coalesce((settings ->> 'analyticsCountAiCrawlersAsAi')::boolean, false)
       FROM projects WHERE id = $1`,
-    values: [query.projectId, query.interval, sitePathId, new Date(query.from), new Date(query.to)],
+    values: [query.projectId, query.interval, new Date(query.from), new Date(query.to)],
   });
   const crawlersAreAi = result.rows.some((row) => row.kind === 'settings' && row.crawlers_are_ai === true);
-  const size = query.interval === 'hour' ? 3_600_000 : 86_400_000;
-  const buckets = new Map<number, VisitorSketch>();
+  const visitorsOf = (counts: VisitorCounts) => exportCounts(counts, crawlersAreAi).total;
+  const buckets = new Map<number, number>();
+  const hours = new Map<number, VisitorSketch>();
   const sketchOf = (start: number) => {
-    let sketch = buckets.get(start);
+    let sketch = hours.get(start);
     if (sketch === undefined) {
       sketch = new VisitorSketch();
-      buckets.set(start, sketch);
+      hours.set(start, sketch);
     }
     return sketch;
   };
   for (const row of result.rows) {
-    if (row.kind === 'sketches' && row.bucket !== null) {
+    if (row.bucket === null && row.kind !== 'marks') continue;
+    if (row.kind === 'packed' && row.counts !== null) {
+      decodeVisitorCounts(row.counts, (pathId, counts) => {
+        if (pathId === sitePathId) buckets.set(row.bucket as number, visitorsOf(counts));
+      });
+    } else if (row.kind === 'day') {
+      buckets.set(row.bucket as number, visitorsOf(dayRowCounts({ ...row, counts: row.day_counts })));
+    } else if (row.kind === 'sketches') {
       for (const group of visitorGroups) {
         const encoded = row[group];
         if (encoded !== null && (group !== 'ai_crawlers' || crawlersAreAi)) {
-          sketchOf(row.bucket.getTime()).mergeEncoded(encoded);
+          sketchOf(row.bucket as number).mergeEncoded(encoded);
         }
       }
     } else if (row.kind === 'marks' && row.human !== null) {
@@ -220,11 +312,13 @@ export async function queryVisitorSeries(
         const time = mark.hour * 3_600_000;
         if (time < query.from || time >= query.to) return;
         if (visitorGroups[mark.group] === 'ai_crawlers' && !crawlersAreAi) return;
-        sketchOf(Math.floor(time / size) * size).add(mark.visitor);
+        sketchOf(time).add(mark.visitor);
       });
     }
   }
+  for (const [start, sketch] of hours) buckets.set(start, sketch.estimate());
   return [...buckets]
+    .filter(([, visitors]) => visitors > 0)
     .sort(([left], [right]) => left - right)
-    .map(([start, sketch]) => ({ start: new Date(start).toISOString(), visitors: sketch.estimate() }));
+    .map(([start, visitors]) => ({ start: new Date(start).toISOString(), visitors }));
 }

@@ -4,7 +4,13 @@ import { createTestDatabase } from '../../../test/database.ts';
 import { buildProject } from '../../../test/factories.ts';
 import type { TrafficCategory } from '../classification/index.ts';
 import { createPageViewWriter, type StoredPageView } from '../ingestion/index.ts';
-import { createVisitorIdentity, VisitorSketch } from '../visitors/index.ts';
+import {
+  compactAndPackVisitors,
+  createVisitorIdentity,
+  encodeVisitorCounts,
+  insertVisitorMarks,
+  VisitorSketch,
+} from '../visitors/index.ts';
 import { verifyRollups } from './rollup-verification.ts';
 
 const database = await createTestDatabase();
@@ -46,7 +52,8 @@ describe('verifyRollups on visitor sketches', () => {
     await writer.close();
     const clean = await verifyRollups(database.pool, project.id);
     assert.deepEqual(clean.mismatches, []);
-    assert.ok(clean.visitorRowsChecked > 20);
+    // Two days of three pages with visitors and the site, and the one row of marks the writer appended.
+    assert.equal(clean.visitorRowsChecked, 9);
 
     // A day sketch that lost a visitor its hours have; a page with more visitors than views.
     const other = new VisitorSketch();
@@ -58,14 +65,29 @@ describe('verifyRollups on visitor sketches', () => {
          AND bucket = '2026-06-10T00:00:00Z'`,
       [project.id, other.encode()],
     );
-    const many = new VisitorSketch();
-    for (let value = 0; value < 500; value += 1) many.add(value * 7919);
+    const pathId = (
+      await database.pool.query<{ id: number }>(
+        "SELECT id FROM analytics_paths WHERE project_id = $1 AND path = '/docs/1'",
+        [project.id],
+      )
+    ).rows[0]?.id as number;
+    await insertVisitorMarks(
+      database.pool,
+      project.id,
+      Array.from({ length: 500 }, (_, value) => ({
+        occurredAt: Date.parse('2026-06-10T11:00:00Z'),
+        pathId,
+        category: 'ai_assistant' as const,
+        visitor: value * 7919,
+      })),
+    );
+    await database.pool.query('UPDATE analytics_visitor_marks SET state = 2 WHERE state = 0');
+    // A packed day that is no longer its rows' counts.
+    await compactAndPackVisitors(database.pool, { now: now + 3 * 86_400_000 });
     await database.pool.query(
-      `UPDATE analytics_visitor_rollups SET ai_assistant = $2
-       WHERE series = (SELECT id FROM analytics_rollup_series WHERE project_id = $1 AND granularity = 'hour')
-         AND path_id = (SELECT id FROM analytics_paths WHERE project_id = $1 AND path = '/docs/1')
-         AND bucket = '2026-06-10T11:00:00Z'`,
-      [project.id, many.encode()],
+      `UPDATE analytics_visitor_packed SET counts = $2 WHERE project_id = $1 AND granularity = 'day'
+         AND bucket = '2026-06-09T00:00:00Z'`,
+      [project.id, encodeVisitorCounts(new Map([[0, [1, 0, 0, 1, 1]]]))],
     );
     const broken = await verifyRollups(database.pool, project.id);
     const found = broken.mismatches.map(
@@ -80,7 +102,11 @@ describe('verifyRollups on visitor sketches', () => {
       found.join('\n'),
     );
     assert.ok(
-      found.some((line) => /^(hour|day) site ai_assistant: .*union of its pages/.test(line)),
+      found.some((line) => /^day \/docs\/1 ai_assistant: \d+ visitors \(union of its hours\)/.test(line)),
+      found.join('\n'),
+    );
+    assert.ok(
+      found.some((line) => /^day site packed: \d+(,\d+){4}$/.test(line)),
       found.join('\n'),
     );
     assert.ok(broken.mismatches.every((mismatch) => mismatch.table === 'analytics_visitor_rollups'));

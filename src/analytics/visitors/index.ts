@@ -1,15 +1,31 @@
-/** Unique visitors: the daily-salted identity, the distinct-count sketch and the sketch rollups. */
+/** Unique visitors: the daily-salted identity, the marks, the day sketches and counts, and their packing. */
 export { createVisitorIdentity, type VisitorIdentity, type VisitorSource } from './visitor-identity.ts';
+export { compactAndPackVisitors } from './visitor-maintenance.ts';
 export {
+  compactVisitorMarks,
   decodeVisitorMarks,
   foldAllVisitorMarks,
-  foldVisitorMarks,
+  foldPendingVisitorMarks,
+  foldProjectVisitorMarks,
   type HourMark,
   insertVisitorMarks,
 } from './visitor-marks.ts';
 export {
-  addVisitorsToRollups,
+  addVisitorCounts,
+  dayRowCounts,
+  decodeVisitorCounts,
+  encodeVisitorCounts,
+  packVisitorDays,
+} from './visitor-packing.ts';
+export {
+  addVisitorsToDays,
+  countsOf,
+  type DaySketches,
+  decodeSketches,
+  exportCounts,
+  type StoredSketches,
   sitePathId,
+  type VisitorCounts,
   type VisitorGroup,
   type VisitorMark,
   visitorGroupOf,

@@ -55,6 +55,17 @@ describe('createVisitorIdentity', () => {
       [{ occurredAt: today, ...client }],
     );
     assert.equal(elsewhere, morning);
+    // Remembered from the first batch, and still the keyed hash of the day's stored salt.
+    const [again] = await identity.visitorsOf('prj_a', [{ occurredAt: today, ...client }]);
+    const stored = await database.pool.query<{ salt: Buffer }>(
+      "SELECT salt FROM analytics_visitor_salts WHERE day = '2026-03-10'",
+    );
+    const salt = stored.rows[0]?.salt as Buffer;
+    const expected = createHmac('sha256', salt)
+      .update(`prj_a\0${client.address}\0${client.userAgent}`)
+      .digest()
+      .readUInt32BE(0);
+    assert.equal(again, expected);
     assert.deepEqual(await storedSaltDays(), ['2026-03-10', '2026-03-11']);
 
     // Two days on, the salt of 03-10 is deleted: the same client that day is no longer linkable.

@@ -9,6 +9,10 @@
  * A view more than a day old (an old log imported today) gets a salt that lives only in this
  * process's memory, per day, so one import run still counts its visitors, and nothing outlives it.
  * Views without an address are views, not visitors.
+ *
+ * A process remembers each client's value for the rest of its day (in memory only, bounded, and
+ * dropped with the day's salt): most views come from clients seen minutes before, and the keyed
+ * hash was the writer's largest cost.
  */
 import { hash, randomBytes } from 'node:crypto';
 import type { Queryable } from '../../db/database.ts';
@@ -16,6 +20,8 @@ import type { Queryable } from '../../db/database.ts';
 const dayMilliseconds = 86_400_000;
 /** At most this many in-memory salts for old days; then they are all forgotten and made anew. */
 const maximumOldDaySalts = 400;
+/** Clients remembered per process, over all projects and days; then they are all forgotten. */
+const maximumRememberedClients = 200_000;
 
 /** What the identity needs of a view. */
 export interface VisitorSource {
@@ -72,10 +78,48 @@ export function createVisitorIdentity(options: { db: Queryable; now?: () => numb
     }
   }
 
+  /** Per day, per project: the HMAC key of the day's salt and the values of the clients seen. */
+  const remembered = new Map<number, Map<string, RememberedClients>>();
+  let rememberedCount = 0;
+
+  function forgetDay(day: number): void {
+    for (const clients of remembered.get(day)?.values() ?? []) {
+      for (const agents of clients.values.values()) rememberedCount -= agents.size;
+    }
+    remembered.delete(day);
+  }
+
+  /** Forgets every remembered value but keeps the maps in use (their keys stay valid). */
+  function forgetAllClients(): void {
+    for (const projects of remembered.values()) {
+      for (const clients of projects.values()) clients.values.clear();
+    }
+    rememberedCount = 0;
+  }
+
+  async function clientsOf(day: number, projectId: string, yesterday: number): Promise<RememberedClients> {
+    let projects = remembered.get(day);
+    let clients = projects?.get(projectId);
+    if (clients !== undefined) return clients;
+    const salt = day >= yesterday ? await keptSalt(day, yesterday) : oldDaySalt(day);
+    projects = remembered.get(day);
+    if (projects === undefined) {
+      projects = new Map();
+      remembered.set(day, projects);
+    }
+    clients = projects.get(projectId) ?? { key: hmacKey(salt), values: new Map() };
+    projects.set(projectId, clients);
+    return clients;
+  }
+
   function oldDaySalt(day: number): Buffer {
     let salt = oldDays.get(day);
     if (salt === undefined) {
-      if (oldDays.size >= maximumOldDaySalts) oldDays.clear();
+      if (oldDays.size >= maximumOldDaySalts) {
+        // The old days' remembered values go with their salts.
+        for (const old of oldDays.keys()) forgetDay(old);
+        oldDays.clear();
+      }
       salt = randomBytes(32);
       oldDays.set(day, salt);
     }
@@ -86,33 +130,44 @@ export function createVisitorIdentity(options: { db: Queryable; now?: () => numb
     async visitorsOf(projectId, views) {
       const yesterday = Math.floor(now() / dayMilliseconds) - 1;
       for (const day of kept.keys()) if (day < yesterday) kept.delete(day);
-      const salts = new Map<number, Buffer>();
+      for (const day of remembered.keys()) if (day < yesterday && !oldDays.has(day)) forgetDay(day);
+      const days = new Map<number, RememberedClients>();
       for (const view of views) {
         if (view.address === undefined) continue;
         const day = Math.floor(view.occurredAt / dayMilliseconds);
-        if (!salts.has(day))
-          salts.set(day, day >= yesterday ? await keptSalt(day, yesterday) : oldDaySalt(day));
+        if (!days.has(day)) days.set(day, await clientsOf(day, projectId, yesterday));
       }
-      // One HMAC per distinct client and day: repeat views in a batch are common.
-      const known = new Map<string, number>();
-      const keys = new Map<number, HmacKey>();
-      for (const [day, salt] of salts) keys.set(day, hmacKey(salt));
-      return views.map((view) => {
-        if (view.address === undefined) return undefined;
-        const day = Math.floor(view.occurredAt / dayMilliseconds);
-        const message = `${projectId}\0${view.address}\0${view.userAgent ?? ''}`;
-        const key = `${day}\0${message}`;
-        let visitor = known.get(key);
-        if (visitor === undefined) {
-          visitor = hmacSha256(keys.get(day) as HmacKey, message).readUInt32BE(0);
-          known.set(key, visitor);
+      const onlyDay = days.values().next().value as RememberedClients;
+      const result: Array<number | undefined> = new Array(views.length);
+      for (let index = 0; index < views.length; index += 1) {
+        const view = views[index] as VisitorSource;
+        if (view.address === undefined) continue;
+        if (rememberedCount >= maximumRememberedClients) forgetAllClients();
+        const clients =
+          days.size === 1
+            ? onlyDay
+            : (days.get(Math.floor(view.occurredAt / dayMilliseconds)) as RememberedClients);
+        // address -> user agent -> value: no key string is built for a client seen before.
+        const userAgent = view.userAgent ?? '';
+        let agents = clients.values.get(view.address);
+        if (agents === undefined) {
+          agents = new Map();
+          clients.values.set(view.address, agents);
         }
-        return visitor;
-      });
+        let visitor = agents.get(userAgent);
+        if (visitor === undefined) {
+          visitor = hmacSha256(clients.key, `${projectId}\0${view.address}\0${userAgent}`).readUInt32BE(0);
+          agents.set(userAgent, visitor);
+          rememberedCount += 1;
+        }
+        result[index] = visitor;
+      }
+      return result;
     },
     async forgetOldSalts() {
       const yesterday = Math.floor(now() / dayMilliseconds) - 1;
       for (const day of kept.keys()) if (day < yesterday) kept.delete(day);
+      for (const day of remembered.keys()) if (day < yesterday && !oldDays.has(day)) forgetDay(day);
       const result = await options.db.query({
         name: 'analytics-forget-visitor-salts',
         text: 'DELETE FROM analytics_visitor_salts WHERE day < $1::date',
@@ -121,6 +176,12 @@ export function createVisitorIdentity(options: { db: Queryable; now?: () => numb
       return result.rowCount ?? 0;
     },
   };
+}
+
+interface RememberedClients {
+  key: HmacKey;
+  /** Visitor values by address, then user agent. */
+  values: Map<string, Map<string, number>>;
 }
 
 /** A salt's HMAC pads (RFC 2104, section 2: the key XOR ipad, the key XOR opad). */

@@ -8,7 +8,7 @@ import { visitorGroupOf, visitorGroups } from './visitor-rollups.ts';
 const hour = 3_600_000;
 
 describe('visitor marks', () => {
-  it('encode the distinct (hour, page, group, visitor) marks, sorted, and decode to them', () => {
+  it('encode the distinct (hour, page, group, visitor) marks, sorted, or every mark in hour order, and decode to them', () => {
     fc.assert(
       fc.property(
         fc.array(
@@ -40,11 +40,25 @@ describe('visitor marks', () => {
             };
             expected.set(`${entry.hour} ${entry.pathId} ${entry.group} ${entry.visitor}`, entry);
           }
-          const encoded = encodeVisitorMarks(input);
+          const encoded = encodeVisitorMarks(input, { distinct: true });
+          const inHourOrder = encodeVisitorMarks(input, { distinct: false });
           if (expected.size === 0) {
             assert.equal(encoded, null);
+            assert.equal(inHourOrder, null);
             return;
           }
+          assert.ok(inHourOrder !== null);
+          const every: HourMark[] = [];
+          decodeVisitorMarks(inHourOrder.bytes, (mark) => every.push(mark));
+          assert.deepEqual(
+            every.map((mark) => mark.hour),
+            every.map((mark) => mark.hour).sort((left, right) => left - right),
+          );
+          assert.equal(every.length, input.filter((mark) => visitorGroupOf(mark.category) !== null).length);
+          assert.deepEqual(
+            new Set(every.map((mark) => `${mark.hour} ${mark.pathId} ${mark.group} ${mark.visitor}`)),
+            new Set(expected.keys()),
+          );
           assert.ok(encoded !== null);
           const decoded: HourMark[] = [];
           decodeVisitorMarks(encoded.bytes, (mark) => decoded.push(mark));

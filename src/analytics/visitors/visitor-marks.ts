@@ -1,19 +1,24 @@
 /**
- * Visitor marks: the visitors of committed views on their way into the sketches. Merging sketches
- * in the writer's transaction (lock, read, merge, write back every page's sketch) cost the writer
- * six times its throughput; appending one row of marks costs it almost nothing. The maintenance
- * loop folds the marks into analytics_visitor_rollups a few seconds later (in one transaction with
- * their deletion, so every mark is counted once), and the export reads the marks still pending.
+ * Visitor marks: the exact visitors of committed views, by hour and page. Merging sketches in the
+ * writer's transaction (lock, read, merge, write back every page's sketch) cost the writer six
+ * times its throughput; appending one row of marks costs it almost nothing. Folding adds pending
+ * marks to the day sketches and counts (visitor-rollups.ts) a few seconds later, in one
+ * transaction with marking them folded, so every mark is counted once; an export first folds what
+ * is pending for its project. The marks stay, as the visitors of their hours (the partial days at
+ * a range's edges are read from them), and once their hours are over, compaction rewrites them as
+ * one row per project and hour.
  *
- * A row's marks, sorted and distinct: four unsigned LEB128 varints each, the hour number (hours
- * since 1970, UTC) minus the previous mark's, the path id, the group (visitorGroups index), the
- * visitor value.
+ * A row's marks, in hour order (a compacted row's sorted and distinct): four unsigned LEB128
+ * varints each, the hour number (hours since 1970, UTC) minus the previous mark's, the path id, the
+ * group (visitorGroups index), the visitor value.
  */
 import type pg from 'pg';
+import { advisoryLockKeys, packingLock } from '../../db/advisory-locks.ts';
 import type { Queryable } from '../../db/database.ts';
 import { transaction } from '../../db/database.ts';
-import { type RollupSeries, rollupSeriesOf } from '../storage/index.ts';
-import { addVisitorsToRollups, type VisitorMark, visitorGroupOf, visitorGroups } from './visitor-rollups.ts';
+import { rollupSeriesOf } from '../storage/index.ts';
+import { forgetPackedVisitorDays } from './visitor-packing.ts';
+import { addVisitorsToDays, type VisitorMark, visitorGroupOf, visitorGroups } from './visitor-rollups.ts';
 
 const hourMilliseconds = 3_600_000;
 
@@ -25,29 +30,36 @@ export interface HourMark {
   visitor: number;
 }
 
-/** `null` when no mark counts (bots only). */
+/**
+ * `null` when no mark counts (bots only). `distinct`: sorted by hour, page, group and visitor,
+ * without repeats (compacted rows); otherwise in hour order only, repeats kept, which is all the
+ * encoding needs and spares the writer a sort (folding and compaction drop repeats).
+ */
 export function encodeVisitorMarks(
   marks: readonly VisitorMark[],
+  options: { distinct: boolean },
 ): { bytes: Buffer; firstHour: number; lastHour: number } | null {
-  const sorted: HourMark[] = [];
+  const counted: HourMark[] = [];
   for (const mark of marks) {
     const group = visitorGroupOf(mark.category);
     if (group === null) continue;
-    sorted.push({
+    counted.push({
       hour: Math.floor(mark.occurredAt / hourMilliseconds),
       pathId: mark.pathId,
       group: visitorGroups.indexOf(group),
       visitor: mark.visitor >>> 0,
     });
   }
-  if (sorted.length === 0) return null;
-  sorted.sort(
-    (left, right) =>
-      left.hour - right.hour ||
-      left.pathId - right.pathId ||
-      left.group - right.group ||
-      left.visitor - right.visitor,
-  );
+  if (counted.length === 0) return null;
+  const ordered = options.distinct
+    ? counted.sort(
+        (left, right) =>
+          left.hour - right.hour ||
+          left.pathId - right.pathId ||
+          left.group - right.group ||
+          left.visitor - right.visitor,
+      )
+    : inHourOrder(counted);
   const bytes: number[] = [];
   const write = (value: number) => {
     let rest = value;
@@ -59,9 +71,10 @@ export function encodeVisitorMarks(
   };
   let previousHour = 0;
   let previous: HourMark | undefined;
-  for (const mark of sorted) {
+  for (const mark of ordered) {
     // Sorted, so a repeat (the same visitor of the same page, hour and group) is the one before.
     if (
+      options.distinct &&
       previous !== undefined &&
       previous.hour === mark.hour &&
       previous.pathId === mark.pathId &&
@@ -79,9 +92,23 @@ export function encodeVisitorMarks(
   }
   return {
     bytes: Buffer.from(bytes),
-    firstHour: (sorted[0] as HourMark).hour * hourMilliseconds,
-    lastHour: (sorted.at(-1) as HourMark).hour * hourMilliseconds,
+    firstHour: (ordered[0] as HourMark).hour * hourMilliseconds,
+    lastHour: (ordered.at(-1) as HourMark).hour * hourMilliseconds,
   };
+}
+
+/** The marks grouped by hour, hours ascending (a batch has few distinct hours). */
+function inHourOrder(marks: HourMark[]): HourMark[] {
+  const byHour = new Map<number, HourMark[]>();
+  for (const mark of marks) {
+    const hour = byHour.get(mark.hour);
+    if (hour === undefined) byHour.set(mark.hour, [mark]);
+    else hour.push(mark);
+  }
+  if (byHour.size === 1) return marks;
+  return [...byHour.keys()]
+    .sort((left, right) => left - right)
+    .flatMap((hour) => byHour.get(hour) as HourMark[]);
 }
 
 export function decodeVisitorMarks(bytes: Uint8Array, visit: (mark: HourMark) => void): void {
@@ -115,7 +142,7 @@ export async function insertVisitorMarks(
   projectId: string,
   marks: readonly VisitorMark[],
 ): Promise<void> {
-  const encoded = encodeVisitorMarks(marks);
+  const encoded = encodeVisitorMarks(marks, { distinct: false });
   if (encoded === null) return;
   await db.query({
     name: 'analytics-insert-visitor-marks',
@@ -125,52 +152,152 @@ export async function insertVisitorMarks(
   });
 }
 
+const markStates = { pending: 0, folded: 1, compacted: 2 } as const;
+
+/** A mark as a view's visitor again: its group's category stands for the group. */
+function markAsVisitor(mark: HourMark): VisitorMark {
+  const group = visitorGroups[mark.group];
+  return {
+    occurredAt: mark.hour * hourMilliseconds,
+    pathId: mark.pathId,
+    category: group === 'ai_crawlers' ? 'ai_search' : (group as 'human' | 'ai_assistant'),
+    visitor: mark.visitor,
+  };
+}
+
+/** Takes a project's folding lock until the transaction ends: one folder at a time per project. */
+async function lockFolding(client: pg.PoolClient, projectId: string): Promise<void> {
+  await client.query({
+    name: 'analytics-visitor-folding-lock',
+    text: `SELECT pg_advisory_xact_lock(${advisoryLockKeys.visitorFolding}, hashtext($1))`,
+    values: [projectId],
+  });
+}
+
 /**
- * Folds up to `limit` rows of marks into the sketch rollups and deletes them, in one transaction;
- * rows another folder holds are skipped. Returns the rows folded (0: nothing pending).
+ * Folds up to `limit` rows of one project's pending marks into its day sketches and counts and
+ * marks them folded, in one transaction; waits for any other folder of the project to finish
+ * first, so that when it returns, every mark committed before it began is folded. Returns the rows
+ * folded (0: nothing was pending).
  */
-export async function foldVisitorMarks(pool: pg.Pool, limit = 200): Promise<number> {
+export async function foldProjectVisitorMarks(
+  pool: pg.Pool,
+  projectId: string,
+  limit = 200,
+): Promise<number> {
   return transaction(pool, async (client) => {
-    const pending = await client.query<{ id: string; project_id: string; marks: Buffer }>({
+    await lockFolding(client, projectId);
+    // Shared with writers, exclusive for the packer: packed days never miss a folded mark.
+    await client.query({
+      name: 'analytics-packing-lock-shared',
+      text: `SELECT ${packingLock('shared', '$1')}`,
+      values: [projectId],
+    });
+    const pending = await client.query<{ id: string; marks: Buffer }>({
       name: 'analytics-pending-visitor-marks',
-      text: `SELECT id::text, project_id, marks FROM analytics_visitor_marks ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
-      values: [limit],
+      text: `SELECT id::text, marks FROM analytics_visitor_marks
+             WHERE state = ${markStates.pending} AND project_id = $1 ORDER BY id LIMIT $2`,
+      values: [projectId, limit],
     });
     if (pending.rows.length === 0) return 0;
-    const byProject = new Map<string, VisitorMark[]>();
-    for (const row of pending.rows) {
-      let marks = byProject.get(row.project_id);
-      if (marks === undefined) {
-        marks = [];
-        byProject.set(row.project_id, marks);
-      }
-      const list = marks;
-      decodeVisitorMarks(row.marks, (mark) =>
-        list.push({
-          occurredAt: mark.hour * hourMilliseconds,
-          pathId: mark.pathId,
-          category:
-            visitorGroups[mark.group] === 'ai_crawlers'
-              ? 'ai_search'
-              : (visitorGroups[mark.group] as 'human' | 'ai_assistant'),
-          visitor: mark.visitor,
-        }),
-      );
-    }
-    for (const [projectId, marks] of [...byProject].sort(([left], [right]) => (left < right ? -1 : 1))) {
-      const series: RollupSeries = await rollupSeriesOf(pool, projectId);
-      await addVisitorsToRollups(client, marks, series);
-    }
+    const marks: VisitorMark[] = [];
+    for (const row of pending.rows) decodeVisitorMarks(row.marks, (mark) => marks.push(markAsVisitor(mark)));
+    const series = await rollupSeriesOf(pool, projectId);
+    const days = await addVisitorsToDays(client, series.day, marks);
+    await forgetPackedVisitorDays(client, projectId, days);
     await client.query({
-      name: 'analytics-delete-visitor-marks',
-      text: 'DELETE FROM analytics_visitor_marks WHERE id = ANY($1::bigint[])',
+      name: 'analytics-fold-visitor-marks',
+      text: `UPDATE analytics_visitor_marks SET state = ${markStates.folded} WHERE id = ANY($1::bigint[])`,
       values: [pending.rows.map((row) => row.id)],
     });
     return pending.rows.length;
   });
 }
 
-/** Folds every pending mark (verification and tests start from folded sketches). */
-export async function foldAllVisitorMarks(pool: pg.Pool): Promise<void> {
-  while ((await foldVisitorMarks(pool)) > 0);
+/**
+ * Folds what the project has pending, for an export that must count every committed view: a few
+ * seconds of marks at most, since maintenance folds them as they come. Bounded, so that an export
+ * under a flood of views still answers.
+ */
+export async function foldPendingVisitorMarks(pool: pg.Pool, projectId: string): Promise<void> {
+  const result = await pool.query<{ pending: boolean }>({
+    name: 'analytics-has-pending-visitor-marks',
+    text: `SELECT EXISTS (SELECT 1 FROM analytics_visitor_marks WHERE state = ${markStates.pending} AND project_id = $1) AS pending`,
+    values: [projectId],
+  });
+  if (result.rows[0]?.pending !== true) return;
+  for (
+    let round = 0;
+    round < 10 && (await foldProjectVisitorMarks(pool, projectId, 1000)) === 1000;
+    round += 1
+  );
+}
+
+/** Folds every pending mark of one project, or of all (verification and tests start from folded sketches). */
+export async function foldAllVisitorMarks(pool: pg.Pool, projectId?: string): Promise<void> {
+  const projects =
+    projectId === undefined
+      ? (
+          await pool.query<{ project_id: string }>(
+            `SELECT DISTINCT project_id FROM analytics_visitor_marks WHERE state = ${markStates.pending}`,
+          )
+        ).rows.map((row) => row.project_id)
+      : [projectId];
+  for (const project of projects) while ((await foldProjectVisitorMarks(pool, project)) > 0);
+}
+
+/**
+ * Rewrites the folded marks of hours that are over (`closedBefore`) as one row per project and
+ * hour, for up to `limit` rows at a time; returns the rows rewritten (0: nothing left).
+ */
+export async function compactVisitorMarks(
+  pool: pg.Pool,
+  projectId: string,
+  closedBefore: number,
+  limit = 500,
+): Promise<number> {
+  return transaction(pool, async (client) => {
+    await lockFolding(client, projectId);
+    const folded = await client.query<{ id: string; marks: Buffer }>({
+      name: 'analytics-compactable-visitor-marks',
+      text: `SELECT id::text, marks FROM analytics_visitor_marks
+             WHERE project_id = $1 AND state = ${markStates.folded} AND last_hour < $2
+             ORDER BY last_hour LIMIT $3`,
+      values: [projectId, new Date(closedBefore), limit],
+    });
+    if (folded.rows.length === 0) return 0;
+    const byHour = new Map<number, HourMark[]>();
+    const collect = (mark: HourMark) => {
+      const marks = byHour.get(mark.hour) ?? [];
+      marks.push(mark);
+      byHour.set(mark.hour, marks);
+    };
+    for (const row of folded.rows) decodeVisitorMarks(row.marks, collect);
+    const hours = [...byHour.keys()].map((hour) => new Date(hour * hourMilliseconds));
+    // The hours' rows compacted before join them: one row per hour, as the export expects.
+    const compacted = await client.query<{ id: string; marks: Buffer }>({
+      name: 'analytics-compacted-visitor-marks',
+      text: `SELECT id::text, marks FROM analytics_visitor_marks
+             WHERE project_id = $1 AND state = ${markStates.compacted} AND first_hour = ANY($2::timestamptz[])`,
+      values: [projectId, hours],
+    });
+    for (const row of compacted.rows) decodeVisitorMarks(row.marks, collect);
+    await client.query({
+      name: 'analytics-delete-visitor-marks',
+      text: 'DELETE FROM analytics_visitor_marks WHERE id = ANY($1::bigint[])',
+      values: [[...folded.rows, ...compacted.rows].map((row) => row.id)],
+    });
+    const rows = [...byHour.values()].flatMap((marks) => {
+      const encoded = encodeVisitorMarks(marks.map(markAsVisitor), { distinct: true });
+      return encoded === null ? [] : [encoded];
+    });
+    await client.query({
+      name: 'analytics-insert-compacted-visitor-marks',
+      text: `INSERT INTO analytics_visitor_marks (project_id, first_hour, last_hour, marks, state)
+             SELECT $1, to_timestamp(hour / 1000::float8), to_timestamp(hour / 1000::float8), marks, ${markStates.compacted}
+             FROM unnest($2::bigint[], $3::bytea[]) AS compacted (hour, marks)`,
+      values: [projectId, rows.map((row) => row.firstHour), rows.map((row) => row.bytes)],
+    });
+    return folded.rows.length;
+  });
 }

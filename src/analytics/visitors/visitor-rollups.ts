@@ -1,13 +1,13 @@
 /**
- * Adds visitors to the sketch rollups (analytics_visitor_rollups, migration 0014) in the writer's
- * transaction, beside the view rollups, so that visitors and views commit together. Sketches are
- * merged here, not in PostgreSQL: the rows are locked and read in one statement (in a fixed order,
- * so concurrent writers never deadlock) and written back merged in a second.
+ * The day sketches of pages and sites (analytics_visitor_rollups, migrations 0014 and 0018) and the
+ * counts read from them. A visitor is a value under its UTC day's salt, so two days never share
+ * one: a range's visitors are the sum of its days' counts, and sketches only unite a day's hours.
+ * Folding (visitor-marks.ts) adds the marks of committed views here, one project at a time under
+ * its folding lock, so rows are read and written back without row locks.
  */
 import { integerArrayLiteral } from '../../db/array-literal.ts';
 import type { Queryable } from '../../db/database.ts';
 import type { TrafficCategory } from '../classification/index.ts';
-import type { RollupSeries } from '../storage/index.ts';
 import { VisitorSketch } from './visitor-sketch.ts';
 
 /** The sketches of a page and bucket: bots are no visitors; `ai` is assembled from the AI groups. */
@@ -31,110 +31,160 @@ export interface VisitorMark {
   visitor: number;
 }
 
-/** Locks the rows (creating the missing ones) and returns their sketches. */
-const lockRows = `
-  INSERT INTO analytics_visitor_rollups AS rollup (series, bucket, path_id)
-  SELECT series, to_timestamp(bucket / 1000::float8), path_id
-  FROM unnest($1::integer[], $2::bigint[], $3::integer[]) AS keys (series, bucket, path_id)
-  ON CONFLICT (series, bucket, path_id) DO UPDATE SET human = rollup.human
-  RETURNING series, (extract(epoch FROM bucket) * 1000)::float8 AS bucket, path_id,
-    human, ai_assistant, ai_crawlers`;
+/**
+ * The distinct visitors of one page (or site) and day in the unions an export may ask for: human,
+ * ai_assistant, AI (ai_assistant or a crawler), total (human or ai_assistant) and total with the
+ * crawlers (anyone). Which of them `ai` and `total` are depends on the project's setting.
+ */
+export type VisitorCounts = [
+  human: number,
+  aiAssistant: number,
+  aiWithCrawlers: number,
+  total: number,
+  totalWithCrawlers: number,
+];
 
-const writeRows = `
-  UPDATE analytics_visitor_rollups AS rollup SET
-    human = coalesce(merged.human, rollup.human),
-    ai_assistant = coalesce(merged.ai_assistant, rollup.ai_assistant),
-    ai_crawlers = coalesce(merged.ai_crawlers, rollup.ai_crawlers)
-  FROM unnest($1::integer[], $2::bigint[], $3::integer[], $4::bytea[], $5::bytea[], $6::bytea[])
-    AS merged (series, bucket, path_id, human, ai_assistant, ai_crawlers)
-  WHERE rollup.series = merged.series AND rollup.bucket = to_timestamp(merged.bucket / 1000::float8)
-    AND rollup.path_id = merged.path_id`;
+export type DaySketches = Partial<Record<VisitorGroup, VisitorSketch>>;
 
-const hourMilliseconds = 3_600_000;
-const dayMilliseconds = 86_400_000;
-/** Path ids are below 2^31 (as in the page-view writer). */
-const pathIdRange = 2 ** 31;
-
-interface RowKey {
-  series: number;
-  bucket: number;
-  pathId: number;
+export function countsOf(sketches: DaySketches): VisitorCounts {
+  const union = (...groups: VisitorGroup[]) => {
+    const present = groups.flatMap((group) => (sketches[group] === undefined ? [] : [sketches[group]]));
+    if (present.length === 1) return (present[0] as VisitorSketch).estimate();
+    const merged = new VisitorSketch();
+    for (const sketch of present) merged.merge(sketch);
+    return merged.estimate();
+  };
+  return [
+    union('human'),
+    union('ai_assistant'),
+    union('ai_assistant', 'ai_crawlers'),
+    union('human', 'ai_assistant'),
+    union('human', 'ai_assistant', 'ai_crawlers'),
+  ];
 }
 
-/** Adds the marks' visitors to their pages' and the site's hour and day sketches. */
-export async function addVisitorsToRollups(
+/** An export's `{human, ai, total}` from counts, as the project counts AI crawlers. */
+export function exportCounts(
+  counts: Readonly<VisitorCounts>,
+  crawlersAreAi: boolean,
+): { human: number; ai: number; total: number } {
+  return crawlersAreAi
+    ? { human: counts[0], ai: counts[2], total: counts[4] }
+    : { human: counts[0], ai: counts[1], total: counts[3] };
+}
+
+/** A day row's stored sketches, by group; null: no such visitor. */
+export type StoredSketches = Record<VisitorGroup, Buffer | null>;
+
+export function decodeSketches(stored: StoredSketches): DaySketches {
+  const sketches: DaySketches = {};
+  for (const group of visitorGroups) {
+    const encoded = stored[group];
+    if (encoded !== null) sketches[group] = VisitorSketch.decode(encoded);
+  }
+  return sketches;
+}
+
+const dayMilliseconds = 86_400_000;
+
+const readDays = `
+  SELECT keys.bucket, rollup.path_id, rollup.human, rollup.ai_assistant, rollup.ai_crawlers
+  FROM analytics_visitor_rollups AS rollup
+  JOIN unnest($2::bigint[], $3::integer[]) AS keys (bucket, path_id)
+    ON rollup.bucket = to_timestamp(keys.bucket / 1000::float8) AND rollup.path_id = keys.path_id
+  WHERE rollup.series = $1`;
+
+const writeDays = `
+  INSERT INTO analytics_visitor_rollups AS rollup (series, bucket, path_id, human, ai_assistant, ai_crawlers, counts)
+  SELECT $1, to_timestamp(bucket / 1000::float8), path_id, human, ai_assistant, ai_crawlers,
+    ARRAY[count_human, count_ai_assistant, count_ai, count_total, count_total_all]
+  FROM unnest($2::bigint[], $3::integer[], $4::bytea[], $5::bytea[], $6::bytea[],
+      $7::integer[], $8::integer[], $9::integer[], $10::integer[], $11::integer[])
+    AS merged (bucket, path_id, human, ai_assistant, ai_crawlers,
+      count_human, count_ai_assistant, count_ai, count_total, count_total_all)
+  ON CONFLICT (series, bucket, path_id) DO UPDATE SET
+    human = excluded.human, ai_assistant = excluded.ai_assistant, ai_crawlers = excluded.ai_crawlers,
+    counts = excluded.counts`;
+
+/**
+ * Adds the marks' visitors to their pages' and the site's day sketches and counts, in the caller's
+ * transaction, which must hold the project's folding lock. Returns the days (start instants) whose
+ * visitors changed.
+ */
+export async function addVisitorsToDays(
   db: Queryable,
-  marks: readonly VisitorMark[],
-  series: RollupSeries,
-): Promise<void> {
-  // Keyed by (hour or day number) * 2^31 + path id: one exact double, no strings to build.
-  const rows = new Map<number, RowKey & Partial<Record<VisitorGroup, VisitorSketch>>>();
-  const add = (
-    levelSeries: number,
-    size: number,
-    time: number,
-    pathId: number,
-    group: VisitorGroup,
-    visitor: number,
-  ) => {
-    const number = Math.floor(time / size);
-    const key = (levelSeries === series.hour ? 0 : 2 ** 52) + number * pathIdRange + pathId;
+  daySeries: number,
+  marks: Iterable<VisitorMark>,
+): Promise<number[]> {
+  // Keyed by day number * 2^31 + path id: one exact double, no strings to build.
+  const rows = new Map<number, { bucket: number; pathId: number; sketches: DaySketches }>();
+  const add = (bucket: number, pathId: number, group: VisitorGroup, visitor: number) => {
+    const key = (bucket / dayMilliseconds) * 2 ** 31 + pathId;
     let row = rows.get(key);
     if (row === undefined) {
-      row = { series: levelSeries, bucket: number * size, pathId };
+      row = { bucket, pathId, sketches: {} };
       rows.set(key, row);
     }
-    let sketch = row[group];
+    let sketch = row.sketches[group];
     if (sketch === undefined) {
       sketch = new VisitorSketch();
-      row[group] = sketch;
+      row.sketches[group] = sketch;
     }
     sketch.add(visitor);
   };
   for (const mark of marks) {
     const group = visitorGroupOf(mark.category);
     if (group === null) continue;
-    add(series.hour, hourMilliseconds, mark.occurredAt, sitePathId, group, mark.visitor);
-    add(series.hour, hourMilliseconds, mark.occurredAt, mark.pathId, group, mark.visitor);
-    add(series.day, dayMilliseconds, mark.occurredAt, sitePathId, group, mark.visitor);
-    add(series.day, dayMilliseconds, mark.occurredAt, mark.pathId, group, mark.visitor);
+    const bucket = Math.floor(mark.occurredAt / dayMilliseconds) * dayMilliseconds;
+    add(bucket, sitePathId, group, mark.visitor);
+    add(bucket, mark.pathId, group, mark.visitor);
   }
-  if (rows.size === 0) return;
-  // Every writer locks rows in this order (series, bucket, path id).
+  if (rows.size === 0) return [];
   const ordered = [...rows.values()].sort(
-    (left, right) => left.series - right.series || left.bucket - right.bucket || left.pathId - right.pathId,
+    (left, right) => left.bucket - right.bucket || left.pathId - right.pathId,
   );
-  const keys = [
-    integerArrayLiteral(ordered.map((row) => row.series)),
-    integerArrayLiteral(ordered.map((row) => row.bucket)),
-    integerArrayLiteral(ordered.map((row) => row.pathId)),
-  ];
-  const stored = await db.query<{ series: number; bucket: number; path_id: number } & StoredSketches>({
-    name: 'analytics-lock-visitor-rollups',
-    text: lockRows,
-    values: keys,
+  const buckets = integerArrayLiteral(ordered.map((row) => row.bucket));
+  const pathIds = integerArrayLiteral(ordered.map((row) => row.pathId));
+  const stored = await db.query<{ bucket: number; path_id: number } & StoredSketches>({
+    name: 'analytics-read-visitor-days',
+    text: readDays,
+    values: [daySeries, buckets, pathIds],
   });
-  const existing = new Map<string, StoredSketches>();
-  for (const row of stored.rows) existing.set(`${row.series} ${row.bucket} ${row.path_id}`, row);
-  const merged: Record<VisitorGroup, Array<Buffer | null>> = { human: [], ai_assistant: [], ai_crawlers: [] };
+  const before = new Map<number, StoredSketches>();
+  for (const row of stored.rows) before.set((row.bucket / dayMilliseconds) * 2 ** 31 + row.path_id, row);
+  const sketches: Record<VisitorGroup, Array<Buffer | null>> = {
+    human: [],
+    ai_assistant: [],
+    ai_crawlers: [],
+  };
+  const counts: number[][] = [[], [], [], [], []];
   for (const row of ordered) {
-    const before = existing.get(`${row.series} ${row.bucket} ${row.pathId}`);
+    const previous = before.get((row.bucket / dayMilliseconds) * 2 ** 31 + row.pathId);
     for (const group of visitorGroups) {
-      const added = row[group];
+      const added = row.sketches[group];
+      const encoded = previous?.[group] ?? null;
       if (added === undefined) {
-        merged[group].push(null);
+        sketches[group].push(encoded);
+        if (encoded !== null) row.sketches[group] = VisitorSketch.decode(encoded);
         continue;
       }
-      const previous = before?.[group];
-      if (previous !== null && previous !== undefined) added.mergeEncoded(previous);
-      merged[group].push(added.encode());
+      if (encoded !== null) added.mergeEncoded(encoded);
+      sketches[group].push(added.encode());
     }
+    for (const [index, count] of countsOf(row.sketches).entries()) counts[index]?.push(count);
   }
   await db.query({
-    name: 'analytics-write-visitor-rollups',
-    text: writeRows,
-    values: [...keys, merged.human, merged.ai_assistant, merged.ai_crawlers],
+    name: 'analytics-write-visitor-days',
+    text: writeDays,
+    values: [
+      daySeries,
+      buckets,
+      pathIds,
+      sketches.human,
+      sketches.ai_assistant,
+      sketches.ai_crawlers,
+      ...counts.map((column) => integerArrayLiteral(column)),
+    ],
   });
+  return [...new Set(ordered.map((row) => row.bucket))];
 }
-
-type StoredSketches = Record<VisitorGroup, Buffer | null>;

@@ -1,0 +1,244 @@
+/**
+ * Packs the visitor counts of closed days (analytics_visitor_packed, migration 0018): every page's
+ * and the site's counts of a day in one row, and of a month in one row (the sum of its days', since
+ * days never share a visitor), so an export of a year reads a few dozen rows. Like the view
+ * rollups' packing (rollups/rollup-packer.ts): packed rows are derived from the per-page day rows,
+ * folding deletes the packed rows of the days it changes and moves the watermark back, and folders
+ * hold the project's packing lock shared while the packer holds it exclusively.
+ *
+ * The encoding of a packed row: for every page with visitors, in ascending path-id order (the
+ * site, path id 0, first), six unsigned LEB128 varints: the path id minus the previous entry's
+ * (the first entry: the id itself), then the five counts (visitor-rollups.ts `VisitorCounts`).
+ */
+import type pg from 'pg';
+import { packingLock } from '../../db/advisory-locks.ts';
+import type { Queryable } from '../../db/database.ts';
+import { transaction } from '../../db/database.ts';
+import { rollupSeriesOf } from '../storage/index.ts';
+import { countsOf, decodeSketches, type StoredSketches, type VisitorCounts } from './visitor-rollups.ts';
+
+const dayMilliseconds = 86_400_000;
+/** Late views land in a day's per-page rows for this long after it ends before it is packed. */
+const packingGraceMilliseconds = 10 * 60_000;
+/** Days per transaction: the lock stops the project's writers while it is held. */
+const daysPerTransaction = 31;
+
+export function encodeVisitorCounts(entries: ReadonlyMap<number, Readonly<VisitorCounts>>): Buffer {
+  const bytes: number[] = [];
+  const write = (value: number) => {
+    if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`Cannot pack ${value}`);
+    let rest = value;
+    while (rest >= 0x80) {
+      bytes.push((rest % 0x80) | 0x80);
+      rest = Math.floor(rest / 0x80);
+    }
+    bytes.push(rest);
+  };
+  let previous = 0;
+  for (const pathId of [...entries.keys()].sort((left, right) => left - right)) {
+    write(pathId - previous);
+    for (const count of entries.get(pathId) as VisitorCounts) write(count);
+    previous = pathId;
+  }
+  return Buffer.from(bytes);
+}
+
+/** Calls `visit` for every entry, the site's (path id 0) first; throws on a truncated buffer. */
+export function decodeVisitorCounts(
+  bytes: Uint8Array,
+  visit: (pathId: number, counts: VisitorCounts) => void,
+): void {
+  let offset = 0;
+  const read = (): number => {
+    let value = 0;
+    let scale = 1;
+    for (;;) {
+      const byte = bytes[offset];
+      if (byte === undefined || scale > 2 ** 49) throw new RangeError('Truncated visitor counts');
+      offset += 1;
+      value += (byte & 0x7f) * scale;
+      if (byte < 0x80) return value;
+      scale *= 0x80;
+    }
+  };
+  let pathId = 0;
+  while (offset < bytes.length) {
+    pathId += read();
+    visit(pathId, [read(), read(), read(), read(), read()]);
+  }
+}
+
+/** Adds `counts` to the entry of `pathId` in `sums`. */
+export function addVisitorCounts(
+  sums: Map<number, VisitorCounts>,
+  pathId: number,
+  counts: Readonly<VisitorCounts>,
+): void {
+  const sum = sums.get(pathId);
+  if (sum === undefined) {
+    sums.set(pathId, [...counts]);
+    return;
+  }
+  for (let index = 0; index < 5; index += 1) sum[index] = (sum[index] as number) + (counts[index] as number);
+}
+
+/** A day row's counts: stored, or (rows written before migration 0018) counted from its sketches. */
+export function dayRowCounts(row: { counts: number[] | null } & StoredSketches): VisitorCounts {
+  return (row.counts as VisitorCounts | null) ?? countsOf(decodeSketches(row));
+}
+
+/**
+ * In a folding transaction: deletes the packed rows of the days whose visitors changed and of
+ * their months, and moves the watermark back to the first of them.
+ */
+export async function forgetPackedVisitorDays(
+  db: Queryable,
+  projectId: string,
+  days: readonly number[],
+): Promise<void> {
+  if (days.length === 0) return;
+  const months = [...new Set(days.map(monthOf))];
+  await db.query({
+    name: 'analytics-forget-packed-visitor-days',
+    text: `WITH forgotten AS (
+             DELETE FROM analytics_visitor_packed
+             WHERE project_id = $1 AND ((granularity = 'day' AND bucket = ANY($2::timestamptz[]))
+               OR (granularity = 'month' AND bucket = ANY($3::timestamptz[])))
+           )
+           UPDATE analytics_visitor_packing SET packed_until = $4
+           WHERE project_id = $1 AND packed_until > $4`,
+    values: [
+      projectId,
+      days.map((day) => new Date(day)),
+      months.map((month) => new Date(month)),
+      new Date(Math.min(...days)),
+    ],
+  });
+}
+
+function monthOf(time: number): number {
+  const date = new Date(time);
+  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
+}
+
+function nextMonth(month: number): number {
+  const date = new Date(month);
+  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
+}
+
+interface DayRow extends StoredSketches {
+  bucket: number;
+  path_id: number;
+  counts: number[] | null;
+}
+
+/**
+ * Packs the closed days not packed yet of one project, and each month once all its days are, and
+ * returns the rows written; stops between transactions when `signal` aborts.
+ */
+export async function packVisitorDays(
+  pool: pg.Pool,
+  projectId: string,
+  options: { now?: number; signal?: AbortSignal } = {},
+): Promise<number> {
+  const closedBefore =
+    Math.floor(((options.now ?? Date.now()) - packingGraceMilliseconds) / dayMilliseconds) * dayMilliseconds;
+  const series = await rollupSeriesOf(pool, projectId);
+  let written = 0;
+  while (options.signal?.aborted !== true) {
+    const packed = await transaction(pool, async (client) => {
+      await client.query(`SELECT ${packingLock('exclusive', '$1')}`, [projectId]);
+      const next = await client.query<{ bucket: number | null }>(
+        `SELECT (extract(epoch FROM min(bucket)) * 1000)::float8 AS bucket FROM analytics_visitor_rollups
+         WHERE series = $2 AND bucket >= coalesce(
+           (SELECT packed_until FROM analytics_visitor_packing WHERE project_id = $1), '-infinity')`,
+        [projectId, series.day],
+      );
+      const first = next.rows[0]?.bucket ?? null;
+      if (first === null || first >= closedBefore) return null;
+      const end = Math.min(first + daysPerTransaction * dayMilliseconds, closedBefore);
+      const window = [projectId, new Date(first), new Date(end)];
+      const existing = await client.query<{ bucket: Date }>(
+        `SELECT bucket FROM analytics_visitor_packed
+         WHERE project_id = $1 AND granularity = 'day' AND bucket >= $2 AND bucket < $3`,
+        window,
+      );
+      // Packed rows that exist are current: folding deletes those of the days it changes.
+      const current = new Set(existing.rows.map((row) => row.bucket.getTime()));
+      const rows = await client.query<DayRow>(
+        `SELECT (extract(epoch FROM bucket) * 1000)::float8 AS bucket, path_id, counts,
+           CASE WHEN counts IS NULL THEN human END AS human,
+           CASE WHEN counts IS NULL THEN ai_assistant END AS ai_assistant,
+           CASE WHEN counts IS NULL THEN ai_crawlers END AS ai_crawlers
+         FROM analytics_visitor_rollups WHERE series = $1 AND bucket >= $2 AND bucket < $3`,
+        [series.day, new Date(first), new Date(end)],
+      );
+      const days = new Map<number, Map<number, VisitorCounts>>();
+      for (const row of rows.rows) {
+        if (current.has(row.bucket)) continue;
+        const entries = days.get(row.bucket) ?? new Map<number, VisitorCounts>();
+        entries.set(row.path_id, dayRowCounts(row));
+        days.set(row.bucket, entries);
+      }
+      await client.query(
+        `INSERT INTO analytics_visitor_packed (project_id, granularity, bucket, counts)
+         SELECT $1, 'day', * FROM unnest($2::timestamptz[], $3::bytea[])`,
+        [
+          projectId,
+          [...days.keys()].map((day) => new Date(day)),
+          [...days.values()].map(encodeVisitorCounts),
+        ],
+      );
+      await client.query(
+        `INSERT INTO analytics_visitor_packing (project_id, packed_until) VALUES ($1, $2)
+         ON CONFLICT (project_id) DO UPDATE SET packed_until = excluded.packed_until`,
+        [projectId, new Date(end)],
+      );
+      return days.size + (await packMonths(client, projectId, first, end));
+    });
+    if (packed === null) break;
+    written += packed;
+  }
+  return written;
+}
+
+/**
+ * Packs the months over by `packedUntil` that hold a day of [from, packedUntil) and have no row:
+ * the sums of their packed days.
+ */
+async function packMonths(
+  client: pg.PoolClient,
+  projectId: string,
+  from: number,
+  packedUntil: number,
+): Promise<number> {
+  const months: number[] = [];
+  for (let month = monthOf(from); nextMonth(month) <= packedUntil; month = nextMonth(month))
+    months.push(month);
+  if (months.length === 0) return 0;
+  const days = await client.query<{ month: Date; counts: Buffer }>(
+    `SELECT date_trunc('month', day.bucket, 'UTC') AS month, day.counts FROM analytics_visitor_packed AS day
+     WHERE day.project_id = $1 AND day.granularity = 'day'
+       AND date_trunc('month', day.bucket, 'UTC') = ANY($2::timestamptz[])
+       AND NOT EXISTS (SELECT 1 FROM analytics_visitor_packed AS month WHERE month.project_id = $1
+         AND month.granularity = 'month' AND month.bucket = date_trunc('month', day.bucket, 'UTC'))`,
+    [projectId, months.map((month) => new Date(month))],
+  );
+  const sums = new Map<number, Map<number, VisitorCounts>>();
+  for (const row of days.rows) {
+    const month = row.month.getTime();
+    const entries = sums.get(month) ?? new Map<number, VisitorCounts>();
+    decodeVisitorCounts(row.counts, (pathId, counts) => addVisitorCounts(entries, pathId, counts));
+    sums.set(month, entries);
+  }
+  await client.query(
+    `INSERT INTO analytics_visitor_packed (project_id, granularity, bucket, counts)
+     SELECT $1, 'month', * FROM unnest($2::timestamptz[], $3::bytea[])`,
+    [
+      projectId,
+      [...sums.keys()].map((month) => new Date(month)),
+      [...sums.values()].map(encodeVisitorCounts),
+    ],
+  );
+  return sums.size;
+}
