@@ -8,6 +8,7 @@
  * access to the repository), as GitHub defines them:
  * https://docs.github.com/en/graphql/reference/enums#commentauthorassociation
  */
+import { quireCommentMarker } from '../../code-hosts/code-host.ts';
 import { objectOf, textOf } from '../hooks/merged-change.ts';
 
 export const gitHubCommentEvents = [
@@ -15,9 +16,6 @@ export const gitHubCommentEvents = [
   'pull_request_review_comment',
   'pull_request_review',
 ] as const;
-
-/** Marks Quire's own replies, so that the webhook they cause is ignored. */
-export const quireReplyMarker = '<!-- quire-reply -->';
 
 const trustedAssociations = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
 
@@ -62,7 +60,7 @@ export function gitHubPullRequestComment(event: string, payload: Record<string, 
   const body = textOf(comment.body)?.trim() ?? '';
   if (body === '') return { kind: 'ignored', reason: 'an empty comment' };
   if (user.type === 'Bot') return { kind: 'ignored', reason: 'a comment from a bot' };
-  if (body.includes(quireReplyMarker)) return { kind: 'ignored', reason: "Quire's own reply" };
+  if (body.includes(quireCommentMarker)) return { kind: 'ignored', reason: "Quire's own reply" };
   const association = textOf(comment.author_association) ?? 'NONE';
   if (!trustedAssociations.has(association))
     return { kind: 'ignored', reason: `a comment from ${association}, without write access` };

@@ -26,9 +26,20 @@ export function createLocalCodeHost(options: {
       });
       return { url: reviewUrl(options.publicUrl, review.id), created };
     },
+    async pullRequestState({ url }) {
+      const id = reviewIdOf(url);
+      const review = id === null ? null : await options.reviews.get(id);
+      if (review === null) return 'closed';
+      return review.status === 'open' ? 'open' : 'merged';
+    },
   };
 }
 
 function reviewUrl(publicUrl: string, reviewId: string): string {
   return `${publicUrl.replace(/\/+$/, '')}/review/${encodeURIComponent(reviewId)}`;
+}
+
+/** The review id of a review page's URL; the host is not compared, so a changed public URL still finds it. */
+function reviewIdOf(url: string): string | null {
+  return /\/review\/(rev_[0-9a-z]+)\/?$/.exec(new URL(url).pathname)?.[1] ?? null;
 }
