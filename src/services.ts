@@ -13,7 +13,9 @@ import type { ApiKeyCache } from './auth/api-key-cache.ts';
 import { createApiKeyService } from './auth/api-key-service.ts';
 import { createAutomationService } from './automations/automation-service.ts';
 import { createHookService } from './automations/hooks/hook-service.ts';
+import { createCodeHostResolver } from './code-hosts/code-host-for-project.ts';
 import { createReviewService } from './code-hosts/local/review-service.ts';
+import { createPostgresReviewStore } from './code-hosts/local/review-store-postgres.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { isMigrated } from './db/migrator.ts';
@@ -66,6 +68,11 @@ export async function createServices(
       pool,
       boss: dependencies.boss,
       defaultModel: config.model,
+      codeHostFor: createCodeHostResolver({
+        publicUrl: config.publicUrl,
+        reviews: createPostgresReviewStore(pool),
+        secrets: dependencies.secrets,
+      }),
       ...(dependencies.now ? { now: dependencies.now } : {}),
     }),
     hooks: createHookService({ pool, boss: dependencies.boss, secrets: dependencies.secrets }),
