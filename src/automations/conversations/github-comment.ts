@@ -10,6 +10,7 @@
  */
 import { quireCommentMarker } from '../../code-hosts/code-host.ts';
 import { objectOf, textOf } from '../hooks/merged-change.ts';
+import type { CommentVerdict } from './pull-request-comment.ts';
 
 export const gitHubCommentEvents = [
   'issue_comment',
@@ -18,22 +19,6 @@ export const gitHubCommentEvents = [
 ] as const;
 
 const trustedAssociations = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
-
-export interface PullRequestComment {
-  /** The pull request's web URL (as Quire stored it when it opened the pull request). */
-  pullRequestUrl: string | null;
-  /** The pull request's head branch, when the payload says (review events). */
-  branch: string | null;
-  body: string;
-  author: string;
-  /** Set for a comment on a line of the diff. */
-  path: string | null;
-  line: number | null;
-}
-
-export type CommentVerdict =
-  | { kind: 'comment'; comment: PullRequestComment }
-  | { kind: 'ignored'; reason: string };
 
 export function gitHubPullRequestComment(event: string, payload: Record<string, unknown>): CommentVerdict {
   let comment: Record<string, unknown>;

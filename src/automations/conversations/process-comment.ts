@@ -3,13 +3,15 @@
  * one of Quire's pull requests, becomes the next message of the job that opened it (on its branch),
  * and the conversation is remembered so that the worker answers when the run ends. The comment is
  * fenced as data: it says what the reviewer asks for, and cannot change the agent's rules or tools.
+ * Where the webhook does not say whether the author may push (GitLab), `checkAuthor` asks the code
+ * host, only for comments on Quire's pull requests and before the job is locked.
  */
 import type pg from 'pg';
 import type { PgBoss } from 'pg-boss';
 import { addFollowUp } from '../../agent-jobs/job-service.ts';
 import { lockJob } from '../../agent-jobs/job-store.ts';
 import { findJobOfPullRequest, insertConversation } from './conversation-store.ts';
-import type { PullRequestComment } from './github-comment.ts';
+import type { AuthorCheck, PullRequestComment } from './pull-request-comment.ts';
 
 const fenceName = 'review-comment';
 
@@ -33,9 +35,13 @@ export async function processPullRequestComment(
   boss: PgBoss,
   projectId: string,
   comment: PullRequestComment,
+  checkAuthor: AuthorCheck | null = null,
 ): Promise<string> {
   const found = await findJobOfPullRequest(client, projectId, comment.pullRequestUrl, comment.branch);
   if (found === null || found.pullRequestUrl === null) return 'not a pull request of a Quire job';
+  if (found.status === 'archived') return 'the job is archived';
+  const refusal = checkAuthor === null ? null : await checkAuthor();
+  if (refusal !== null) return `ignored: ${refusal}`;
   const job = await lockJob(client, found.id);
   if (job === null || job.status === 'archived') return 'the job is archived';
   await addFollowUp(client, boss, job, followUpOfComment(comment));

@@ -97,7 +97,7 @@ describe('gitlab code host (gitbeaker against a GitLab API double)', () => {
     }
   });
 
-  it('describes a commenter: a bot, a Developer, a Reporter, someone outside the project', async () => {
+  it('describes a commenter: a bot, a Developer, a Reporter, someone outside the project, an unknown user', async () => {
     const gitlab = await startGitLabDouble({
       projectPath: 'acme/docs',
       token: 'glpat-valid',
@@ -122,7 +122,9 @@ describe('gitlab code host (gitbeaker against a GitLab API double)', () => {
         gitlab.requests.some((recorded) => recorded.path === '/api/v4/projects/acme%2Fdocs/members/all/2'),
         'inherited roles count: members/all',
       );
-      await assert.rejects(host.describeCommenter!({ userId: 99 }), /Not Found/);
+      assert.deepEqual(await host.describeCommenter?.({ userId: 99 }), { bot: false, canPush: false });
+      const rejected = createGitLabCodeHost({ repository: `${gitlab.url}/acme/docs`, token: 'glpat-wrong' });
+      await assert.rejects(rejected.describeCommenter!({ userId: 2 }), /Unauthorized/);
     } finally {
       await gitlab.close();
     }

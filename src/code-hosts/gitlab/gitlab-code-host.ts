@@ -77,13 +77,13 @@ export function createGitLabCodeHost(options: GitLabCodeHostOptions): CodeHost {
     // tokens act as bot users); their role here, inherited from groups too:
     // https://docs.gitlab.com/api/members/#get-a-member-of-a-group-or-project-including-inherited-and-invited-members
     async describeCommenter({ userId }) {
-      const user = await api.Users.show(userId);
-      if (user.bot === true) return { bot: true, canPush: false };
       try {
+        const user = await api.Users.show(userId);
+        if (user.bot === true) return { bot: true, canPush: false };
         const member = await api.ProjectMembers.show(projectId, userId, { includeInherited: true });
         return { bot: false, canPush: Number(member.access_level) >= developerAccess };
       } catch (error: unknown) {
-        // Not a member: no role in the project.
+        // A user GitLab no longer knows, or no member of the project: no role in it.
         if (statusOf(error) === 404) return { bot: false, canPush: false };
         throw error;
       }
