@@ -12,6 +12,7 @@ import type { KeyDirectory, ReverseDnsResolver } from './analytics/verification/
 import type { ApiKeyCache } from './auth/api-key-cache.ts';
 import { createApiKeyService } from './auth/api-key-service.ts';
 import { createAutomationService } from './automations/automation-service.ts';
+import { createReviewCommentService } from './automations/conversations/review-comments.ts';
 import { createHookService } from './automations/hooks/hook-service.ts';
 import { createCodeHostResolver } from './code-hosts/code-host-for-project.ts';
 import { createReviewService } from './code-hosts/local/review-service.ts';
@@ -79,6 +80,11 @@ export async function createServices(
     analyticsIngestion,
     analyticsReports: createAnalyticsReports(pool),
     reviews: createReviewService(pool),
+    reviewComments: createReviewCommentService({
+      pool,
+      boss: dependencies.boss,
+      publicUrl: config.publicUrl,
+    }),
     accounts: createAccountService(pool, dependencies.secrets.deriveKey('sign-in form tokens')),
     webhooks: createWebhookService(pool, dependencies.secrets),
     // The limit on agent job creates and follow-ups (the API's and the dashboard's alike).

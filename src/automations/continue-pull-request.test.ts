@@ -95,6 +95,13 @@ async function triggerEvents(jobId: string): Promise<Array<Record<string, unknow
   return result.rows.map((row) => row.data);
 }
 
+/** The state of the previous pull request the job's first trigger event names; null when none. */
+async function previousState(jobId: string): Promise<string | null> {
+  const [first] = await triggerEvents(jobId);
+  const previous = first?.previousPullRequest as { state?: string } | undefined;
+  return previous?.state ?? null;
+}
+
 async function messageCount(jobId: string): Promise<number> {
   const result = await database.pool.query<{ n: number }>(
     'SELECT count(*)::int AS n FROM agent_job_messages WHERE job_id = $1',
@@ -147,7 +154,7 @@ describe('continue-pull-request asks the code host whether the pull request is s
     github.pulls.find((item) => item.head === 'quire/second')!.state = 'closed';
     const third = await fire(target);
     assert.notEqual(third, second, 'closed without merging: a new job');
-    assert.equal(((await triggerEvents(third))[0]?.previousPullRequest as { state: string }).state, 'closed');
+    assert.equal(await previousState(third), 'closed');
     assert.ok(github.requests.some((request) => request.path === '/repos/acme/docs/pulls/2'));
   });
 
@@ -165,10 +172,7 @@ describe('continue-pull-request asks the code host whether the pull request is s
     const second = await fire(target);
     assert.notEqual(second, first);
     assert.equal(await messageCount(first), 2);
-    assert.equal(
-      ((await triggerEvents(second))[0]?.previousPullRequest as { state: string }).state,
-      'merged',
-    );
+    assert.equal(await previousState(second), 'merged');
   });
 
   it('local: follows up while the review is open, starts anew once it is merged into the repository', async () => {
@@ -195,10 +199,7 @@ describe('continue-pull-request asks the code host whether the pull request is s
     assert.equal(git(repository, 'show', 'main:index.md'), '# Docs\n\nUpdated.\n');
     const second = await fire(target);
     assert.notEqual(second, first, 'merged review: a new job');
-    assert.equal(
-      ((await triggerEvents(second))[0]?.previousPullRequest as { state: string }).state,
-      'merged',
-    );
+    assert.equal(await previousState(second), 'merged');
   });
 
   it('keeps following up when the code host cannot answer, and records why', async () => {

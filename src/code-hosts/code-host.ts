@@ -69,9 +69,9 @@ export interface CodeHost {
   pullRequestState(request: { url: string; signal?: AbortSignal }): Promise<PullRequestState>;
   /**
    * Adds Quire's comment to the pull request at `url` (one this code host opened), marked with
-   * `quireCommentMarker` where others can read it. Code hosts without conversations leave it out.
+   * `quireCommentMarker` where others can read it.
    */
-  commentOnPullRequest?(request: { url: string; body: string; signal?: AbortSignal }): Promise<void>;
+  commentOnPullRequest(request: { url: string; body: string; signal?: AbortSignal }): Promise<void>;
   /**
    * What the code host knows of the user `userId` who commented, for code hosts whose webhooks do
    * not say whether the author may push (GitLab); the others leave it out.

@@ -8,6 +8,7 @@
  */
 import type pg from 'pg';
 import type { PgBoss } from 'pg-boss';
+import type { AgentJob } from '../../agent-jobs/agent-job.ts';
 import { addFollowUp } from '../../agent-jobs/job-service.ts';
 import { lockJob } from '../../agent-jobs/job-store.ts';
 import { findJobOfPullRequest, insertConversation } from './conversation-store.ts';
@@ -44,7 +45,22 @@ export async function processPullRequestComment(
   if (refusal !== null) return `ignored: ${refusal}`;
   const job = await lockJob(client, found.id);
   if (job === null || job.status === 'archived') return 'the job is archived';
-  await addFollowUp(client, boss, job, followUpOfComment(comment));
-  await insertConversation(client, job.id, job.pullRequestUrl ?? found.pullRequestUrl);
+  await continueWithComment(client, boss, job, comment, job.pullRequestUrl ?? found.pullRequestUrl);
   return `follow-up on ${job.id}`;
+}
+
+/**
+ * Makes the comment the next message of `job` (locked by the caller's transaction; not archived)
+ * and remembers that the run's summary is to be answered at `pullRequestUrl`.
+ */
+export async function continueWithComment(
+  client: pg.PoolClient,
+  boss: PgBoss,
+  job: AgentJob,
+  comment: PullRequestComment,
+  pullRequestUrl: string,
+): Promise<AgentJob> {
+  const continued = await addFollowUp(client, boss, job, followUpOfComment(comment));
+  await insertConversation(client, job.id, pullRequestUrl);
+  return continued;
 }

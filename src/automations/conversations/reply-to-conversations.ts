@@ -38,12 +38,13 @@ export async function replyToConversations(pool: pg.Pool, dependencies: ReplyDep
       if (pending === null) return null;
       const project = await findProject(client, pending.projectId);
       try {
-        const codeHost = project === null ? null : dependencies.codeHostFor(project);
-        if (codeHost?.commentOnPullRequest === undefined) {
-          await markReplied(client, pending.messageId, 'not answered: the code host has no comments');
+        if (project === null) {
+          await markReplied(client, pending.messageId, 'not answered: the project is gone');
           return false;
         }
-        await codeHost.commentOnPullRequest({ url: pending.pullRequestUrl, body: replyText(pending) });
+        await dependencies
+          .codeHostFor(project)
+          .commentOnPullRequest({ url: pending.pullRequestUrl, body: replyText(pending) });
         await markReplied(client, pending.messageId, 'replied');
         return true;
       } catch (error: unknown) {

@@ -3,7 +3,9 @@ import type { ReviewStore } from './review.ts';
 
 /**
  * The embedded default: the repository is a path on this machine, the branch is pushed to it, and
- * the pull request is a review page served by Quire at `{publicUrl}/review/{id}`.
+ * the pull request is a review page served by Quire at `{publicUrl}/review/{id}`, whose
+ * conversation holds Quire's comments as comments with no author (no marker is needed: no webhook
+ * comes back from it).
  */
 export function createLocalCodeHost(options: {
   repository: string;
@@ -32,10 +34,16 @@ export function createLocalCodeHost(options: {
       if (review === null) return 'closed';
       return review.status === 'open' ? 'open' : 'merged';
     },
+    async commentOnPullRequest({ url, body }) {
+      const id = reviewIdOf(url);
+      const added = id === null ? null : await options.reviews.addComment(id, { author: null, body });
+      if (added === null) throw new Error(`No review at ${url}`);
+    },
   };
 }
 
-function reviewUrl(publicUrl: string, reviewId: string): string {
+/** The review page of `reviewId`: the local code host's pull-request URL. */
+export function reviewUrl(publicUrl: string, reviewId: string): string {
   return `${publicUrl.replace(/\/+$/, '')}/review/${encodeURIComponent(reviewId)}`;
 }
 
