@@ -12,8 +12,11 @@ import type { KeyDirectory, ReverseDnsResolver } from './analytics/verification/
 import type { ApiKeyCache } from './auth/api-key-cache.ts';
 import { createApiKeyService } from './auth/api-key-service.ts';
 import { createAutomationService } from './automations/automation-service.ts';
+import { createReviewCommentService } from './automations/conversations/review-comments.ts';
 import { createHookService } from './automations/hooks/hook-service.ts';
+import { createCodeHostResolver } from './code-hosts/code-host-for-project.ts';
 import { createReviewService } from './code-hosts/local/review-service.ts';
+import { createPostgresReviewStore } from './code-hosts/local/review-store-postgres.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { isMigrated } from './db/migrator.ts';
@@ -66,12 +69,22 @@ export async function createServices(
       pool,
       boss: dependencies.boss,
       defaultModel: config.model,
+      codeHostFor: createCodeHostResolver({
+        publicUrl: config.publicUrl,
+        reviews: createPostgresReviewStore(pool),
+        secrets: dependencies.secrets,
+      }),
       ...(dependencies.now ? { now: dependencies.now } : {}),
     }),
     hooks: createHookService({ pool, boss: dependencies.boss, secrets: dependencies.secrets }),
     analyticsIngestion,
     analyticsReports: createAnalyticsReports(pool),
     reviews: createReviewService(pool),
+    reviewComments: createReviewCommentService({
+      pool,
+      boss: dependencies.boss,
+      publicUrl: config.publicUrl,
+    }),
     accounts: createAccountService(pool, dependencies.secrets.deriveKey('sign-in form tokens')),
     webhooks: createWebhookService(pool, dependencies.secrets),
     // The limit on agent job creates and follow-ups (the API's and the dashboard's alike).

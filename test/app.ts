@@ -4,6 +4,9 @@ import type { JobService } from '../src/agent-jobs/job-service.ts';
 import { type JobWorker, startJobWorker } from '../src/agent-jobs/job-worker.ts';
 import type { KeyDirectory, ReverseDnsResolver } from '../src/analytics/verification/index.ts';
 import { createApiKeyCache } from '../src/auth/api-key-cache.ts';
+import type { CodeHost, CodeHostProject } from '../src/code-hosts/code-host.ts';
+import { createCodeHostResolver } from '../src/code-hosts/code-host-for-project.ts';
+import { createPostgresReviewStore } from '../src/code-hosts/local/review-store-postgres.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import type { Database } from '../src/db/database.ts';
 import { createNotifier, type Notifier } from '../src/db/notifier.ts';
@@ -21,6 +24,18 @@ export function testSecrets(): SecretBox {
   return createSecretBox(
     loadSecretKeys({ secretKey: testSecretKey, previousSecretKeys: [], dataDirectory: '' }),
   );
+}
+
+/** Projects' code hosts as the composition root resolves them, on the test database and secret key. */
+export function testCodeHosts(
+  database: Database,
+  publicUrl = 'http://quire.test',
+): (project: CodeHostProject) => CodeHost {
+  return createCodeHostResolver({
+    publicUrl,
+    reviews: createPostgresReviewStore(database.pool),
+    secrets: testSecrets(),
+  });
 }
 
 export interface TestServices {

@@ -26,24 +26,27 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** The scripted model: fixes the typo in the quickstart, then says so. */
+/**
+ * The scripted model: fixes the typo in the quickstart, then says so; asked in a review comment
+ * (a follow-up fenced as `<review-comment>`), adds the install command.
+ */
 function scriptedTurn(request: ChatRequest): ChatTurn {
   const lastUser = request.messages.map((message) => message.role).lastIndexOf('user');
   const toolResults = request.messages
     .slice(lastUser + 1)
     .filter((message) => message.role === 'tool').length;
-  const plan: ChatTurn[] = [
-    { toolCalls: [{ name: 'read_file', arguments: { path: 'docs/quickstart.md' } }] },
-    {
-      toolCalls: [
-        {
-          name: 'edit_file',
-          arguments: { path: 'docs/quickstart.md', old_string: 'Instal the', new_string: 'Install the' },
-        },
-      ],
-    },
-    { text: 'Fixed the typo "Instal" in the quickstart.' },
-  ];
+  const edit = (old_string: string, new_string: string): ChatTurn => ({
+    toolCalls: [{ name: 'edit_file', arguments: { path: 'docs/quickstart.md', old_string, new_string } }],
+  });
+  const read: ChatTurn = { toolCalls: [{ name: 'read_file', arguments: { path: 'docs/quickstart.md' } }] };
+  const commented = JSON.stringify(request.messages[lastUser]?.content ?? '').includes('<review-comment>');
+  const plan: ChatTurn[] = commented
+    ? [
+        read,
+        edit('Install the CLI.', 'Install the CLI with `npm install -g acme`.'),
+        { text: 'Added the npm command to the quickstart.' },
+      ]
+    : [read, edit('Instal the', 'Install the'), { text: 'Fixed the typo "Instal" in the quickstart.' }];
   return plan[toolResults] ?? { text: 'Done.' };
 }
 
@@ -78,6 +81,7 @@ describe('the dashboard in a browser', { skip: unavailable ?? false, timeout: 18
   const { context, externalRequests } = await isolatedContext(browser, base);
   const page = await context.newPage();
   page.on('dialog', (dialog) => void dialog.accept());
+  let reviewLink = '';
   const shot = (name: string) =>
     page.screenshot({ path: path.join(screenshotDirectory, `${name}.png`), fullPage: true });
 
@@ -143,6 +147,7 @@ describe('the dashboard in a browser', { skip: unavailable ?? false, timeout: 18
     await page.locator('.diff .added', { hasText: '+Install the CLI.' }).waitFor();
     const link = await page.locator('#pull-request a').getAttribute('href');
     assert.match(link ?? '', new RegExp(`^http://127\\.0\\.0\\.1:${port}/review/rev_\\w+$`));
+    reviewLink = link ?? '';
     await shot('agent-job');
 
     await page.getByRole('link', { name: '← Agent jobs' }).click();
@@ -150,6 +155,32 @@ describe('the dashboard in a browser', { skip: unavailable ?? false, timeout: 18
     const row = page.getByRole('row', { name: /Fix the typo in the quickstart/ });
     await row.getByRole('link', { name: /review/ }).waitFor();
     await shot('agent-jobs');
+  });
+
+  it("comments on the review page, and reads Quire's answer and its change there", async () => {
+    await page.goto(reviewLink);
+    await page.getByRole('heading', { name: 'Conversation' }).waitFor();
+    await page.getByText('No comments yet.').waitFor();
+    await page.getByLabel('Comment for Quire').fill('Please say how to install it with npm.');
+    await page.getByRole('button', { name: 'Comment', exact: true }).click();
+    await page.getByText('Comment sent to Quire.').waitFor();
+    await page
+      .locator('.conversation .user', { hasText: 'Please say how to install it with npm.' })
+      .waitFor();
+    await page.getByText('Quire is working on the last comment').waitFor();
+    // The worker answers every 5 seconds once the follow-up run has ended; the page is read again.
+    const deadline = Date.now() + 90_000;
+    while ((await page.locator('.conversation .quire').count()) === 0) {
+      assert.ok(Date.now() < deadline, "Quire's answer did not appear on the review page");
+      await page.waitForTimeout(500);
+      await page.reload();
+    }
+    await page
+      .locator('.conversation .quire', { hasText: 'Added the npm command to the quickstart.' })
+      .waitFor();
+    await page.locator('.diff .added', { hasText: '+Install the CLI with `npm install -g acme`.' }).waitFor();
+    await shot('review');
+    await page.goto(`${base}/dashboard/projects/${project.id}/jobs`);
   });
 
   it('reads analytics after ingesting page views', async () => {

@@ -4,6 +4,8 @@ import { type RecordedRequest, startHttpDouble } from './http-double.ts';
 interface PullRequestRecord {
   number: number;
   state: 'open' | 'closed';
+  /** Set with `state: 'closed'` for a merged pull request, as GitHub reports one. */
+  merged?: boolean;
   title: string;
   body: string;
   head: string;
@@ -12,7 +14,7 @@ interface PullRequestRecord {
 
 /**
  * A faithful double of the part of GitHub's REST API the github code host uses: pull requests
- * (list by `head=owner:branch`, create with 422 on a duplicate, update, comment), and GitHub App installation
+ * (list by `head=owner:branch`, get, create with 422 on a duplicate, update, comment), and GitHub App installation
  * tokens with RS256 JWT verification. Served under `prefix` (`/api/v3` for GitHub Enterprise).
  */
 export async function startGitHubDouble(options: {
@@ -56,6 +58,8 @@ export async function startGitHubDouble(options: {
     title: pull.title,
     body: pull.body,
     html_url: `${publicUrl}/${options.owner}/${options.repo}/pull/${pull.number}`,
+    merged: pull.merged === true,
+    merged_at: pull.merged === true ? '2026-01-02T03:04:05Z' : null,
     head: { ref: pull.head, label: `${options.owner}:${pull.head}` },
     base: { ref: pull.base },
   });
@@ -157,6 +161,13 @@ export async function startGitHubDouble(options: {
       };
     }
     const update = new RegExp(`^${repositoryPath}/pulls/(\\d+)$`).exec(path);
+    // https://docs.github.com/en/rest/pulls/pulls#get-a-pull-request
+    if (method === 'GET' && update !== null) {
+      const pull = pulls.find((candidate) => candidate.number === Number(update[1]));
+      return pull === undefined
+        ? { status: 404, body: { message: 'Not Found' } }
+        : { status: 200, body: present(pull) };
+    }
     if (method === 'PATCH' && update !== null) {
       const pull = pulls.find((candidate) => candidate.number === Number(update[1]));
       if (pull === undefined) return { status: 404, body: { message: 'Not Found' } };

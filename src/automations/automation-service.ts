@@ -13,6 +13,7 @@ import {
 import type { JobResponse } from '../agent-jobs/job-service.ts';
 import { listAutomationJobs } from '../agent-jobs/job-store.ts';
 import { assertWithinMonthlyBudget } from '../agent-jobs/monthly-budget.ts';
+import type { CodeHost, CodeHostProject } from '../code-hosts/code-host.ts';
 import { transaction } from '../db/database.ts';
 import { ConflictError, NotFoundError } from '../errors.ts';
 import { newId } from '../ids.ts';
@@ -45,6 +46,8 @@ export interface AutomationServiceDependencies {
   pool: pg.Pool;
   boss: PgBoss;
   defaultModel: string | null;
+  /** The code host of a project (continue-pull-request mode asks whether a pull request is open). */
+  codeHostFor(project: CodeHostProject): CodeHost;
   /** The clock schedules start from; tests pass their own. */
   now?: () => Date;
 }
@@ -59,6 +62,7 @@ export function createAutomationService({
   pool,
   boss,
   defaultModel,
+  codeHostFor,
   now = () => new Date(),
 }: AutomationServiceDependencies) {
   const announceRun = createRunAnnouncer(pool);
@@ -132,12 +136,17 @@ export function createAutomationService({
           throw new NotFoundError('Automation not found');
         }
         if (!automation.enabled) throw new ConflictError('This automation is disabled; enable it first');
-        const fired = await fireAutomation(client, { boss, defaultModel: defaultModel ?? '' }, automation, {
-          type: 'manual',
-          changeKey: `manual:${newId('run')}`,
-          change: null,
-          reason: 'Started by hand',
-        });
+        const fired = await fireAutomation(
+          client,
+          { boss, defaultModel: defaultModel ?? '', codeHostFor },
+          automation,
+          {
+            type: 'manual',
+            changeKey: `manual:${newId('run')}`,
+            change: null,
+            reason: 'Started by hand',
+          },
+        );
         if (fired === null) throw new Error('A fresh change key was already taken');
         const created: JobResponse = { status: 201, body: presentAgentJob(fired.job) };
         if (idempotency) await storeIdempotentResponse(client, idempotency, created);

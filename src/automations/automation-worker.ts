@@ -22,7 +22,7 @@ export interface AutomationWorkerOptions {
   now?: () => Date;
   /** How often schedules are checked; default 15 seconds (a slot fires at most that late). */
   scheduleIntervalMilliseconds?: number;
-  /** The code host of a project, to answer pull-request conversations in. */
+  /** The code host of a project: to answer pull-request conversations in, and to ask whether a pull request is open. */
   codeHostFor: (project: CodeHostProject) => CodeHost;
   /** How often ended conversations are answered; default 5 seconds. */
   replyIntervalMilliseconds?: number;
@@ -43,7 +43,7 @@ export interface AutomationWorker {
 export async function startAutomationWorker(options: AutomationWorkerOptions): Promise<AutomationWorker> {
   const { pool, boss } = options;
   const announceRun = createRunAnnouncer(pool);
-  const fire = { boss, defaultModel: options.defaultModel ?? '' };
+  const fire = { boss, defaultModel: options.defaultModel ?? '', codeHostFor: options.codeHostFor };
   await boss.work<HookDeliveryRequest>(
     hookDeliveryQueue,
     { batchSize: 1, localConcurrency: 2, pollingIntervalSeconds: 1 },

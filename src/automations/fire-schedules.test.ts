@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { buildTestServices, testSecrets } from '../../test/app.ts';
+import { buildTestServices, testCodeHosts } from '../../test/app.ts';
 import { createTestDatabase } from '../../test/database.ts';
 import { buildProject } from '../../test/factories.ts';
 import { listAutomationJobs } from '../agent-jobs/job-store.ts';
-import { createCodeHostResolver } from '../code-hosts/code-host-for-project.ts';
-import { createPostgresReviewStore } from '../code-hosts/local/review-store-postgres.ts';
 import { createAutomationService } from './automation-service.ts';
 import { startAutomationWorker } from './automation-worker.ts';
 
@@ -13,7 +11,14 @@ const database = await createTestDatabase();
 const { boss } = await buildTestServices(database);
 let clock = new Date('2026-03-02T08:58:00Z');
 const now = () => clock;
-const automations = createAutomationService({ pool: database.pool, boss, defaultModel: 'anthropic:x', now });
+const codeHostFor = testCodeHosts(database);
+const automations = createAutomationService({
+  pool: database.pool,
+  boss,
+  defaultModel: 'anthropic:x',
+  codeHostFor,
+  now,
+});
 const project = await buildProject(database.pool, { repository: '/srv/docs' });
 // Two workers, as two processes would run: a slot must fire once between them.
 const workers = await Promise.all(
@@ -22,11 +27,7 @@ const workers = await Promise.all(
       pool: database.pool,
       boss,
       defaultModel: 'anthropic:x',
-      codeHostFor: createCodeHostResolver({
-        publicUrl: 'http://quire.test',
-        reviews: createPostgresReviewStore(database.pool),
-        secrets: testSecrets(),
-      }),
+      codeHostFor,
       log: () => {},
       now,
       scheduleIntervalMilliseconds: 3_600_000,

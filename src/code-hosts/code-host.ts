@@ -31,6 +31,22 @@ export interface PullRequest {
   created: boolean;
 }
 
+/** Where a pull request stands: `closed` is closed without merging (or deleted). */
+export type PullRequestState = 'open' | 'merged' | 'closed';
+
+/** Who wrote a comment, as the code host tells it when the webhook does not. */
+export interface Commenter {
+  bot: boolean;
+  /** May push to the repository (GitLab: the Developer role or above, inherited roles included). */
+  canPush: boolean;
+}
+
+/**
+ * Marks Quire's own comments: the code host adds it to what Quire posts, so that the webhook the
+ * comment causes is recognised and ignored. An HTML comment: invisible where the text is rendered.
+ */
+export const quireCommentMarker = '<!-- quire-reply -->';
+
 /**
  * The code-host port: where the repository is fetched from and pushed to, and where pull requests
  * live. Implementations: `github`, `gitlab`, `local` (the embedded default).
@@ -47,8 +63,18 @@ export interface CodeHost {
    */
   openOrUpdatePullRequest(request: PullRequestRequest): Promise<PullRequest>;
   /**
-   * Adds a comment to the pull request at `url` (one this code host opened). Code hosts without
-   * pull-request conversations yet leave it out.
+   * Whether the pull request at `url` (one this code host opened) is still open; a pull request the
+   * code host no longer knows is `closed`.
    */
-  commentOnPullRequest?(request: { url: string; body: string; signal?: AbortSignal }): Promise<void>;
+  pullRequestState(request: { url: string; signal?: AbortSignal }): Promise<PullRequestState>;
+  /**
+   * Adds Quire's comment to the pull request at `url` (one this code host opened), marked with
+   * `quireCommentMarker` where others can read it.
+   */
+  commentOnPullRequest(request: { url: string; body: string; signal?: AbortSignal }): Promise<void>;
+  /**
+   * What the code host knows of the user `userId` who commented, for code hosts whose webhooks do
+   * not say whether the author may push (GitLab); the others leave it out.
+   */
+  describeCommenter?(request: { userId: number; signal?: AbortSignal }): Promise<Commenter>;
 }

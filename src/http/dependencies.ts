@@ -5,6 +5,7 @@ import type { AnalyticsServices } from '../analytics/ingestion/index.ts';
 import type { AnalyticsReports } from '../analytics/reports/index.ts';
 import type { ApiKeyService } from '../auth/api-key-service.ts';
 import type { AutomationService } from '../automations/automation-service.ts';
+import type { ReviewCommentService } from '../automations/conversations/review-comments.ts';
 import type { HookService } from '../automations/hooks/hook-service.ts';
 import type { ReviewService } from '../code-hosts/local/review-service.ts';
 import type { Config } from '../config.ts';
@@ -29,6 +30,8 @@ export interface HttpDependencies {
   analyticsIngestion: AnalyticsServices;
   analyticsReports: AnalyticsReports;
   reviews: ReviewService;
+  /** Comments on review pages, which become follow-ups of the review's job. */
+  reviewComments: ReviewCommentService;
   accounts: AccountService;
   webhooks: WebhookService;
   /** Agent job creates and follow-ups per project, one per process. */

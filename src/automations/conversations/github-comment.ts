@@ -8,7 +8,9 @@
  * access to the repository), as GitHub defines them:
  * https://docs.github.com/en/graphql/reference/enums#commentauthorassociation
  */
+import { quireCommentMarker } from '../../code-hosts/code-host.ts';
 import { objectOf, textOf } from '../hooks/merged-change.ts';
+import type { CommentVerdict } from './pull-request-comment.ts';
 
 export const gitHubCommentEvents = [
   'issue_comment',
@@ -16,26 +18,7 @@ export const gitHubCommentEvents = [
   'pull_request_review',
 ] as const;
 
-/** Marks Quire's own replies, so that the webhook they cause is ignored. */
-export const quireReplyMarker = '<!-- quire-reply -->';
-
 const trustedAssociations = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
-
-export interface PullRequestComment {
-  /** The pull request's web URL (as Quire stored it when it opened the pull request). */
-  pullRequestUrl: string | null;
-  /** The pull request's head branch, when the payload says (review events). */
-  branch: string | null;
-  body: string;
-  author: string;
-  /** Set for a comment on a line of the diff. */
-  path: string | null;
-  line: number | null;
-}
-
-export type CommentVerdict =
-  | { kind: 'comment'; comment: PullRequestComment }
-  | { kind: 'ignored'; reason: string };
 
 export function gitHubPullRequestComment(event: string, payload: Record<string, unknown>): CommentVerdict {
   let comment: Record<string, unknown>;
@@ -62,7 +45,7 @@ export function gitHubPullRequestComment(event: string, payload: Record<string, 
   const body = textOf(comment.body)?.trim() ?? '';
   if (body === '') return { kind: 'ignored', reason: 'an empty comment' };
   if (user.type === 'Bot') return { kind: 'ignored', reason: 'a comment from a bot' };
-  if (body.includes(quireReplyMarker)) return { kind: 'ignored', reason: "Quire's own reply" };
+  if (body.includes(quireCommentMarker)) return { kind: 'ignored', reason: "Quire's own reply" };
   const association = textOf(comment.author_association) ?? 'NONE';
   if (!trustedAssociations.has(association))
     return { kind: 'ignored', reason: `a comment from ${association}, without write access` };

@@ -1,7 +1,7 @@
 /**
  * Answering in the pull request: when the run that carried out a comment's follow-up has ended,
- * the worker posts the run's summary (or why it failed) as a comment there, marked so that the
- * webhook it causes is ignored. Each conversation is locked while it is answered (other workers
+ * the worker posts the run's summary (or why it failed) as a comment there (the code host marks it,
+ * so that the webhook it causes is ignored). Each conversation is locked while it is answered (other workers
  * skip it) and marked answered in the same transaction; a crash between the post and the commit
  * can post one reply twice, never lose one.
  */
@@ -11,7 +11,6 @@ import { transaction } from '../../db/database.ts';
 import { errorMessage } from '../../errors.ts';
 import { findProject } from '../../projects/project-store.ts';
 import { lockPendingReply, markReplied, type PendingReply } from './conversation-store.ts';
-import { quireReplyMarker } from './github-comment.ts';
 
 export interface ReplyDependencies {
   codeHostFor(project: CodeHostProject): CodeHost;
@@ -27,8 +26,7 @@ function replyText(pending: PendingReply): string {
       ? `I could not finish this: ${pending.jobError ?? 'the run failed'}`
       : (pending.summary ??
         (pending.jobStatus === 'archived' ? 'The job was archived before it ran.' : 'Done.'));
-  const trimmed = text.length > maximumSummaryLength ? `${text.slice(0, maximumSummaryLength)}…` : text;
-  return `${trimmed}\n\n${quireReplyMarker}`;
+  return text.length > maximumSummaryLength ? `${text.slice(0, maximumSummaryLength)}…` : text;
 }
 
 /** Answers every conversation whose run has ended; returns how many replies were posted. */
@@ -40,12 +38,13 @@ export async function replyToConversations(pool: pg.Pool, dependencies: ReplyDep
       if (pending === null) return null;
       const project = await findProject(client, pending.projectId);
       try {
-        const codeHost = project === null ? null : dependencies.codeHostFor(project);
-        if (codeHost?.commentOnPullRequest === undefined) {
-          await markReplied(client, pending.messageId, 'not answered: the code host has no comments');
+        if (project === null) {
+          await markReplied(client, pending.messageId, 'not answered: the project is gone');
           return false;
         }
-        await codeHost.commentOnPullRequest({ url: pending.pullRequestUrl, body: replyText(pending) });
+        await dependencies
+          .codeHostFor(project)
+          .commentOnPullRequest({ url: pending.pullRequestUrl, body: replyText(pending) });
         await markReplied(client, pending.messageId, 'replied');
         return true;
       } catch (error: unknown) {

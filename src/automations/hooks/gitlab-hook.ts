@@ -3,7 +3,12 @@
  * https://docs.gitlab.com/user/project/integrations/webhook_events/):
  * - `X-Gitlab-Token` carries the secret token as set on the hook, compared in constant time;
  * - `Idempotency-Key` stays the same when GitLab retries a delivery (GitLab 17.4 and later); older
- *   servers send none, and the body's hash stands in for it;
+ *   servers send none, and the body's hash stands in for it (a retry resends the same body). Not
+ *   `X-Gitlab-Event-UUID`: webhooks that one webhook's receiver causes share it ("recursive
+ *   webhooks ... share the same value"), so it names an event, not a delivery. Both headers:
+ *   https://docs.gitlab.com/user/project/integrations/webhooks/#delivery-headers
+ * - `X-Gitlab-Event: Note Hook` on a merge request: a pull-request conversation
+ *   (src/automations/conversations/gitlab-note.ts);
  * - `X-Gitlab-Event: Merge Request Hook` with `object_attributes.action: merge` is a merge into
  *   `object_attributes.target_branch`, whose commit is `merge_commit_sha`;
  * - `X-Gitlab-Event: Push Hook`: `ref`, `after`, and `commits[].added|modified|removed`.
@@ -19,7 +24,7 @@ export function verifyGitLabToken(secret: string, header: string | undefined): b
   return timingSafeEqual(given, expected);
 }
 
-export const gitLabEvents = ['Merge Request Hook', 'Push Hook'] as const;
+export const gitLabEvents = ['Merge Request Hook', 'Push Hook', 'Note Hook'] as const;
 
 export function gitLabDeliveryId(idempotencyKey: string | undefined, rawBody: Buffer): string {
   return idempotencyKey ?? `sha256:${createHash('sha256').update(rawBody).digest('hex')}`;

@@ -93,7 +93,9 @@ export function createHookService({
         if (!(gitLabEvents as readonly string[]).includes(event ?? '')) return { outcome: 'ignored' };
       }
       if (deliveryId === undefined || deliveryId === '' || deliveryId.length > 200) {
-        throw new InvalidInputError('Missing or invalid X-GitHub-Delivery header');
+        throw new InvalidInputError(
+          `Missing or invalid ${hook.provider === 'github' ? 'X-GitHub-Delivery' : 'Idempotency-Key'} header`,
+        );
       }
       const payload = storable(hook.rawBody.toString('utf8'));
       return transaction(pool, async (client) => {

@@ -7,10 +7,14 @@
 import path from 'node:path';
 import type pg from 'pg';
 import { transaction } from '../../db/database.ts';
+import { errorMessage } from '../../errors.ts';
+import { findProject } from '../../projects/project-store.ts';
 import type { MergeTrigger } from '../automation.ts';
 import { listEnabledAutomations, lockAutomation } from '../automation-store.ts';
 import { gitHubCommentEvents, gitHubPullRequestComment } from '../conversations/github-comment.ts';
+import { gitLabAuthorCheck, gitLabMergeRequestNote, gitLabNoteEvent } from '../conversations/gitlab-note.ts';
 import { processPullRequestComment } from '../conversations/process-comment.ts';
+import type { AuthorCheck, PullRequestComment } from '../conversations/pull-request-comment.ts';
 import { type FireDependencies, fireAutomation } from '../fire-automation.ts';
 import { gitHubMergedChange } from './github-hook.ts';
 import { gitLabMergedChange } from './gitlab-hook.ts';
@@ -39,15 +43,18 @@ export async function processHookDelivery(
   return transaction(pool, async (client) => {
     const delivery = await lockHookDelivery(client, deliveryId);
     if (delivery === null || delivery.processedAt !== null) return 0;
-    if (
-      delivery.provider === 'github' &&
-      (gitHubCommentEvents as readonly string[]).includes(delivery.event)
-    ) {
-      const verdict = gitHubPullRequestComment(delivery.event, delivery.payload);
+    const conversation = await commentOf(client, dependencies, delivery);
+    if (conversation !== null) {
       const outcome =
-        verdict.kind === 'ignored'
-          ? `ignored: ${verdict.reason}`
-          : await processPullRequestComment(client, dependencies.boss, delivery.projectId, verdict.comment);
+        conversation.kind === 'ignored'
+          ? `ignored: ${conversation.reason}`
+          : await processPullRequestComment(
+              client,
+              dependencies.boss,
+              delivery.projectId,
+              conversation.comment,
+              conversation.checkAuthor,
+            );
       await markHookDeliveryProcessed(client, delivery.id, outcome);
       return outcome.startsWith('follow-up') ? 1 : 0;
     }
@@ -87,4 +94,44 @@ export async function processHookDelivery(
     );
     return fired;
   });
+}
+
+type Conversation =
+  | { kind: 'comment'; comment: PullRequestComment; checkAuthor: AuthorCheck | null }
+  | { kind: 'ignored'; reason: string };
+
+/** The comment a conversation event tells of (GitHub comments and reviews, GitLab notes); null for other events. */
+async function commentOf(
+  client: pg.PoolClient,
+  dependencies: FireDependencies,
+  delivery: {
+    provider: 'github' | 'gitlab';
+    event: string;
+    projectId: string;
+    payload: Record<string, unknown>;
+  },
+): Promise<Conversation | null> {
+  if (delivery.provider === 'github') {
+    if (!(gitHubCommentEvents as readonly string[]).includes(delivery.event)) return null;
+    const verdict = gitHubPullRequestComment(delivery.event, delivery.payload);
+    return verdict.kind === 'ignored' ? verdict : { ...verdict, checkAuthor: null };
+  }
+  if (delivery.event !== gitLabNoteEvent) return null;
+  const verdict = gitLabMergeRequestNote(delivery.payload);
+  if (verdict.kind === 'ignored') return verdict;
+  const project = await findProject(client, delivery.projectId);
+  if (project === null || project.codeHost !== 'gitlab')
+    return { kind: 'ignored', reason: 'the project is not on GitLab' };
+  let codeHost: ReturnType<FireDependencies['codeHostFor']>;
+  try {
+    codeHost = dependencies.codeHostFor(project);
+  } catch (error: unknown) {
+    // Settings without a token: retrying cannot help.
+    return { kind: 'ignored', reason: `GitLab cannot be asked who commented (${errorMessage(error)})` };
+  }
+  return {
+    kind: 'comment',
+    comment: verdict.comment,
+    checkAuthor: gitLabAuthorCheck(codeHost, verdict.authorId, verdict.comment.author),
+  };
 }

@@ -3,19 +3,23 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { buildTestServices, testSecrets } from '../../../test/app.ts';
+import { buildTestServices, testCodeHosts } from '../../../test/app.ts';
 import { createTestDatabase } from '../../../test/database.ts';
 import { buildProject } from '../../../test/factories.ts';
 import { createRepository, git, temporaryDirectory, writeFiles } from '../../../test/temporary-repository.ts';
-import { createCodeHostResolver } from '../../code-hosts/code-host-for-project.ts';
-import { createPostgresReviewStore } from '../../code-hosts/local/review-store-postgres.ts';
 import { createAutomationService } from '../automation-service.ts';
 import { type AutomationWorker, startAutomationWorker } from '../automation-worker.ts';
 
 const directory = temporaryDirectory();
 const database = await createTestDatabase();
 const { boss } = await buildTestServices(database);
-const automations = createAutomationService({ pool: database.pool, boss, defaultModel: 'anthropic:x' });
+const codeHostFor = testCodeHosts(database);
+const automations = createAutomationService({
+  pool: database.pool,
+  boss,
+  defaultModel: 'anthropic:x',
+  codeHostFor,
+});
 const repository = createRepository(join(directory.path, 'code'), {
   'README.md': '# Tool\n',
   'src/cli.ts': 'export const flags = [];\n',
@@ -27,11 +31,7 @@ async function startWorker(): Promise<AutomationWorker> {
     pool: database.pool,
     boss,
     defaultModel: 'anthropic:x',
-    codeHostFor: createCodeHostResolver({
-      publicUrl: 'http://quire.test',
-      reviews: createPostgresReviewStore(database.pool),
-      secrets: testSecrets(),
-    }),
+    codeHostFor,
     log: () => {},
     localRepositoryIntervalMilliseconds: 3_600_000,
   });

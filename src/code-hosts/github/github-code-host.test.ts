@@ -107,6 +107,29 @@ describe('github code host (Octokit against a GitHub API double)', () => {
     }
   });
 
+  it('tells an open, a merged, a closed and an unknown pull request apart, and comments with the marker', async () => {
+    const github = await startGitHubDouble({ owner: 'acme', repo: 'docs', token: 'ghp_valid' });
+    try {
+      const host = createGitHubCodeHost({
+        repository: 'https://github.com/acme/docs',
+        credentials: { token: 'ghp_valid' },
+        apiBaseUrl: github.apiBaseUrl,
+      });
+      const { url } = await host.openOrUpdatePullRequest(request);
+      assert.equal(await host.pullRequestState({ url }), 'open');
+      await host.commentOnPullRequest?.({ url, body: 'Done.' });
+      assert.deepEqual(github.comments, [{ number: 1, body: 'Done.\n\n<!-- quire-reply -->' }]);
+      github.pulls[0]!.state = 'closed';
+      assert.equal(await host.pullRequestState({ url }), 'closed');
+      github.pulls[0]!.merged = true;
+      assert.equal(await host.pullRequestState({ url }), 'merged');
+      assert.equal(await host.pullRequestState({ url: url.replace(/\/1$/, '/404') }), 'closed');
+      assert.equal(github.requests.at(-1)?.path, '/repos/acme/docs/pulls/404');
+    } finally {
+      await github.close();
+    }
+  });
+
   it('surfaces rejected credentials', async () => {
     const github = await startGitHubDouble({ owner: 'acme', repo: 'docs', token: 'ghp_valid' });
     try {

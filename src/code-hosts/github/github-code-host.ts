@@ -1,7 +1,7 @@
 import { createAppAuth } from '@octokit/auth-app';
 import { Octokit } from '@octokit/rest';
 import { propertyOf } from '../../errors.ts';
-import type { CodeHost } from '../code-host.ts';
+import { type CodeHost, quireCommentMarker } from '../code-host.ts';
 import { parseRepositoryUrl } from '../repository-url.ts';
 
 export type GitHubCredentials =
@@ -79,16 +79,33 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): CodeHost {
 
     // https://docs.github.com/en/rest/issues/comments#create-an-issue-comment (pull requests are issues)
     async commentOnPullRequest({ url, body, signal }) {
-      const number = /\/pull\/(\d+)\/?$/.exec(new URL(url).pathname)?.[1];
-      if (number === undefined) throw new Error(`Not a GitHub pull request URL: ${url}`);
       const octokit = await client();
       await octokit.rest.issues.createComment({
         owner,
         repo,
-        issue_number: Number(number),
-        body,
+        issue_number: pullNumber(url),
+        body: `${body}\n\n${quireCommentMarker}`,
         request: { signal },
       });
+    },
+
+    // https://docs.github.com/en/rest/pulls/pulls#get-a-pull-request: `state` is open or closed, and
+    // `merged` tells a merged pull request from one closed without merging.
+    async pullRequestState({ url, signal }) {
+      const octokit = await client();
+      try {
+        const { data } = await octokit.rest.pulls.get({
+          owner,
+          repo,
+          pull_number: pullNumber(url),
+          request: { signal },
+        });
+        if (data.merged || data.merged_at !== null) return 'merged';
+        return data.state === 'open' ? 'open' : 'closed';
+      } catch (error: unknown) {
+        if (propertyOf(error, 'status') === 404) return 'closed';
+        throw error;
+      }
     },
 
     async openOrUpdatePullRequest(pullRequest) {
@@ -128,4 +145,11 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): CodeHost {
       }
     },
   };
+}
+
+/** The number of a pull request from its web URL, `https://github.com/owner/name/pull/12`. */
+function pullNumber(url: string): number {
+  const number = /\/pull\/(\d+)\/?$/.exec(new URL(url).pathname)?.[1];
+  if (number === undefined) throw new Error(`Not a GitHub pull request URL: ${url}`);
+  return Number(number);
 }

@@ -1,6 +1,6 @@
 import { Gitlab } from '@gitbeaker/rest';
 import { propertyOf } from '../../errors.ts';
-import type { CodeHost } from '../code-host.ts';
+import { type CodeHost, type PullRequestState, quireCommentMarker } from '../code-host.ts';
 import { parseRepositoryUrl } from '../repository-url.ts';
 
 export interface GitLabCodeHostOptions {
@@ -12,10 +12,22 @@ export interface GitLabCodeHostOptions {
   host?: string | undefined;
 }
 
-/** GitLab through gitbeaker: merge requests found by source branch, created or updated. */
+/** Roles from GitLab's `Gitlab::Access`: https://docs.gitlab.com/api/members/#roles */
+const developerAccess = 30;
+
+/**
+ * GitLab through gitbeaker: merge requests found by source branch, created or updated; their state
+ * and notes; and what GitLab knows of a user who commented.
+ */
 export function createGitLabCodeHost(options: GitLabCodeHostOptions): CodeHost {
   const address = parseRepositoryUrl(options.repository);
-  const api = new Gitlab({ host: options.host ?? address.origin, token: options.token });
+  // gitbeaker takes no per-request AbortSignal: `queryTimeout` bounds every call instead (its
+  // default is 300 s, too long for the calls made while a webhook's transaction waits).
+  const api = new Gitlab({
+    host: options.host ?? address.origin,
+    token: options.token,
+    queryTimeout: 30_000,
+  });
   const projectId = address.path;
 
   async function findOpen(branch: string, signal?: AbortSignal) {
@@ -30,9 +42,51 @@ export function createGitLabCodeHost(options: GitLabCodeHostOptions): CodeHost {
     return open[0] ?? null;
   }
 
+  const statusOf = (error: unknown) =>
+    propertyOf(propertyOf(propertyOf(error, 'cause'), 'response'), 'status');
+
   return {
     async gitCredentials() {
       return { username: 'oauth2', password: options.token };
+    },
+
+    // https://docs.gitlab.com/api/merge_requests/#get-single-mr: `state` is opened, closed, locked
+    // (a merge in progress) or merged.
+    async pullRequestState({ url }) {
+      try {
+        const mergeRequest = await api.MergeRequests.show(projectId, mergeRequestIid(url));
+        const states: Record<string, PullRequestState> = {
+          opened: 'open',
+          locked: 'open',
+          merged: 'merged',
+        };
+        return states[String(mergeRequest.state)] ?? 'closed';
+      } catch (error: unknown) {
+        if (statusOf(error) === 404) return 'closed';
+        throw error;
+      }
+    },
+
+    // https://docs.gitlab.com/api/notes/#create-new-merge-request-note
+    async commentOnPullRequest({ url, body }) {
+      await api.MergeRequestNotes.create(projectId, mergeRequestIid(url), `${body}\n\n${quireCommentMarker}`);
+    },
+
+    // A note's webhook names its author but not their role. The user's `bot` flag:
+    // https://docs.gitlab.com/api/users/#get-a-single-user (project, group and service-account
+    // tokens act as bot users); their role here, inherited from groups too:
+    // https://docs.gitlab.com/api/members/#get-a-member-of-a-group-or-project-including-inherited-and-invited-members
+    async describeCommenter({ userId }) {
+      try {
+        const user = await api.Users.show(userId);
+        if (user.bot === true) return { bot: true, canPush: false };
+        const member = await api.ProjectMembers.show(projectId, userId, { includeInherited: true });
+        return { bot: false, canPush: Number(member.access_level) >= developerAccess };
+      } catch (error: unknown) {
+        // A user GitLab no longer knows, or no member of the project: no role in it.
+        if (statusOf(error) === 404) return { bot: false, canPush: false };
+        throw error;
+      }
     },
 
     async openOrUpdatePullRequest(request) {
@@ -62,8 +116,7 @@ export function createGitLabCodeHost(options: GitLabCodeHostOptions): CodeHost {
         return { url: String(created.web_url), created: true };
       } catch (error: unknown) {
         // 409: another attempt opened one for this branch in the meantime.
-        const status = propertyOf(propertyOf(propertyOf(error, 'cause'), 'response'), 'status');
-        if (status === 409) {
+        if (statusOf(error) === 409) {
           const raced = await findOpen(request.branch, request.signal);
           if (raced !== null) return update(raced.iid);
         }
@@ -71,4 +124,11 @@ export function createGitLabCodeHost(options: GitLabCodeHostOptions): CodeHost {
       }
     },
   };
+}
+
+/** The iid of a merge request from its web URL, `https://gitlab.example.com/group/name/-/merge_requests/3`. */
+function mergeRequestIid(url: string): number {
+  const iid = /\/merge_requests\/(\d+)\/?$/.exec(new URL(url).pathname)?.[1];
+  if (iid === undefined) throw new Error(`Not a GitLab merge request URL: ${url}`);
+  return Number(iid);
 }

@@ -1,9 +1,10 @@
 import { newId } from '../../ids.ts';
-import type { Review, ReviewStore } from './review.ts';
+import type { Review, ReviewComment, ReviewStore } from './review.ts';
 
 /** The in-memory `ReviewStore`, with the PostgreSQL store's behaviour (used by tests and the bench). */
 export function createInMemoryReviewStore(): ReviewStore {
   const reviews = new Map<string, Review>();
+  const comments: ReviewComment[] = [];
   return {
     async upsert(input) {
       for (const review of reviews.values()) {
@@ -38,6 +39,15 @@ export function createInMemoryReviewStore(): ReviewStore {
       if (review === undefined || review.status !== 'open') return null;
       Object.assign(review, { status: 'merged', mergeCommit, mergedAt: new Date(), updatedAt: new Date() });
       return { ...review };
+    },
+    async addComment(reviewId, comment) {
+      if (!reviews.has(reviewId)) return null;
+      const added: ReviewComment = { id: newId('rvc'), reviewId, ...comment, createdAt: new Date() };
+      comments.push(added);
+      return { ...added };
+    },
+    async listComments(reviewId) {
+      return comments.filter((comment) => comment.reviewId === reviewId).map((comment) => ({ ...comment }));
     },
   };
 }

@@ -3,7 +3,9 @@ import type { ReviewStore } from './review.ts';
 
 /**
  * The embedded default: the repository is a path on this machine, the branch is pushed to it, and
- * the pull request is a review page served by Quire at `{publicUrl}/review/{id}`.
+ * the pull request is a review page served by Quire at `{publicUrl}/review/{id}`, whose
+ * conversation holds Quire's comments as comments with no author (no marker is needed: no webhook
+ * comes back from it).
  */
 export function createLocalCodeHost(options: {
   repository: string;
@@ -26,9 +28,26 @@ export function createLocalCodeHost(options: {
       });
       return { url: reviewUrl(options.publicUrl, review.id), created };
     },
+    async pullRequestState({ url }) {
+      const id = reviewIdOf(url);
+      const review = id === null ? null : await options.reviews.get(id);
+      if (review === null) return 'closed';
+      return review.status === 'open' ? 'open' : 'merged';
+    },
+    async commentOnPullRequest({ url, body }) {
+      const id = reviewIdOf(url);
+      const added = id === null ? null : await options.reviews.addComment(id, { author: null, body });
+      if (added === null) throw new Error(`No review at ${url}`);
+    },
   };
 }
 
-function reviewUrl(publicUrl: string, reviewId: string): string {
+/** The review page of `reviewId`: the local code host's pull-request URL. */
+export function reviewUrl(publicUrl: string, reviewId: string): string {
   return `${publicUrl.replace(/\/+$/, '')}/review/${encodeURIComponent(reviewId)}`;
+}
+
+/** The review id of a review page's URL; the host is not compared, so a changed public URL still finds it. */
+function reviewIdOf(url: string): string | null {
+  return /\/review\/(rev_[0-9a-z]+)\/?$/.exec(new URL(url).pathname)?.[1] ?? null;
 }

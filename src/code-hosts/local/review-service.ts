@@ -3,7 +3,7 @@
  * the stored review, its diff and its merge, without the edges touching the store or running git.
  */
 import type { Queryable } from '../../db/database.ts';
-import type { Review } from './review.ts';
+import type { Review, ReviewComment } from './review.ts';
 import { mergeReviewBranch, readReviewDiff } from './review-git.ts';
 import { createPostgresReviewStore, findLatestReviewOfJob } from './review-store-postgres.ts';
 
@@ -15,6 +15,8 @@ export interface ReviewService {
   readDiff(review: Review): Promise<string>;
   /** Merges the open review's branch into its base and records the merge commit. */
   merge(review: Review): Promise<void>;
+  /** The review page's conversation, oldest first: users' comments and Quire's replies. */
+  listComments(review: Review): Promise<ReviewComment[]>;
 }
 
 export function createReviewService(db: Queryable): ReviewService {
@@ -30,5 +32,6 @@ export function createReviewService(db: Queryable): ReviewService {
       });
       await store.markMerged(review.id, commit);
     },
+    listComments: (review) => store.listComments(review.id),
   };
 }

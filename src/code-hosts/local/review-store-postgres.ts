@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/database.ts';
 import { newId } from '../../ids.ts';
-import type { Review, ReviewStatus, ReviewStore } from './review.ts';
+import type { Review, ReviewComment, ReviewStatus, ReviewStore } from './review.ts';
 
 interface ReviewRow {
   id: string;
@@ -36,7 +36,25 @@ function reviewFromRow(row: ReviewRow): Review {
   };
 }
 
-/** The `ReviewStore` on PostgreSQL (migration 0003): one statement per operation. */
+interface ReviewCommentRow {
+  id: string;
+  review_id: string;
+  author: string | null;
+  body: string;
+  created_at: Date;
+}
+
+function commentFromRow(row: ReviewCommentRow): ReviewComment {
+  return {
+    id: row.id,
+    reviewId: row.review_id,
+    author: row.author,
+    body: row.body,
+    createdAt: row.created_at,
+  };
+}
+
+/** The `ReviewStore` on PostgreSQL (migrations 0003 and 0018): one statement per operation. */
 export function createPostgresReviewStore(db: Queryable): ReviewStore {
   return {
     async upsert(review) {
@@ -73,6 +91,22 @@ export function createPostgresReviewStore(db: Queryable): ReviewStore {
         [id, mergeCommit],
       );
       return result.rows[0] === undefined ? null : reviewFromRow(result.rows[0]);
+    },
+    async addComment(reviewId, comment) {
+      const result = await db.query<ReviewCommentRow>(
+        `INSERT INTO review_comments (id, review_id, author, body)
+         SELECT $1, id, $3, $4 FROM reviews WHERE id = $2
+         RETURNING *`,
+        [newId('rvc'), reviewId, comment.author, comment.body],
+      );
+      return result.rows[0] === undefined ? null : commentFromRow(result.rows[0]);
+    },
+    async listComments(reviewId) {
+      const result = await db.query<ReviewCommentRow>(
+        'SELECT * FROM review_comments WHERE review_id = $1 ORDER BY created_at, id',
+        [reviewId],
+      );
+      return result.rows.map(commentFromRow);
     },
   };
 }

@@ -19,6 +19,15 @@ export interface Review {
   mergedAt: Date | null;
 }
 
+/** A comment on a review page: a signed-in dashboard user's, or Quire's reply (`author` null). */
+export interface ReviewComment {
+  id: string;
+  reviewId: string;
+  author: string | null;
+  body: string;
+  createdAt: Date;
+}
+
 export interface ReviewUpsert {
   projectId: string;
   jobId: string;
@@ -39,4 +48,11 @@ export interface ReviewStore {
   get(id: string): Promise<Review | null>;
   /** Marks an open review merged; null when it is not open (already merged, or missing). */
   markMerged(id: string, mergeCommit: string): Promise<Review | null>;
+  /** Adds a comment to the review; null when there is no such review. */
+  addComment(
+    reviewId: string,
+    comment: { author: string | null; body: string },
+  ): Promise<ReviewComment | null>;
+  /** The review's comments, oldest first. */
+  listComments(reviewId: string): Promise<ReviewComment[]>;
 }

@@ -124,7 +124,7 @@ describe('review pages of the local code host', async () => {
     assert.equal(browser.headers.location, `/dashboard/sign-in?next=${encodeURIComponent(url)}`);
     const withKey = await app.inject({ method: 'GET', url, headers: await keyOf(project.id) });
     assert.equal(withKey.statusCode, 200);
-    assert.match(withKey.body, /Sign in to the dashboard<\/a> to merge/);
+    assert.match(withKey.body, /Sign in to the dashboard<\/a> to comment or merge/);
     assert.doesNotMatch(withKey.body, /<form/);
     const other = await buildProject(database.pool);
     const foreign = await app.inject({ method: 'GET', url, headers: await keyOf(other.id) });

@@ -4,11 +4,13 @@ import { authorize } from '../../auth/authenticate.ts';
 import {
   ConflictError,
   ForbiddenError,
+  InvalidInputError,
   isQuireError,
   NotFoundError,
   UnauthorizedError,
 } from '../../errors.ts';
 import type { HttpDependencies } from '../../http/dependencies.ts';
+import { formField } from '../form.ts';
 import { renderReviewPage } from '../pages/review-page.ts';
 import { sendPage } from '../send-page.ts';
 
@@ -21,14 +23,20 @@ const reviewParameters = {
 /**
  * The local code host's pull requests at their stable `prLink`, `/review/{id}`. The link alone is
  * not a credential (it reaches read-only keys and access logs): viewing needs a dashboard session
- * or an API key of the review's project (`Authorization: Bearer`), and merging, which writes to the
- * base branch, needs a signed-in dashboard user and the session's CSRF token.
+ * or an API key of the review's project (`Authorization: Bearer`); commenting, which starts an
+ * agent run, and merging, which writes to the base branch, need a signed-in dashboard user and the
+ * session's CSRF token.
  */
 export function registerReviewRoutes(
   app: FastifyInstance,
-  { reviews, apiKeys }: Pick<HttpDependencies, 'reviews' | 'apiKeys'>,
+  {
+    reviews,
+    reviewComments,
+    apiKeys,
+    agentRateLimiter,
+  }: Pick<HttpDependencies, 'reviews' | 'reviewComments' | 'apiKeys' | 'agentRateLimiter'>,
 ): void {
-  app.get<{ Params: { reviewId: string }; Querystring: { merged?: string } }>(
+  app.get<{ Params: { reviewId: string }; Querystring: { merged?: string; commented?: string } }>(
     '/review/:reviewId',
     { schema: { params: reviewParameters }, config: { dashboardAccess: 'public' } },
     async (request, reply) => {
@@ -48,12 +56,21 @@ export function registerReviewRoutes(
           throw new ForbiddenError('This API key may not be used from this address');
       }
       if (review === null) throw new NotFoundError('Review not found');
-      const diff = await reviews.readDiff(review).catch(() => '(The branch is no longer in the repository.)');
-      const message = request.query.merged === '1' ? 'Merged.' : undefined;
+      const [diff, comments] = await Promise.all([
+        reviews.readDiff(review).catch(() => '(The branch is no longer in the repository.)'),
+        reviews.listComments(review),
+      ]);
+      const message =
+        request.query.merged === '1'
+          ? 'Merged.'
+          : request.query.commented === '1'
+            ? 'Comment sent to Quire.'
+            : undefined;
       return sendPage(
         reply,
         renderReviewPage(review, diff, {
           csrfToken: session?.csrfToken ?? null,
+          comments,
           ...(message ? { message } : {}),
         }),
       );
@@ -74,6 +91,21 @@ export function registerReviewRoutes(
         throw new ConflictError('The branch could not be merged');
       }
       return reply.redirect(`/review/${encodeURIComponent(review.id)}?merged=1`, 303);
+    },
+  );
+  // Not public either: a signed-in user and the CSRF token. The comment is a follow-up of the
+  // review's job, counted against the project's agent rate limit as the dashboard's other follow-ups.
+  app.post<{ Params: { reviewId: string } }>(
+    '/review/:reviewId/comments',
+    { schema: { params: reviewParameters } },
+    async (request, reply) => {
+      const review = await reviews.get(request.params.reviewId);
+      if (review === null) throw new NotFoundError('Review not found');
+      const body = formField(request.body, 'body');
+      if (body.trim() === '') throw new InvalidInputError('Write a comment first');
+      await agentRateLimiter.consume(review.projectId);
+      await reviewComments.comment(review.id, request.dashboardSession!.email, body);
+      return reply.redirect(`/review/${encodeURIComponent(review.id)}?commented=1#conversation`, 303);
     },
   );
 }

@@ -49,7 +49,7 @@ const AutomationModeSchema = Type.Union(
   [Type.Literal('pull-request-per-change'), Type.Literal('continue-pull-request')],
   {
     description:
-      'pull-request-per-change: a new job and pull request per firing; continue-pull-request: while the latest job of the automation has its pull request open, a firing is a follow-up of that job',
+      'pull-request-per-change: a new job and pull request per firing; continue-pull-request: while the latest job of the automation is running or has a pull request that its code host says is still open, a firing is a follow-up of that job; once that pull request is merged or closed, the next firing starts a new job',
   },
 );
 

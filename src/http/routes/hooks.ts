@@ -13,9 +13,9 @@ const hookBodyLimit = 5 * 1024 * 1024;
 
 const descriptions: Record<HookProvider, string> = {
   github:
-    'GitHub webhook (content type application/json): `pull_request` (closed and merged) and `push` events, verified with X-Hub-Signature-256 against the project hook secret and deduplicated by X-GitHub-Delivery. Stored before the 2xx and processed through the queue; other events are acknowledged and ignored.',
+    "GitHub webhook (content type application/json): `pull_request` (closed and merged) and `push` events, and comments on Quire's pull requests (`issue_comment`, `pull_request_review_comment`, `pull_request_review`), verified with X-Hub-Signature-256 against the project hook secret and deduplicated by X-GitHub-Delivery. Stored before the 2xx and processed through the queue; other events are acknowledged and ignored.",
   gitlab:
-    'GitLab webhook: merge request events (merged) and push events, verified with X-Gitlab-Token against the project hook secret and deduplicated by the Idempotency-Key GitLab keeps across retries. Stored before the 2xx; other events are acknowledged and ignored.',
+    "GitLab webhook: merge request events (merged), push events and comment events (`Note Hook`: a note on one of Quire's merge requests from someone with the Developer role or above becomes a follow-up, answered with a note when its run ends), verified with X-Gitlab-Token against the project hook secret and deduplicated by the Idempotency-Key GitLab keeps across retries. Stored before the 2xx; other events are acknowledged and ignored.",
 };
 
 export const registerHookRoutes: RouteRegistrar = async (app, { hooks }) => {
