@@ -13,6 +13,7 @@ describe('loadConfig', () => {
     assert.equal(config.publicUrl, 'http://127.0.0.1:3000');
     assert.equal(config.model, null);
     assert.equal(config.role, 'all');
+    assert.equal(config.embeddedRecoverySeconds, 60);
     assert.ok(Object.isFrozen(config));
   });
 
@@ -29,6 +30,7 @@ describe('loadConfig', () => {
       OPENAI_COMPATIBLE_BASE_URL: 'http://127.0.0.1:11434/v1',
       OPENAI_COMPATIBLE_API_KEY: 'c',
       QUIRE_ROLE: 'worker',
+      QUIRE_EMBEDDED_RECOVERY_SECONDS: '5',
     });
     assert.equal(config.port, 8080);
     assert.equal(config.host, '0.0.0.0');
@@ -41,6 +43,7 @@ describe('loadConfig', () => {
     assert.equal(config.openaiCompatibleBaseUrl, 'http://127.0.0.1:11434/v1');
     assert.equal(config.openaiCompatibleApiKey, 'c');
     assert.equal(config.role, 'worker');
+    assert.equal(config.embeddedRecoverySeconds, 5);
   });
 
   test('command-line overrides win over the environment', () => {
@@ -60,6 +63,7 @@ describe('loadConfig', () => {
     ['QUIRE_MODEL', { QUIRE_MODEL: 'openai:' }],
     ['DATABASE_URL', { DATABASE_URL: 'mysql://localhost/quire' }],
     ['DATABASE_URL', { DATABASE_URL: 'not a url' }],
+    ['QUIRE_EMBEDDED_RECOVERY_SECONDS', { QUIRE_EMBEDDED_RECOVERY_SECONDS: '0' }],
     ['QUIRE_PUBLIC_URL', { QUIRE_PUBLIC_URL: 'ftp://example.com' }],
     ['OPENAI_COMPATIBLE_BASE_URL', { OPENAI_COMPATIBLE_BASE_URL: 'localhost:11434' }],
   ];

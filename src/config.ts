@@ -24,6 +24,11 @@ export interface Config {
   dataDirectory: string;
   /** External PostgreSQL; null means the embedded one under `dataDirectory`. */
   databaseUrl: string | null;
+  /**
+   * How long a dead embedded postmaster is restarted, with backoff, before `/healthz` fails so that
+   * the process supervisor restarts Quire (src/db/embedded-postgres.ts).
+   */
+  embeddedRecoverySeconds: number;
   publicUrl: string;
   /** The default model, `<provider>:<model-id>`; null: agent jobs fail fast saying what to set. */
   model: string | null;
@@ -232,6 +237,7 @@ export function loadConfig(
     host,
     dataDirectory: path.resolve(optional(environment, 'QUIRE_DATA_DIR') ?? '.quire'),
     databaseUrl: parseUrl(environment, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    embeddedRecoverySeconds: parseInteger(environment, 'QUIRE_EMBEDDED_RECOVERY_SECONDS', 60, 1, 3600),
     publicUrl: publicUrl.replace(/\/+$/, ''),
     model,
     anthropicApiKey: optional(environment, 'ANTHROPIC_API_KEY'),

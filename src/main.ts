@@ -32,7 +32,12 @@ import { registerProjectRoutes } from './http/routes/projects.ts';
 import { startMaintenance } from './maintenance/start-maintenance.ts';
 import { createDefaultProjectIfEmpty, type FirstStart } from './projects/first-start.ts';
 import { startQueue } from './queue/queue.ts';
-import { createSecretBox, loadSecretKeys, resealAllSecrets } from './secrets/index.ts';
+import {
+  createSecretBox,
+  followSecretKeyChanges,
+  loadSecretKeys,
+  resealAllSecrets,
+} from './secrets/index.ts';
 import { createServices } from './services.ts';
 
 export const routeRegistrars: RouteRegistrar[] = [
@@ -83,7 +88,7 @@ export async function startService(
     const resealed = await resealAllSecrets(database.pool, secrets);
     if (resealed.unreadable > 0) {
       log(
-        `quire: ${resealed.unreadable} stored secret(s) open with no known key (QUIRE_SECRET_KEY or secret.key changed?)`,
+        `${resealed.unreadable} stored secret(s) open with no known key (QUIRE_SECRET_KEY or secret.key changed?)`,
       );
     }
     const firstStart = await createDefaultProjectIfEmpty(database.pool);
@@ -96,6 +101,9 @@ export async function startService(
     closers.push(() => boss.stop({ graceful: true, close: true, timeout: 10_000 }));
     const notifier = createNotifier(database.connectionString);
     closers.push(() => notifier.close());
+    // After `quire secrets rotate`, seal under the new key without a restart.
+    const stopFollowingKeys = await followSecretKeyChanges(notifier, secrets, log);
+    closers.push(async () => stopFollowingKeys());
     const services = await createServices(config, database, {
       boss,
       notifier,

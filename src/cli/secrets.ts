@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import {
   addKeyToFile,
+  announceSecretKey,
   createSecretBox,
   dropOldKeysFromFile,
   loadSecretKeys,
@@ -11,9 +12,11 @@ import { printJson } from './output.ts';
 
 /**
  * `quire secrets rotate`: seals every stored secret under a new key. With the key file, a new key
- * is put in front of it; the old keys stay in the file (running servers still open what they
- * sealed) until `--drop-old`, run after restarting them. With `QUIRE_SECRET_KEY`, set the new key
- * there and the old one in `QUIRE_PREVIOUS_SECRET_KEYS`, run this, restart, then unset the old one.
+ * is put in front of it and announced to running servers (src/secrets/key-changes.ts), which read
+ * the file again and seal under the new key from then on; the old keys stay in the file until
+ * `--drop-old`, which reseals anything sealed under them meanwhile first. With `QUIRE_SECRET_KEY`,
+ * set the new key there and the old one in `QUIRE_PREVIOUS_SECRET_KEYS`, run this, restart, then
+ * unset the old one.
  */
 export function registerSecretsCommands(program: Command): void {
   const secrets = program
@@ -32,6 +35,9 @@ export function registerSecretsCommands(program: Command): void {
         const keys =
           usesKeyFile && !options.dropOld ? addKeyToFile(config.dataDirectory) : loadSecretKeys(config);
         const box = createSecretBox(keys);
+        // Running servers switch to the new key before the reseal pass, so that it misses nothing
+        // they seal; what they sealed just before stays readable under the old key until --drop-old.
+        await announceSecretKey(database.pool, box.keyId);
         const resealed = await resealAllSecrets(database.pool, box);
         if (usesKeyFile && options.dropOld) dropOldKeysFromFile(config.dataDirectory);
         return { keyId: box.keyId, ...resealed };

@@ -53,13 +53,15 @@ export interface EmbeddedPostgres {
   release(): Promise<void>;
 }
 
-/** How long restarts are tried before the process is declared unhealthy. */
-const recoveryDeadlineMilliseconds = 60_000;
-
 export interface EmbeddedPostgresOptions {
   dataDirectory: string;
   /** Names this process in `pg_stat_activity` (`quire:server`, `quire:cli`, ...). */
   role: string;
+  /**
+   * How long restarts of a dead postmaster are tried before health() says `failed`
+   * (QUIRE_EMBEDDED_RECOVERY_SECONDS); default 60.
+   */
+  recoverySeconds?: number;
   log?: (message: string) => void;
 }
 
@@ -100,7 +102,7 @@ export async function acquireEmbeddedPostgres(options: EmbeddedPostgresOptions):
     if (released || health === 'recovering') return;
     health = 'recovering';
     log('the embedded PostgreSQL went away; restarting it');
-    const deadline = Date.now() + recoveryDeadlineMilliseconds;
+    const deadline = Date.now() + (options.recoverySeconds ?? 60) * 1000;
     for (let attempt = 0; !released; attempt += 1) {
       try {
         if (!(await isRunning(binaries, pgData, runAs))) await start(binaries, pgData, runAs, log);
@@ -110,14 +112,15 @@ export async function acquireEmbeddedPostgres(options: EmbeddedPostgresOptions):
         log('the embedded PostgreSQL is back');
         return;
       } catch (error: unknown) {
-        if (Date.now() > deadline) {
+        if (Date.now() >= deadline) {
           health = 'failed';
           log(
             `the embedded PostgreSQL could not be restarted: ${error instanceof Error ? error.message : String(error)}`,
           );
           return;
         }
-        await sleep(Math.min(250 * 2 ** attempt, 5_000));
+        // The last try falls on the deadline, not up to a backoff past it.
+        await sleep(Math.min(250 * 2 ** attempt, 5_000, deadline - Date.now()));
       }
     }
   };
@@ -393,6 +396,14 @@ async function findFreePort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   if (address === null || typeof address === 'string') throw new Error('Could not find a free port');
   return address.port;
+}
+
+/**
+ * Runs the embedded binaries' `pg_ctl` with `args`, as the user PostgreSQL runs as: for tests that
+ * start and stop a cluster themselves, as an external database's operator would.
+ */
+export async function runEmbeddedPgCtl(args: string[]): Promise<void> {
+  await pgCtl(await loadBinaries(), await resolveRunAs(), args);
 }
 
 function pgCtl(binaries: Binaries, runAs: RunAs, args: string[]): Promise<void> {

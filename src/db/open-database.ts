@@ -17,7 +17,7 @@ export interface OpenedDatabase {
  * `role` names this process to other Quire processes sharing the embedded database.
  */
 export async function openDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dataDirectory'>,
+  config: Pick<Config, 'databaseUrl' | 'dataDirectory' | 'embeddedRecoverySeconds'>,
   role: 'server' | 'cli',
   log?: (message: string) => void,
 ): Promise<OpenedDatabase> {
@@ -30,6 +30,7 @@ export async function openDatabase(
   const embedded = await acquireEmbeddedPostgres({
     dataDirectory: config.dataDirectory,
     role,
+    recoverySeconds: config.embeddedRecoverySeconds,
     ...(log ? { log } : {}),
   });
   const database = createDatabase({ connectionString: embedded.connectionString, applicationName });

@@ -15,15 +15,24 @@ const prefix = 'qsec1';
 const additionalData = Buffer.from('quire secret v1');
 
 export interface SecretBox {
-  /** The id of the key new values are sealed with. */
+  /** The id of the key new values are sealed with (it changes when `refresh` finds a new one). */
   readonly keyId: string;
   seal(plain: string): string;
   /** The clear value of a sealed one (or of a legacy clear value); throws when no key opens it. */
   open(stored: string): string;
   /** True for clear values and for values sealed under a key other than the current one. */
   needsSealing(stored: string): boolean;
-  /** A 32-byte key for another purpose (HMAC of form tokens), derived with HKDF-SHA256. */
+  /**
+   * A 32-byte key for another purpose (HMAC of form tokens), derived with HKDF-SHA256 from the
+   * sealing key of the moment (callers derive theirs once, at start).
+   */
   deriveKey(purpose: string): Buffer;
+  /**
+   * Reads the keys again (after `quire secrets rotate` changed the key file): the first one seals
+   * from now on, and every key read opens. Returns the sealing key's id. Without `reload`, nothing
+   * changes.
+   */
+  refresh(): string;
 }
 
 /** The first 8 hex digits of the key's SHA-256: names a key without revealing it. */
@@ -35,26 +44,44 @@ export function isSealed(stored: string): boolean {
   return stored.startsWith(`${prefix}.`);
 }
 
+function checkKeys(keys: readonly Buffer[]): void {
+  if (keys.length === 0 || keys.some((key) => key.length !== 32)) {
+    throw new Error('A secret box needs one or more 32-byte keys');
+  }
+}
+
 /**
- * `keys[0]` seals; every key opens. Each key is 32 bytes. `reload` reads the keys again when a
- * value names a key this box does not know (another process rotated the key file).
+ * `keys[0]` seals; every key opens. Each key is 32 bytes. `reload` reads the keys again: on
+ * `refresh()` (a rotation was announced), and when a value names a key this box does not know
+ * (another process rotated the key file). The keys it returns replace the sealing key; keys read
+ * before are kept for opening.
  */
 export function createSecretBox(
   keys: readonly Buffer[],
   options: { reload?: () => Buffer[] } = {},
 ): SecretBox {
-  if (keys.length === 0 || keys.some((key) => key.length !== 32)) {
-    throw new Error('A secret box needs one or more 32-byte keys');
-  }
+  checkKeys(keys);
   const byId = new Map(keys.map((key) => [keyIdOf(key), key]));
+  let current = keys[0]!;
+  let keyId = keyIdOf(current);
+  const refresh = (): string => {
+    if (!options.reload) return keyId;
+    const read = options.reload();
+    checkKeys(read);
+    for (const key of read) byId.set(keyIdOf(key), key);
+    current = read[0]!;
+    keyId = keyIdOf(current);
+    return keyId;
+  };
   const keyFor = (id: string): Buffer | undefined => {
-    if (!byId.has(id) && options.reload) for (const key of options.reload()) byId.set(keyIdOf(key), key);
+    if (!byId.has(id)) refresh();
     return byId.get(id);
   };
-  const current = keys[0]!;
-  const keyId = keyIdOf(current);
   return {
-    keyId,
+    get keyId() {
+      return keyId;
+    },
+    refresh,
     seal(plain) {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', current, iv);

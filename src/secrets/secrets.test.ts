@@ -44,6 +44,34 @@ describe('the secret box', () => {
     assert.throws(() => createSecretBox([randomBytes(32)]).open(first), /unknown key/);
   });
 
+  it('reads its keys again after a rotation: the new key seals, every key read opens', () => {
+    const first = randomBytes(32);
+    const second = randomBytes(32);
+    let keys = [first];
+    const reloading = createSecretBox(keys, { reload: () => keys });
+    const old = reloading.seal('ghp_before');
+    keys = [second, first];
+    assert.equal(reloading.needsSealing(old), false, 'nothing changes until it reads them');
+    const secondId = reloading.refresh();
+    assert.equal(reloading.keyId, secondId);
+    assert.equal(reloading.seal('x').split('.')[1], secondId);
+    assert.equal(reloading.open(old), 'ghp_before');
+    assert.equal(reloading.needsSealing(old), true);
+
+    // A value under a key it does not hold makes it read them too (another process rotated).
+    const third = randomBytes(32);
+    const sealedElsewhere = createSecretBox([third]).seal('ghp_elsewhere');
+    keys = [third];
+    const stale = createSecretBox([second], { reload: () => keys });
+    assert.equal(stale.open(sealedElsewhere), 'ghp_elsewhere');
+    assert.equal(stale.keyId, createSecretBox([third]).keyId);
+    assert.equal(
+      createSecretBox([second]).refresh(),
+      createSecretBox([second]).keyId,
+      'no reload: no change',
+    );
+  });
+
   it('opens legacy clear values as themselves and says they need sealing', () => {
     assert.equal(box.open('ghp_clear'), 'ghp_clear');
     assert.equal(box.needsSealing('ghp_clear'), true);
