@@ -200,10 +200,12 @@ export async function foldProjectVisitorMarks(
       values: [projectId, limit],
     });
     if (pending.rows.length === 0) return 0;
-    const marks: VisitorMark[] = [];
-    for (const row of pending.rows) decodeVisitorMarks(row.marks, (mark) => marks.push(markAsVisitor(mark)));
     const series = await rollupSeriesOf(pool, projectId);
-    const days = await addVisitorsToDays(client, series.day, marks);
+    const days = await addVisitorsToDays(client, series.day, (visit) => {
+      for (const row of pending.rows) {
+        decodeVisitorMarks(row.marks, (mark) => visit(mark.hour, mark.pathId, mark.group, mark.visitor));
+      }
+    });
     await forgetPackedVisitorDays(client, projectId, days);
     await client.query({
       name: 'analytics-fold-visitor-marks',

@@ -106,24 +106,35 @@ const writeDays = `
     human = excluded.human, ai_assistant = excluded.ai_assistant, ai_crawlers = excluded.ai_crawlers,
     counts = excluded.counts`;
 
+/** A visitor of a page in an hour (hours since 1970) and group (its `visitorGroups` index). */
+export type MarkVisitor = (hour: number, pathId: number, group: number, visitor: number) => void;
+
 /**
- * Adds the marks' visitors to their pages' and the site's day sketches and counts, in the caller's
- * transaction, which must hold the project's folding lock. Returns the days (start instants) whose
- * visitors changed.
+ * Adds the visitors `each` gives to their pages' and the site's day sketches and counts, in the
+ * caller's transaction, which must hold the project's folding lock. Returns the days (start
+ * instants) whose visitors changed.
  */
 export async function addVisitorsToDays(
   db: Queryable,
   daySeries: number,
-  marks: Iterable<VisitorMark>,
+  each: (visit: MarkVisitor) => void,
 ): Promise<number[]> {
-  // Keyed by day number * 2^31 + path id: one exact double, no strings to build.
-  const rows = new Map<number, { bucket: number; pathId: number; sketches: DaySketches }>();
-  const add = (bucket: number, pathId: number, group: VisitorGroup, visitor: number) => {
-    const key = (bucket / dayMilliseconds) * 2 ** 31 + pathId;
-    let row = rows.get(key);
+  // Day number, then path id: small integers as keys, no strings to build.
+  const days = new Map<number, Map<number, { bucket: number; pathId: number; sketches: DaySketches }>>();
+  const rows: Array<{ bucket: number; pathId: number; sketches: DaySketches }> = [];
+  let lastDay = Number.NaN;
+  let pages = new Map<number, { bucket: number; pathId: number; sketches: DaySketches }>();
+  const add = (day: number, pathId: number, group: VisitorGroup, visitor: number) => {
+    if (day !== lastDay) {
+      lastDay = day;
+      pages = days.get(day) ?? new Map();
+      days.set(day, pages);
+    }
+    let row = pages.get(pathId);
     if (row === undefined) {
-      row = { bucket, pathId, sketches: {} };
-      rows.set(key, row);
+      row = { bucket: day * dayMilliseconds, pathId, sketches: {} };
+      pages.set(pathId, row);
+      rows.push(row);
     }
     let sketch = row.sketches[group];
     if (sketch === undefined) {
@@ -132,17 +143,14 @@ export async function addVisitorsToDays(
     }
     sketch.add(visitor);
   };
-  for (const mark of marks) {
-    const group = visitorGroupOf(mark.category);
-    if (group === null) continue;
-    const bucket = Math.floor(mark.occurredAt / dayMilliseconds) * dayMilliseconds;
-    add(bucket, sitePathId, group, mark.visitor);
-    add(bucket, mark.pathId, group, mark.visitor);
-  }
-  if (rows.size === 0) return [];
-  const ordered = [...rows.values()].sort(
-    (left, right) => left.bucket - right.bucket || left.pathId - right.pathId,
-  );
+  each((hour, pathId, groupIndex, visitor) => {
+    const group = visitorGroups[groupIndex] as VisitorGroup;
+    const day = Math.floor(hour / 24);
+    add(day, sitePathId, group, visitor);
+    add(day, pathId, group, visitor);
+  });
+  if (rows.length === 0) return [];
+  const ordered = rows.sort((left, right) => left.bucket - right.bucket || left.pathId - right.pathId);
   const buckets = integerArrayLiteral(ordered.map((row) => row.bucket));
   const pathIds = integerArrayLiteral(ordered.map((row) => row.pathId));
   const stored = await db.query<{ bucket: number; path_id: number } & StoredSketches>({
