@@ -10,7 +10,6 @@
 import type pg from 'pg';
 import { ceilBucket, floorBucket, learnNewerPaths, pathDictionary } from '../storage/index.ts';
 import {
-  addVisitorCounts,
   countsOf,
   type DaySketches,
   dayRowCounts,
@@ -19,6 +18,7 @@ import {
   exportCounts,
   foldPendingVisitorMarks,
   sitePathId,
+  VisitorCountSums,
   type VisitorCounts,
   type VisitorGroup,
   VisitorSketch,
@@ -43,11 +43,11 @@ const wholeDaysStatement = `
   ), watermark AS (
     SELECT coalesce((SELECT packed_until FROM analytics_visitor_packing WHERE project_id = $1), '-infinity') AS until
   )
-  SELECT 'packed' AS kind, NULL::integer AS path_id, counts, NULL::integer[] AS day_counts,
+  SELECT 'packed' AS kind, NULL::integer AS path_id, encode(counts, 'base64') AS counts, NULL::integer[] AS day_counts,
     NULL::bytea AS human, NULL::bytea AS ai_assistant, NULL::bytea AS ai_crawlers
   FROM months
   UNION ALL
-  SELECT 'packed', NULL, day.counts, NULL, NULL, NULL, NULL FROM analytics_visitor_packed AS day
+  SELECT 'packed', NULL, encode(day.counts, 'base64'), NULL, NULL, NULL, NULL FROM analytics_visitor_packed AS day
   WHERE day.project_id = $1 AND day.granularity = 'day' AND day.bucket >= $2 AND day.bucket < $3
     AND NOT EXISTS (SELECT 1 FROM months WHERE months.bucket = date_trunc('month', day.bucket, 'UTC'))
   UNION ALL
@@ -67,11 +67,16 @@ const wholeDaysStatement = `
  * sketches written before migration 0018; plus new path ids and the project's setting.
  */
 const edgesStatement = `
-  SELECT 'marks' AS kind, NULL::integer AS number, NULL AS path, marks AS human, NULL::bytea AS ai_assistant,
+  SELECT 'marks' AS kind, NULL::integer AS number, NULL AS path, marks.marks AS human, NULL::bytea AS ai_assistant,
     NULL::bytea AS ai_crawlers
   FROM unnest($2::timestamptz[], $3::timestamptz[]) AS edge (low, high)
-  JOIN analytics_visitor_marks AS marks ON marks.project_id = $1 AND marks.first_hour < edge.high
-    AND marks.last_hour >= edge.low
+  CROSS JOIN LATERAL (
+    SELECT marks FROM analytics_visitor_marks
+    WHERE project_id = $1 AND state = 2 AND first_hour >= edge.low AND first_hour < edge.high
+    UNION ALL
+    SELECT marks FROM analytics_visitor_marks
+    WHERE project_id = $1 AND state < 2 AND last_hour >= edge.low AND first_hour < edge.high
+  ) AS marks
   UNION ALL
   SELECT 'sketches', rollup.path_id, (extract(epoch FROM rollup.bucket) * 1000)::text, rollup.human,
     rollup.ai_assistant, rollup.ai_crawlers
@@ -88,7 +93,8 @@ const edgesStatement = `
 interface WholeDayRow extends Record<VisitorGroup, Buffer | null> {
   kind: 'packed' | 'page';
   path_id: number | null;
-  counts: Buffer | null;
+  /** A packed row, base64. */
+  counts: string | null;
   day_counts: number[] | null;
 }
 
@@ -159,28 +165,27 @@ export async function queryVisitors(pool: pg.Pool, query: VisitorsQuery): Promis
   );
   const crawlersAreAi = edges.rows.some((row) => row.kind === 'settings' && row.number === 1);
 
-  const sums = new Map<number, VisitorCounts>();
+  const sums = new VisitorCountSums();
   for (const row of wholeDays.rows) {
-    if (row.kind === 'packed' && row.counts !== null) {
-      decodeVisitorCounts(row.counts, (pathId, counts) => addVisitorCounts(sums, pathId, counts));
-    } else if (row.kind === 'page' && row.path_id !== null) {
-      addVisitorCounts(sums, row.path_id, dayRowCounts({ ...row, counts: row.day_counts }));
+    // Base64 rather than bytea's hex: a third less to send and to decode.
+    if (row.kind === 'packed' && row.counts !== null) sums.addEncoded(Buffer.from(row.counts, 'base64'));
+    else if (row.kind === 'page' && row.path_id !== null) {
+      sums.add(row.path_id, dayRowCounts({ ...row, counts: row.day_counts }));
     }
   }
   for (const edge of plan.edges) {
-    for (const [pathId, sketches] of edgeSketches(edges.rows, edge))
-      addVisitorCounts(sums, pathId, countsOf(sketches));
+    for (const [pathId, sketches] of edgeSketches(edges.rows, edge)) sums.add(pathId, countsOf(sketches));
   }
 
   const pages: Array<{ path: string } & PageViewCounts> = [];
-  for (const [pathId, counts] of sums) {
-    if (pathId === sitePathId) continue;
+  sums.forEach((pathId, counts) => {
+    if (pathId === sitePathId) return;
     const exported = exportCounts(counts, crawlersAreAi);
-    if (exported.total === 0) continue;
+    if (exported.total === 0) return;
     const path = dictionary.paths[pathId];
     if (path === undefined) throw new Error(`A visitor count refers to path id ${pathId}, which is unknown`);
     pages.push({ path, ...exported });
-  }
+  });
   const end = query.offset + query.limit;
   const order = firstPages(
     Float64Array.from(pages, (page) => page.total),
@@ -268,7 +273,10 @@ export async function queryVisitorSeries(
           AND packed.granularity = 'day' AND packed.bucket = rollup.bucket)
       UNION ALL
       SELECT 'marks', NULL, NULL, NULL, marks, NULL, NULL, NULL FROM analytics_visitor_marks
-      WHERE $2 = 'hour' AND project_id = $1 AND last_hour >= $3 AND first_hour < $4
+      WHERE $2 = 'hour' AND project_id = $1 AND state = 2 AND first_hour >= $3 AND first_hour < $4
+      UNION ALL
+      SELECT 'marks', NULL, NULL, NULL, marks, NULL, NULL, NULL FROM analytics_visitor_marks
+      WHERE $2 = 'hour' AND project_id = $1 AND state < 2 AND last_hour >= $3 AND first_hour < $4
       UNION ALL
       SELECT 'sketches', (extract(epoch FROM bucket) * 1000)::float8, NULL, NULL, human, ai_assistant, ai_crawlers, NULL
       FROM analytics_visitor_rollups

@@ -16,6 +16,7 @@ export {
   decodeVisitorCounts,
   encodeVisitorCounts,
   packVisitorDays,
+  VisitorCountSums,
 } from './visitor-packing.ts';
 export {
   addVisitorsToDays,

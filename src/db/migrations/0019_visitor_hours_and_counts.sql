@@ -8,10 +8,12 @@
 -- from them): 0 pending, 1 folded into the day sketches, 2 folded and compacted into one row per
 -- project and hour. Existing rows are pending.
 ALTER TABLE analytics_visitor_marks ADD COLUMN state smallint NOT NULL DEFAULT 0 CHECK (state IN (0, 1, 2));
+-- Compacted rows by their hour; the few others by their last hour (a writer's row may span many
+-- hours, so a range finds them as the rows that end after it starts); pending rows in order.
 DROP INDEX analytics_visitor_marks_project;
-CREATE INDEX analytics_visitor_marks_hours ON analytics_visitor_marks (project_id, first_hour, last_hour);
+CREATE INDEX analytics_visitor_marks_hours ON analytics_visitor_marks (project_id, first_hour) WHERE state = 2;
+CREATE INDEX analytics_visitor_marks_recent ON analytics_visitor_marks (project_id, last_hour) WHERE state < 2;
 CREATE INDEX analytics_visitor_marks_pending ON analytics_visitor_marks (id) WHERE state = 0;
-CREATE INDEX analytics_visitor_marks_compactable ON analytics_visitor_marks (project_id, last_hour) WHERE state = 1;
 
 -- A day row's counts, set with its sketches: human, ai_assistant, AI (ai_assistant or a crawler),
 -- total (human or ai_assistant) and total with crawlers (anyone). Null on rows written before this
