@@ -1,16 +1,20 @@
 // Analytics benchmark on the embedded PostgreSQL (figures in docs/benchmarks.md):
 //   node bench/analytics.ts [--events 10000000] [--ingest-seconds 20] [--concurrency 16] [--keep DIR]
 //     [--ingest-only] [--without-addresses]
+//   node bench/analytics.ts --drains [--drain-views 100000]   (the drain comparison only, see 5.)
 // 1. Ingestion through the HTTP batch endpoint of a `quire serve` child process: batches of 1,000
 //    events (Zipf paths over 5,000 pages, 10% AI), acknowledged after commit; a year replayed in
 //    order, then live traffic (timestamps in the last minute).
 // 2. Bulk load of the export data set with SQL (the same tables and rollups the writer fills;
 //    HTTP at the measured rate would take too long for 10 million events).
 // 3. The export for 30 and 365 days (edges not aligned to hours) over HTTP, p50/p95, and the same
-//    export computed the way Umami does it (GROUP BY over raw events), and the ratio.
+//    export computed the way Umami does it (GROUP BY over raw events), and the ratio; then the same
+//    export with ?detail=categories beside the plain one.
 // 4. Visitors (bench/analytics-visitors.ts): every event carries a client address with repeat
 //    visits, so ingestion runs with visitors on; the export data set gets a visitor per view and its
 //    sketches; `/visitors` at 30 and 365 days beside an exact COUNT(DISTINCT), and sketch disk use.
+// 5. With --drains, instead of the above: the same live page views through the batch endpoint and
+//    through each drain endpoint (bench/analytics-drains.ts), views/s and the ratio to the batch endpoint.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import http from 'node:http';
@@ -25,6 +29,7 @@ import { quireTypeParsers } from '../src/db/database.ts';
 import { acquireEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import { migrate } from '../src/db/migrator.ts';
 import { insertProject } from '../src/projects/project-store.ts';
+import { drainsBenchmark } from './analytics-drains.ts';
 import { loadVisitorSketches, visitorExpression, visitorsBenchmark } from './analytics-visitors.ts';
 
 const { values } = parseArgs({
@@ -36,6 +41,8 @@ const { values } = parseArgs({
     'ingest-only': { type: 'boolean', default: false },
     // Events without a client address: ingestion with no visitors to count, for comparison.
     'without-addresses': { type: 'boolean', default: false },
+    drains: { type: 'boolean', default: false },
+    'drain-views': { type: 'string', default: '100000' },
   },
 });
 const totalEvents = Number(values.events);
@@ -123,6 +130,28 @@ const url = await new Promise<string>((resolve, reject) => {
 const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
 
 try {
+  if (values.drains) {
+    await drainsBenchmark({
+      projectId: ingestProject.id,
+      key: ingestKey,
+      views: Number(values['drain-views']),
+      concurrency,
+      post: (path, key, body, headers) => send(path, key, body, headers),
+      percentile,
+      zipfPage,
+      clientAddress,
+    });
+  } else await ingestAndExport();
+} finally {
+  agent.destroy();
+  server.kill('SIGTERM');
+  await new Promise((resolve) => server.on('exit', resolve));
+  await pool.end();
+  await embedded.release();
+  if (values.keep === undefined) await fs.rm(benchDirectory, { recursive: true, force: true });
+}
+
+async function ingestAndExport(): Promise<void> {
   // 1. Ingestion over HTTP, twice. First the year replayed in order, as a log import over the API
   // would send it: at 10 million views a year one batch of 1,000 covers about 53 minutes, so
   // concurrent batches fall in different hours. Then live traffic: every event of the last minute,
@@ -153,17 +182,15 @@ try {
   );
 
   if (!values['ingest-only']) await exportBenchmark(now);
-} finally {
-  agent.destroy();
-  server.kill('SIGTERM');
-  await new Promise((resolve) => server.on('exit', resolve));
-  await pool.end();
-  await embedded.release();
-  if (values.keep === undefined) await fs.rm(benchDirectory, { recursive: true, force: true });
 }
 
-/** A POST (with `body`) or GET to the server, over the keep-alive agent. */
-function send(path: string, key: string, body?: Uint8Array): Promise<{ status: number; body: string }> {
+/** A POST (with `body`, JSON unless `headers` say otherwise) or GET to the server, over the keep-alive agent. */
+function send(
+  path: string,
+  key: string,
+  body?: Uint8Array,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const request = http.request(
       `${url}${path}`,
@@ -175,6 +202,7 @@ function send(path: string, key: string, body?: Uint8Array): Promise<{ status: n
           ...(body === undefined
             ? {}
             : { 'content-type': 'application/json', 'content-length': body.byteLength }),
+          ...headers,
         },
       },
       (response) => {
@@ -423,6 +451,24 @@ async function exportBenchmark(now: number): Promise<void> {
       `export ${days} days: p50 ${ours.toFixed(1)} ms, p95 ${percentile(timings, 95).toFixed(1)} ms over HTTP ` +
         `(total ${body?.totals.total}); GROUP BY over raw events: p50 ${theirs.toFixed(0)} ms (total ${umamiTotal}); ` +
         `${(theirs / ours).toFixed(0)}x faster`,
+    );
+    // The same export with ?detail=categories, which reads the per-page rollup rows (the packed rows
+    // hold only the export's three counters).
+    const detailed: number[] = [];
+    for (let run = 0; run < 30; run += 1) {
+      const sentAt = performance.now();
+      const response = await send(
+        `/v1/analytics/${exportProject.id}/views?${query}&detail=categories`,
+        readKey,
+      );
+      if (response.status !== 200)
+        throw new Error(`detail=categories answered ${response.status}: ${response.body}`);
+      if (run >= 5) detailed.push(performance.now() - sentAt);
+    }
+    const detail = percentile(detailed, 50);
+    console.log(
+      `export ${days} days with detail=categories: p50 ${detail.toFixed(1)} ms, p95 ${percentile(detailed, 95).toFixed(1)} ms ` +
+        `over HTTP: ${(detail / ours).toFixed(1)}x the plain export`,
     );
   }
   await visitorsBenchmark({

@@ -1,8 +1,7 @@
 /** `quire analytics import`: streams log files into a project, with a progress bar and a summary. */
 import fs from 'node:fs';
 import { type Command, Option } from 'commander';
-import { createClassifier } from '../analytics/classification/index.ts';
-import { createPageViewWriter } from '../analytics/ingestion/index.ts';
+import { createAnalyticsServices } from '../analytics/ingestion/index.ts';
 import { type ImportSummary, importLog, type LogFormat, logFormats } from '../analytics/log-import/index.ts';
 import { retentionCutoff } from '../analytics/rollups/index.ts';
 import { InvalidInputError, isQuireError, NotFoundError } from '../errors.ts';
@@ -24,53 +23,64 @@ export function registerAnalyticsImportCommand(analytics: Command): void {
         .makeOptionMandatory(),
     )
     .option('--json', 'print the summary as one JSON object')
+    .option(
+      '--no-verify',
+      "don't verify agents' claims (no reverse DNS or Web Bot Auth key-directory lookups: for machines without network)",
+    )
     .argument('<files...>', 'log files; - reads standard input')
-    .action(async (files: string[], options: { project: string; format: LogFormat; json?: boolean }) => {
-      for (const file of files) {
-        if (file !== '-' && !fs.statSync(file, { throwIfNoEntry: false })?.isFile()) {
-          throw new NotFoundError(`${file} is not a readable file`);
-        }
-      }
-      const totals = await withDatabase(async (database, config) => {
-        if ((await findProject(database.pool, options.project)) === null) {
-          throw new NotFoundError(`No project with id ${options.project}`);
-        }
-        const writer = createPageViewWriter({ pool: database.pool });
-        const classifier = createClassifier();
-        const summaries: Array<{ file: string; summary: ImportSummary }> = [];
-        try {
-          for (const file of files) {
-            const source = file === '-' ? process.stdin : fs.createReadStream(file);
-            const size = file === '-' ? 0 : fs.statSync(file).size;
-            const progress = createProgressBar(file, size, () =>
-              'bytesRead' in source ? source.bytesRead : 0,
-            );
-            const summary = await importLog({
-              projectId: options.project,
-              format: options.format,
-              source,
-              classifier,
-              writer,
-              now: Date.now(),
-              keepFrom: retentionCutoff(Date.now(), config.analyticsRetentionMonths),
-              onProgress: progress.update,
-            }).catch((error: unknown) => {
-              progress.done(undefined);
-              // Say which file; the views of files before it are stored (and a re-run skips them).
-              if (isQuireError(error)) throw new InvalidInputError(`${file}: ${error.message}`);
-              throw error;
-            });
-            progress.done(summary);
-            summaries.push({ file, summary });
+    .action(
+      async (
+        files: string[],
+        options: { project: string; format: LogFormat; json?: boolean; verify: boolean },
+      ) => {
+        for (const file of files) {
+          if (file !== '-' && !fs.statSync(file, { throwIfNoEntry: false })?.isFile()) {
+            throw new NotFoundError(`${file} is not a readable file`);
           }
-        } finally {
-          await writer.close();
         }
-        return summaries;
-      });
-      if (options.json) return printJson({ files: totals });
-      for (const { file, summary } of totals) printSummary(file, summary);
-    });
+        const totals = await withDatabase(async (database, config) => {
+          if ((await findProject(database.pool, options.project)) === null) {
+            throw new NotFoundError(`No project with id ${options.project}`);
+          }
+          const analytics = createAnalyticsServices(database.pool, {
+            retentionMonths: config.analyticsRetentionMonths,
+          });
+          const summaries: Array<{ file: string; summary: ImportSummary }> = [];
+          try {
+            for (const file of files) {
+              const source = file === '-' ? process.stdin : fs.createReadStream(file);
+              const size = file === '-' ? 0 : fs.statSync(file).size;
+              const progress = createProgressBar(file, size, () =>
+                'bytesRead' in source ? source.bytesRead : 0,
+              );
+              const summary = await importLog({
+                projectId: options.project,
+                format: options.format,
+                source,
+                classifier: analytics.classifier,
+                writer: analytics.writer,
+                ...(options.verify ? { verifier: analytics.verifier } : {}),
+                now: Date.now(),
+                keepFrom: retentionCutoff(Date.now(), config.analyticsRetentionMonths),
+                onProgress: progress.update,
+              }).catch((error: unknown) => {
+                progress.done(undefined);
+                // Say which file; the views of files before it are stored (and a re-run skips them).
+                if (isQuireError(error)) throw new InvalidInputError(`${file}: ${error.message}`);
+                throw error;
+              });
+              progress.done(summary);
+              summaries.push({ file, summary });
+            }
+          } finally {
+            await analytics.close();
+          }
+          return summaries;
+        });
+        if (options.json) return printJson({ files: totals });
+        for (const { file, summary } of totals) printSummary(file, summary);
+      },
+    );
 }
 
 function printSummary(file: string, summary: ImportSummary): void {

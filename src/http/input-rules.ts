@@ -21,6 +21,10 @@ function collectTextProblems(value: unknown, where: string, kind: TextKind, prob
     return;
   }
   if (typeof value !== 'object' || value === null) return;
+  // A raw body (the drains read the provider's bytes: gzip, JSON lines) is bytes, not text fields:
+  // walking it would visit every byte as a field name, which cost drains most of their time. The
+  // routes that take bytes apply the rule to the text they read from them (drain-body.ts, logged-view.ts).
+  if (ArrayBuffer.isView(value)) return;
   if (Array.isArray(value)) {
     for (let index = 0; index < value.length; index += 1) {
       collectTextProblems(value[index], `${where}[${index}]`, kind, problems);

@@ -11,8 +11,10 @@ import {
   createRequestIdentifier,
   type LogLineResult,
   parseDrainRecord,
+  verifyLoggedView,
   viewOfLoggedRequest,
 } from '../log-import/index.ts';
+import type { AgentVerifier } from '../verification/index.ts';
 import { bodyRecords, decompressBody } from './drain-body.ts';
 
 export const drainProviders = ['vercel', 'cloudflare', 'netlify'] as const;
@@ -30,7 +32,7 @@ export interface DrainResult {
 const writeSize = 5000;
 
 export async function ingestDrain(
-  dependencies: PipelineDependencies & { writer: PageViewWriter },
+  dependencies: PipelineDependencies & { writer: PageViewWriter; verifier?: AgentVerifier },
   projectId: string,
   provider: DrainProvider,
   body: Buffer,
@@ -42,7 +44,11 @@ export async function ingestDrain(
   const result: DrainResult = { accepted: 0, alreadyStored: 0, skipped: 0 };
   const keys = new Set<string>();
   let views: StoredPageView[] = [];
+  let verifications: Array<Promise<void>> = [];
   const write = async () => {
+    // Verified before they are written, as the batch endpoint does: the verdict is stored with the view.
+    await Promise.all(verifications);
+    verifications = [];
     const inserted = await dependencies.writer.write(projectId, views);
     result.accepted += inserted;
     result.alreadyStored += views.length - inserted;
@@ -66,6 +72,8 @@ export async function ingestDrain(
     }
     keys.add(key);
     views.push(view.view);
+    const verification = verifyLoggedView(dependencies.verifier, parsed.request, view.view);
+    if (verification !== undefined) verifications.push(verification);
     if (views.length >= writeSize) await write();
   }
   if (views.length > 0) await write();

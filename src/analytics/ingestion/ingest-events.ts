@@ -84,22 +84,24 @@ export async function ingestEvents(
       };
       views.push(view);
       const { verifier } = dependencies;
-      // People are never verified; agents and bots are checked concurrently, before the batch is written.
+      // People are never verified; agents and bots that can be are checked concurrently, before the
+      // batch is written.
       if (verifier !== undefined && view.category !== 'human') {
-        verifications.push(
-          verifier
-            .verify({
-              agent: view.agent,
-              ip: event.ip,
-              method: event.method,
-              host: event.host,
-              target: event.path,
-              headers: event.headers ?? {},
-            })
-            .then((verified) => {
+        const claim = {
+          agent: view.agent,
+          ip: event.ip,
+          method: event.method,
+          host: event.host,
+          target: event.path,
+          headers: event.headers ?? {},
+        };
+        if (verifier.canVerify(claim)) {
+          verifications.push(
+            verifier.verify(claim).then((verified) => {
               view.verified = verified;
             }),
-        );
+          );
+        }
       }
     } else if (prepared.kind === 'skipped') skipped += 1;
     else problems.push(`events[${index}]: ${prepared.reason}`);

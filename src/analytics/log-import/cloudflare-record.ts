@@ -4,8 +4,15 @@
  * `ClientRequestMethod`, `ClientRequestURI` (path and query; `ClientRequestPath` without it),
  * `ClientRequestHost`, `ClientIP`, `ClientRequestUserAgent`, `ClientRequestReferer`,
  * `EdgeResponseStatus`, `EdgeStartTimestamp` (RFC 3339 or Unix s/ms/ns, per the job's
- * `timestamps` option), `RayID` (the request's id), `RequestHeaders` (the request headers the zone
- * chose to log) and `VerifiedBotCategory`.
+ * `timestamps` option), `RayID` (the request's id), `RequestHeaders` and `VerifiedBotCategory`.
+ *
+ * `RequestHeaders` holds the request headers the zone chose to log as custom fields, a map of
+ * header name to value (https://developers.cloudflare.com/logs/logpush/logpush-job/custom-fields/):
+ * with `accept`, `signature-agent`, `signature-input` and `signature` logged, a drained view is
+ * classified and verified like a batch event carrying those headers (Markdown preference, Web Bot
+ * Auth). `VerifiedBotCategory` is Cloudflare's own verification (verification/cloudflare-verified-bot.ts).
+ * `BotScore` (Bot Management only) is not read: a score says how likely a request is automated, not
+ * which agent sent it, and the categories here are decided by the agent.
  */
 import {
   firstString,

@@ -3,4 +3,5 @@ export { parseDrainRecord } from './json-log.ts';
 export { type ImportSummary, importLog, type LogFormat, logFormats } from './log-import.ts';
 export type { LoggedRequest, LogLineResult } from './logged-request.ts';
 export { viewOfLoggedRequest } from './logged-view.ts';
+export { verifyLoggedView } from './logged-view-verification.ts';
 export { createRequestIdentifier } from './request-identity.ts';

@@ -1,4 +1,5 @@
 /** Small readers shared by the JSON log formats: tolerant of what providers send, never throwing. */
+import { type SignalHeaderName, type SignalHeaders, signalHeaderNames } from '../ingestion/index.ts';
 import { parseInstant } from '../reports/index.ts';
 
 export type JsonObject = Record<string, unknown>;
@@ -42,17 +43,22 @@ export function readStatus(value: unknown): number | undefined | null {
   return Number.isInteger(status) ? status : null;
 }
 
-const maximumHeaders = 32;
+const signalHeaders: ReadonlySet<string> = new Set(signalHeaderNames);
 
-/** Lower-cased string headers of a logged header map, at most 32 of them. */
-export function readHeaders(value: unknown): Record<string, string> | undefined {
+/**
+ * The signal headers of a logged header map (Cloudflare's `RequestHeaders`), by lower-case name:
+ * the batch endpoint's allow-list (request-signals.ts). Any other header a zone logs (cookies,
+ * forwarding headers) is dropped here and never reaches the pipeline.
+ */
+export function readHeaders(value: unknown): SignalHeaders | undefined {
   if (!isObject(value)) return undefined;
-  const headers: Record<string, string> = {};
+  const headers: SignalHeaders = {};
   let count = 0;
   for (const [name, text] of Object.entries(value)) {
+    const lowerName = name.toLowerCase();
     const headerText = firstString(text);
-    if (headerText === undefined || count >= maximumHeaders) continue;
-    headers[name.toLowerCase()] = headerText;
+    if (headerText === undefined || !signalHeaders.has(lowerName)) continue;
+    headers[lowerName as SignalHeaderName] = headerText;
     count += 1;
   }
   return count === 0 ? undefined : headers;

@@ -15,7 +15,15 @@ describe('parseJsonLogLine', () => {
       ClientRequestReferer: 'https://chatgpt.com/',
       EdgeResponseStatus: 200,
       EdgeStartTimestamp: '2026-05-01T12:00:00Z',
-      RequestHeaders: { accept: 'text/markdown' },
+      // Custom fields log the headers the zone configured, in the case it configured them: only the
+      // classification signals are kept (no cookie, no forwarding header reaches the pipeline).
+      RequestHeaders: {
+        Accept: 'text/markdown',
+        'Signature-Agent': '"https://chatgpt.com"',
+        cookie: 'session=secret',
+        'x-forwarded-for': '10.0.0.1',
+      },
+      VerifiedBotCategory: 'AI Crawler',
     });
     assert.deepEqual(parseJsonLogLine(line), {
       ok: true,
@@ -30,8 +38,8 @@ describe('parseJsonLogLine', () => {
         ip: '198.51.100.7',
         host: 'docs.example.com',
         requestId: undefined,
-        headers: { accept: 'text/markdown' },
-        verifiedBotCategory: undefined,
+        headers: { accept: 'text/markdown', 'signature-agent': '"https://chatgpt.com"' },
+        verifiedBotCategory: 'AI Crawler',
       },
     });
   });

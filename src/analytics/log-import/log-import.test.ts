@@ -6,6 +6,7 @@ import { buildProject } from '../../../test/factories.ts';
 import { createClassifier } from '../classification/index.ts';
 import { createPageViewWriter } from '../ingestion/index.ts';
 import { reclassifyPageViews, verifyRollups } from '../rollups/index.ts';
+import { createAgentVerifier } from '../verification/index.ts';
 import { importLog } from './log-import.ts';
 
 const database = await createTestDatabase();
@@ -145,6 +146,104 @@ describe('importLog', () => {
     const summary = await run(project.id, lines, 'jsonl');
     assert.equal(summary.imported, 2);
     assert.deepEqual(summary.skipped, { 'not valid JSON': 1, 'no request path': 1 });
+  });
+});
+
+describe('importLog verification', () => {
+  // Reverse DNS with Google's records for one address, counting its queries.
+  let queries = 0;
+  const verifier = createAgentVerifier({
+    ipRanges: { sources: [] },
+    keyDirectory: { keys: async () => [] },
+    resolver: {
+      async reverse(address) {
+        queries += 1;
+        return address === '66.249.66.1' ? ['crawl-66-249-66-1.googlebot.com'] : [];
+      },
+      lookup: async (hostname) => (hostname === 'crawl-66-249-66-1.googlebot.com' ? ['66.249.66.1'] : []),
+    },
+  });
+  const googlebot = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+  const gptbot = 'Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)';
+  const googleLine = (second: number, ip: string) =>
+    `${ip} - - [01/May/2026:10:00:${String(second).padStart(2, '0')} +0000] "GET /docs/intro HTTP/1.1" 200 512 "-" "${googlebot}"`;
+  const cloudflare = (rayId: string, userAgent: string, extra: Record<string, unknown>) =>
+    JSON.stringify({
+      ClientIP: '198.51.100.20',
+      ClientRequestHost: 'docs.example.com',
+      ClientRequestMethod: 'GET',
+      ClientRequestURI: '/docs/guide',
+      ClientRequestUserAgent: userAgent,
+      EdgeResponseStatus: 200,
+      EdgeStartTimestamp: '2026-05-01T11:00:00Z',
+      RayID: rayId,
+      ...extra,
+    });
+
+  async function stored(projectId: string) {
+    const rows = await database.pool.query(
+      'SELECT path, agent, verified, markdown FROM analytics_page_views WHERE project_id = $1 ORDER BY occurred_at, agent',
+      [projectId],
+    );
+    return rows.rows.map((row) => [row.path, row.agent, row.verified, row.markdown]);
+  }
+
+  it('verifies the agents of imported lines, asking DNS once per agent and address', async () => {
+    const project = await buildProject(database.pool);
+    const text = [
+      googleLine(1, '66.249.66.1'),
+      googleLine(2, '66.249.66.1'),
+      googleLine(3, '198.51.100.7'),
+      line(4, '/docs/intro', 200, chrome),
+    ].join('\n');
+    const summary = await importLog({
+      projectId: project.id,
+      format: 'combined',
+      source: Readable.from([text]),
+      classifier,
+      writer,
+      verifier,
+      now,
+    });
+    assert.equal(summary.imported, 4);
+    assert.equal(queries, 2, 'one reverse query per address; the person is never looked up');
+    assert.deepEqual(await stored(project.id), [
+      ['/docs/intro', 'Googlebot', true, false],
+      ['/docs/intro', 'Googlebot', true, false],
+      ['/docs/intro', 'Googlebot', false, false],
+      ['/docs/intro', null, false, false],
+    ]);
+    const report = await database.pool.query(
+      'SELECT sum(views)::int AS views, sum(verified_views)::int AS verified FROM analytics_agent_rollups WHERE project_id = $1 AND granularity = $2 AND agent = $3',
+      [project.id, 'day', 'Googlebot'],
+    );
+    assert.deepEqual(report.rows[0], { views: 3, verified: 2 });
+  });
+
+  it("reads Cloudflare's logged request headers and verified bot category from exported files", async () => {
+    const project = await buildProject(database.pool);
+    const text = [
+      cloudflare('9a0000000000b001', gptbot, { VerifiedBotCategory: 'AI Crawler' }),
+      cloudflare('9a0000000000b002', gptbot, { VerifiedBotCategory: '' }),
+      cloudflare('9a0000000000b003', chrome, {
+        RequestHeaders: { accept: 'text/markdown', 'x-forwarded-for': '10.0.0.1' },
+      }),
+    ].join('\n');
+    const withVerifier = await importLog({
+      projectId: project.id,
+      format: 'jsonl',
+      source: Readable.from([text]),
+      classifier,
+      writer,
+      verifier,
+      now,
+    });
+    assert.equal(withVerifier.imported, 3);
+    assert.deepEqual(await stored(project.id), [
+      ['/docs/guide', 'GPTBot', true, false],
+      ['/docs/guide', 'GPTBot', false, false],
+      ['/docs/guide', 'unknown (browser user agent)', false, true],
+    ]);
   });
 });
 

@@ -7,11 +7,13 @@
 import { InvalidInputError } from '../../errors.ts';
 import type { Classifier } from '../classification/index.ts';
 import type { PageViewWriter, StoredPageView } from '../ingestion/index.ts';
+import type { AgentVerifier } from '../verification/index.ts';
 import { parseCombinedLogLine, parseVhostCombinedLogLine } from './combined-log.ts';
 import { parseJsonLogLine, parseJsonLogRecord } from './json-log.ts';
 import { readLogRecords } from './log-records.ts';
 import type { LogLineResult } from './logged-request.ts';
 import { type SkipStage, skipStages, viewOfLoggedRequest } from './logged-view.ts';
+import { verifyLoggedView } from './logged-view-verification.ts';
 import { createRequestIdentifier } from './request-identity.ts';
 
 export const logFormats = ['combined', 'vhost_combined', 'jsonl'] as const;
@@ -52,6 +54,8 @@ export interface LogImport {
   source: AsyncIterable<Uint8Array | string>;
   classifier: Classifier;
   writer: PageViewWriter;
+  /** Checks agents' claims (addresses, signatures); without it imported views are claimed only. */
+  verifier?: AgentVerifier;
   now: number;
   /** Views before this (the retention cutoff) are skipped. */
   keepFrom?: number;
@@ -87,12 +91,16 @@ export async function importLog(options: LogImport): Promise<ImportSummary> {
   // Identities in `batch`: a request named twice in one batch (a Vercel request's several
   // entries) is one view, and the writer must not see its key twice.
   let batchKeys = new Set<string>();
+  let batchVerifications: Array<Promise<void>> = [];
   // One batch is written while the next is parsed.
   let writing: Promise<void> = Promise.resolve();
   const flush = async () => {
     const views = batch;
+    const verifications = batchVerifications;
     batch = [];
     batchKeys = new Set();
+    batchVerifications = [];
+    await Promise.all(verifications);
     await writing;
     writing = options.writer.write(options.projectId, views).then((inserted) => {
       summary.imported += inserted;
@@ -144,6 +152,8 @@ export async function importLog(options: LogImport): Promise<ImportSummary> {
     batchKeys.add(key);
     if (result.view.userAgent === undefined) summary.withoutUserAgent += 1;
     batch.push(result.view);
+    const verification = verifyLoggedView(options.verifier, parsed.request, result.view);
+    if (verification !== undefined) batchVerifications.push(verification);
     if (batch.length >= batchSize) await flush();
   }
   if (parsedRecords === 0 && firstFormatFailure !== undefined) {

@@ -3,6 +3,8 @@
  * as a page view. Every log parser produces this shape, so imports and drains apply the same
  * pipeline whatever the format.
  */
+import type { SignalHeaders } from '../ingestion/index.ts';
+
 export interface LoggedRequest {
   method: string;
   /** The request target as logged: a path with query, or a full URL. Not yet normalised. */
@@ -22,12 +24,16 @@ export interface LoggedRequest {
    */
   requestId?: string | undefined;
   /**
-   * Request headers the log carries beyond the fields above, lower-case names (Cloudflare
-   * `RequestHeaders`): `signature-agent`, `signature-input`, `signature`, `from`, `sec-ch-ua`, ...
-   * Kept for classification signals; not stored yet.
+   * Request headers the log carries beyond the fields above, from the batch endpoint's allow-list
+   * (lower-case names: `accept`, `signature-agent`, `signature-input`, `signature`, `from`,
+   * `sec-ch-ua`, ...; Cloudflare's `RequestHeaders`). Classification reads them as it reads a batch
+   * event's `headers`, and verification checks Web Bot Auth signatures with them; never stored.
    */
-  headers?: Readonly<Record<string, string>> | undefined;
-  /** Cloudflare's `VerifiedBotCategory`: the CDN verified the client as this kind of bot. */
+  headers?: SignalHeaders | undefined;
+  /**
+   * Cloudflare's `VerifiedBotCategory`: Cloudflare verified the client as a bot of this kind
+   * (verification/cloudflare-verified-bot.ts).
+   */
   verifiedBotCategory?: string | undefined;
 }
 

@@ -4,7 +4,7 @@
  */
 import { isIP } from 'node:net';
 import type { PipelineDependencies, StoredPageView } from '../ingestion/index.ts';
-import { preparePageView } from '../ingestion/index.ts';
+import { maximumSignalHeaderLength, preparePageView } from '../ingestion/index.ts';
 import type { LoggedRequest } from './logged-request.ts';
 
 /** Where in the pipeline a request was dropped; the import summary lists reasons in this order. */
@@ -35,6 +35,14 @@ export function viewOfLoggedRequest(
   if (hasControlCharacter(request))
     return { ok: false, stage: 'request', reason: 'control characters in a field' };
   if (request.method !== 'GET') return { ok: false, stage: 'request', reason: 'not a GET request' };
+  const longHeader = longSignalHeader(request);
+  if (longHeader !== undefined) {
+    return {
+      ok: false,
+      stage: 'invalid',
+      reason: `invalid: the ${longHeader} header is longer than ${maximumSignalHeaderLength} characters`,
+    };
+  }
   const prepared = preparePageView(request, dependencies);
   if (!prepared.ok) {
     return prepared.kind === 'skipped'
@@ -77,8 +85,16 @@ function hasControlCharacter(request: LoggedRequest): boolean {
   }
   if (request.headers !== undefined) {
     for (const [name, value] of Object.entries(request.headers)) {
-      if (controlCharacter.test(name) || controlCharacter.test(value)) return true;
+      if (controlCharacter.test(name) || (value !== undefined && controlCharacter.test(value))) return true;
     }
   }
   return false;
+}
+
+/** The name of a signal header over the batch endpoint's length limit, if any. */
+function longSignalHeader(request: LoggedRequest): string | undefined {
+  for (const [name, value] of Object.entries(request.headers ?? {})) {
+    if (value !== undefined && value.length > maximumSignalHeaderLength) return name;
+  }
+  return undefined;
 }

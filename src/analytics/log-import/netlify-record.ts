@@ -3,7 +3,8 @@
  * HTTP endpoint", JSON or NDJSON). Only traffic log records (`log_type: "traffic"`) are requests:
  * `request_id`, `method`, `url`, `status_code`, `timestamp`, `client_ip`, `user_agent`,
  * `referrer` (the last two absent when the drain excludes personal data). Function, edge
- * function, deploy and WAF records are skipped.
+ * function, deploy and WAF records are skipped. As with Vercel, no other request header is
+ * logged (no `Accept`, no `Signature-*`): the `.md` path and the client address are the signals.
  */
 import { firstString, idText, type JsonObject, readStatus, readTimestamp } from './json-fields.ts';
 import type { LogLineResult } from './logged-request.ts';

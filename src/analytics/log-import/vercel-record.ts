@@ -6,6 +6,9 @@
  * `statusCode`, `clientIp`, `vercelId`, ...). One request can produce several entries (the edge's
  * and the function's runtime lines): only entries with `proxy` describe the request, and all of
  * them share its `requestId`, which is the request's identity, so it counts once.
+ * The schema carries no other request header: no `Accept` (a Markdown fetch is recognised by its
+ * `.md` path only) and no `Signature-*` (no Web Bot Auth); the client address and user agent are
+ * what verification can use.
  */
 import { firstString, idText, isObject, type JsonObject, readStatus, readTimestamp } from './json-fields.ts';
 import type { LogLineResult } from './logged-request.ts';

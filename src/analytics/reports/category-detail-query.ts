@@ -45,22 +45,25 @@ export async function queryCategoryDetails(
        SELECT * FROM unnest($2::text[], $3::timestamptz[], $4::timestamptz[], $5::integer[])
          AS piece (granularity, low, high, sign)
      ), from_rows AS (
-       -- A piece of any packed level is the hour or day rows inside it, as in the export.
-       SELECT rollup.path_id, ${counters.map((name) => `pieces.sign * rollup.${name} AS ${name}`).join(', ')}
+       -- A piece of any packed level is the hour or day rows inside it, as in the export. Open
+       -- bounds as infinities, not OR IS NULL: that keeps the bucket range an index range (with
+       -- the OR, PostgreSQL scanned every rollup row of every project and filtered).
+       SELECT rollup.path_id, ${counters.map((name) => `sum(pieces.sign * rollup.${name}) AS ${name}`).join(', ')}
        FROM pieces
        JOIN analytics_rollup_series AS series
          ON series.project_id = $1 AND series.granularity = analytics_row_level(pieces.granularity)
        JOIN analytics_path_rollups AS rollup ON rollup.series = series.id
-         AND (pieces.low IS NULL OR rollup.bucket >= pieces.low) AND (pieces.high IS NULL OR rollup.bucket < pieces.high)
+         AND rollup.bucket >= coalesce(pieces.low, '-infinity') AND rollup.bucket < coalesce(pieces.high, 'infinity')
+       GROUP BY rollup.path_id
      ), edges AS (
        SELECT views.path, views.category, views.verified, views.ai_referrer
        FROM unnest($6::timestamptz[], $7::timestamptz[]) AS edge (low, high)
        JOIN analytics_page_views AS views ON views.project_id = $1
          AND views.occurred_at >= edge.low AND views.occurred_at < edge.high
      ), summed AS (
-       SELECT paths.path, ${counters.map((name) => `sum(${name}) AS ${name}`).join(', ')}
+       -- Summed by path id first: one path lookup per page, not per rollup row.
+       SELECT paths.path, ${counters.map((name) => `from_rows.${name}`).join(', ')}
        FROM from_rows JOIN analytics_paths AS paths ON paths.project_id = $1 AND paths.id = from_rows.path_id
-       GROUP BY paths.path
        UNION ALL
        SELECT path,
          count(*) FILTER (WHERE category = 'human' AND ai_referrer IS NOT NULL),

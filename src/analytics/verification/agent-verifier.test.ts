@@ -150,6 +150,91 @@ describe('agent verification', () => {
     assert.equal(await unreachable.verify(signedRequest), false);
   });
 
+  it("counts Cloudflare's verified bot category when it agrees with the classified kind", async () => {
+    // GPTBot from an address outside its (test) ranges: only Cloudflare's verdict can verify it.
+    const gptbot = (verifiedBotCategory: string | undefined, category = 'ai_training' as const) =>
+      request({ agent: 'GPTBot', ip: '198.51.100.1', category, verifiedBotCategory });
+    assert.equal(verifier.canVerify(gptbot('AI Crawler')), true);
+    assert.equal(await verifier.verify(gptbot('AI Crawler')), true);
+    assert.equal(await verifier.verify(gptbot('ai search')), true, 'any AI kind, any case');
+    assert.equal(await verifier.verify(gptbot('Search Engine Crawler')), false, 'a disagreement');
+    assert.equal(await verifier.verify(gptbot('')), false, 'not verified by Cloudflare');
+    assert.equal(await verifier.verify(gptbot(undefined)), false);
+    const googlebot = request({
+      agent: 'Googlebot',
+      ip: undefined,
+      category: 'bot',
+      verifiedBotCategory: 'Search Engine Crawler',
+    });
+    assert.equal(await verifier.verify(googlebot), true, 'a plain bot of a non-AI category');
+    assert.equal(await verifier.verify({ ...googlebot, verifiedBotCategory: 'AI Crawler' }), false);
+    // A person stays unverified whatever the CDN says; so does a view whose category is not given.
+    assert.equal(
+      verifier.canVerify(request({ agent: null, category: 'human', verifiedBotCategory: 'AI Assistant' })),
+      false,
+    );
+    assert.equal(
+      await verifier.verify(request({ agent: 'GPTBot', verifiedBotCategory: 'AI Crawler' })),
+      false,
+    );
+  });
+
+  it('tells at once which claims can be verified, so ingestion checks no others', () => {
+    assert.equal(verifier.canVerify(request({ ip: '198.51.100.1' })), true, 'GPTBot has published ranges');
+    assert.equal(verifier.canVerify(request({ ip: undefined })), false, 'no address to check');
+    assert.equal(
+      verifier.canVerify(request({ agent: 'Googlebot', ip: '198.51.100.1' })),
+      true,
+      'reverse DNS',
+    );
+    assert.equal(verifier.canVerify(request({ agent: 'curl', ip: '198.51.100.1' })), false);
+    assert.equal(
+      verifier.canVerify(request({ agent: 'PerplexityBot', ip: '192.0.2.1' })),
+      false,
+      'empty list',
+    );
+    const signed = {
+      signature: 'sig1=:AA==:',
+      'signature-input': 'sig1=()',
+      'signature-agent': '"https://a.example"',
+    };
+    assert.equal(verifier.canVerify(request({ agent: 'a.example', headers: signed })), true);
+    assert.equal(
+      verifier.canVerify(request({ agent: 'a.example', headers: signed, host: undefined })),
+      false,
+    );
+  });
+
+  it('falls back to the address when a signature does not check, and caches range answers', async () => {
+    const agent = await startWebBotAuthDouble();
+    const ranges = createIpRangeMatcher(ipRanges);
+    let rangeChecks = 0;
+    const counted = createAgentVerifier({
+      ipRanges: {
+        covers: (name) => ranges.covers(name),
+        contains(name, address) {
+          rangeChecks += 1;
+          return ranges.contains(name, address);
+        },
+      },
+      resolver,
+      keyDirectory: createHttpKeyDirectory({ urlOf: () => agent.url }),
+    });
+    const old = new Date(Date.now() - 3_600_000);
+    const expired = await agent.sign({
+      method: 'GET',
+      url: 'https://docs.example.com/intro',
+      signatureAgent: '"https://agent.example"',
+      created: old,
+      expires: new Date(old.getTime() + 60_000),
+    });
+    // A GPTBot whose signature expired (a log imported later) is verified by its published address.
+    assert.equal(await counted.verify(request({ headers: expired, ip: '192.0.2.9' })), true);
+    assert.equal(await counted.verify(request({ headers: expired, ip: '198.51.100.9' })), false);
+    assert.equal(await counted.verify(request({ ip: '192.0.2.9' })), true);
+    assert.equal(rangeChecks, 2, 'the second look at 192.0.2.9 came from the cache');
+  });
+
   it('reads operator lists in their documented shape and refuses anything else', () => {
     // The shape of https://developers.google.com/search/apis/ipranges/googlebot.json.
     assert.deepEqual(

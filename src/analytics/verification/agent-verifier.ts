@@ -1,11 +1,15 @@
 /**
- * Decides whether a view's agent is who it claims to be: a signed request by its Web Bot Auth
- * signature, otherwise by the operator's published address ranges, otherwise by forward-confirmed
- * reverse DNS where the operator documents it. A claim that none of these can check stays claimed.
+ * Decides whether a view's agent is who it claims to be: by the CDN's own verification when a
+ * drained Cloudflare log carries it and agrees with the classification, by its Web Bot Auth
+ * signature, by the operator's published address ranges, or by forward-confirmed reverse DNS where
+ * the operator documents it. A claim that none of these can check stays claimed.
  *
  *   const verifier = createAgentVerifier({ ipRanges, resolver, keyDirectory });
- *   await verifier.verify({ agent: 'GPTBot', ip: '192.0.2.1', method: 'GET', host, target, headers });
+ *   const claim = { agent: 'GPTBot', ip: '192.0.2.1', method: 'GET', host, target, headers };
+ *   if (verifier.canVerify(claim)) view.verified = await verifier.verify(claim);
  */
+import type { TrafficCategory } from '../classification/index.ts';
+import { agreesWithVerifiedBotCategory } from './cloudflare-verified-bot.ts';
 import { createIpRangeMatcher, type IpRangeMatcher, type IpRangeTable } from './ip-ranges.ts';
 import { type ReverseDnsResolver, reverseDnsSuffixes, verifiedByReverseDns } from './reverse-dns.ts';
 import { type KeyDirectory, type SignedRequest, verifiedByWebBotAuth } from './web-bot-auth.ts';
@@ -18,9 +22,19 @@ export interface VerificationRequest {
   host: string | undefined;
   target: string;
   headers: SignedRequest['headers'];
+  /** The view's category; needed only to compare it with `verifiedBotCategory`. */
+  category?: TrafficCategory | undefined;
+  /** Cloudflare's `VerifiedBotCategory` of a logged request (cloudflare-verified-bot.ts). */
+  verifiedBotCategory?: string | undefined;
 }
 
 export interface AgentVerifier {
+  /**
+   * Whether `verify` could answer true: the request is signed, or its agent has published ranges or
+   * documented reverse DNS and the request has an address, or its CDN verified it. Synchronous and
+   * cheap, so that ingestion starts no verification for the many views that cannot be verified.
+   */
+  canVerify(request: VerificationRequest): boolean;
   verify(request: VerificationRequest): Promise<boolean>;
 }
 
@@ -33,32 +47,58 @@ export function createAgentVerifier(dependencies: {
   const ranges =
     'sources' in dependencies.ipRanges ? createIpRangeMatcher(dependencies.ipRanges) : dependencies.ipRanges;
   const cacheSize = dependencies.cacheSize ?? 10_000;
-  // Reverse DNS answers per (agent, address): a crawler sends many requests from one address.
-  const dnsCache = new Map<string, Promise<boolean>>();
+  // Answers per (agent, address), by range or reverse DNS: a crawler sends many requests from one
+  // address, and a range check parses the address and scans the operator's prefixes.
+  const answers = new Map<string, Promise<boolean>>();
+
+  const signed = (request: VerificationRequest) =>
+    request.headers.signature !== undefined &&
+    request.headers['signature-agent'] !== undefined &&
+    request.host !== undefined;
+  const checksAddress = (agent: string, ip: string | undefined) =>
+    ip !== undefined && (ranges.covers(agent) || reverseDnsSuffixes[agent.toLowerCase()] !== undefined);
+  const cdnAgrees = (request: VerificationRequest) =>
+    request.category !== undefined &&
+    agreesWithVerifiedBotCategory(request.category, request.verifiedBotCategory);
+
+  function byAddress(agent: string, ip: string): Promise<boolean> {
+    const key = `${agent.toLowerCase()} ${ip}`;
+    let answer = answers.get(key);
+    if (answer !== undefined) return answer;
+    if (ranges.covers(agent)) answer = Promise.resolve(ranges.contains(agent, ip));
+    else {
+      const suffixes = reverseDnsSuffixes[agent.toLowerCase()];
+      answer =
+        suffixes === undefined
+          ? Promise.resolve(false)
+          : verifiedByReverseDns(dependencies.resolver, ip, suffixes);
+    }
+    if (answers.size >= cacheSize) answers.delete(answers.keys().next().value as string);
+    answers.set(key, answer);
+    return answer;
+  }
+
   return {
+    canVerify(request) {
+      if (request.agent === null) return false;
+      return cdnAgrees(request) || signed(request) || checksAddress(request.agent, request.ip);
+    },
     async verify(request) {
       if (request.agent === null) return false;
-      if (request.headers.signature !== undefined && request.headers['signature-agent'] !== undefined) {
-        if (request.host === undefined) return false;
-        return verifiedByWebBotAuth(dependencies.keyDirectory, {
+      if (cdnAgrees(request)) return true;
+      if (signed(request)) {
+        const verified = await verifiedByWebBotAuth(dependencies.keyDirectory, {
           method: request.method ?? 'GET',
-          host: request.host,
+          host: request.host as string,
           target: request.target,
           headers: request.headers,
         });
+        // A signature that does not check (forged, or expired, as in a log imported later) leaves
+        // the agent's address to decide.
+        if (verified) return true;
       }
-      if (request.ip === undefined) return false;
-      if (ranges.covers(request.agent)) return ranges.contains(request.agent, request.ip);
-      const suffixes = reverseDnsSuffixes[request.agent.toLowerCase()];
-      if (suffixes === undefined) return false;
-      const key = `${request.agent.toLowerCase()} ${request.ip}`;
-      let answer = dnsCache.get(key);
-      if (answer === undefined) {
-        answer = verifiedByReverseDns(dependencies.resolver, request.ip, suffixes);
-        if (dnsCache.size >= cacheSize) dnsCache.delete(dnsCache.keys().next().value as string);
-        dnsCache.set(key, answer);
-      }
-      return answer;
+      if (request.ip === undefined || !checksAddress(request.agent, request.ip)) return false;
+      return byAddress(request.agent, request.ip);
     },
   };
 }

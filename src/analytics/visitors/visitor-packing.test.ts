@@ -35,7 +35,9 @@ describe('packed visitor counts', () => {
           }
         }
         const found = new Map<number, VisitorCounts>();
-        sums.forEach((pathId, value) => found.set(pathId, value));
+        sums.forEach((pathId, value) => {
+          found.set(pathId, value);
+        });
         assert.deepEqual(found, new Map([...expected].sort(([left], [right]) => left - right)));
       }),
       { numRuns: 200 },

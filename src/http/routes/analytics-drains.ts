@@ -29,7 +29,7 @@ const documentation: Record<DrainProvider, string> = {
   vercel:
     'A Vercel log drain (https://vercel.com/docs/drains/reference/logs), `json` (array) or `ndjson` delivery. Only entries with `proxy` (requests) count, one view per `requestId`; build and runtime lines are skipped. With the drain secret set (`quire analytics settings --vercel-drain-secret`), `x-vercel-signature` must match. Responses carry `x-vercel-verify` once the verification code is set.',
   cloudflare:
-    'Cloudflare Logpush to an HTTP destination (https://developers.cloudflare.com/logs/get-started/enable-destinations/http/), dataset `http_requests`, gzipped JSON lines; one view per `RayID`. The destination check (`{"content":"tests"}`) is answered with 200.',
+    'Cloudflare Logpush to an HTTP destination (https://developers.cloudflare.com/logs/get-started/enable-destinations/http/), dataset `http_requests`, gzipped JSON lines; one view per `RayID`. Logged `RequestHeaders` (custom fields: accept, signature-agent, signature-input, signature) and `VerifiedBotCategory` classify and verify the view. The destination check (`{"content":"tests"}`) is answered with 200.',
   netlify:
     'A Netlify log drain to a general HTTP endpoint (https://docs.netlify.com/manage/monitoring/log-drains/), JSON or NDJSON; traffic records only, one view per `request_id`.',
 };
@@ -148,6 +148,7 @@ export function registerAnalyticsDrainRoutes(
             {
               classifier: services.classifier,
               writer: services.writer,
+              verifier: services.verifier,
               now,
               keepFrom: retentionCutoff(now, services.retentionMonths),
             },

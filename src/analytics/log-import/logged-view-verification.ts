@@ -1,0 +1,34 @@
+/**
+ * Verification of logged views (imports and drains), as the batch endpoint verifies its events: the
+ * logged client address, method, host, target and signal headers make the claim, and Cloudflare's
+ * own `VerifiedBotCategory` counts when it agrees with the classification. Only views whose agent
+ * can be verified at all start a check (`canVerify`), so a log of people and unverifiable bots costs
+ * nothing more; answers are cached by the verifier.
+ */
+import type { StoredPageView } from '../ingestion/index.ts';
+import type { AgentVerifier } from '../verification/index.ts';
+import type { LoggedRequest } from './logged-request.ts';
+import { visitorAddressOf } from './logged-view.ts';
+
+/** Starts checking `view`'s agent and sets `view.verified` when done; undefined when there is nothing to check. */
+export function verifyLoggedView(
+  verifier: AgentVerifier | undefined,
+  request: LoggedRequest,
+  view: StoredPageView,
+): Promise<void> | undefined {
+  if (verifier === undefined || view.category === 'human') return undefined;
+  const claim = {
+    agent: view.agent,
+    category: view.category,
+    ip: visitorAddressOf(request),
+    method: request.method,
+    host: request.host,
+    target: request.target,
+    headers: request.headers ?? {},
+    verifiedBotCategory: request.verifiedBotCategory,
+  };
+  if (!verifier.canVerify(claim)) return undefined;
+  return verifier.verify(claim).then((verified) => {
+    view.verified = verified;
+  });
+}
