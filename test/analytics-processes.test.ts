@@ -104,7 +104,10 @@ describe('analytics processes', { timeout: 240_000 }, () => {
         })(),
       );
     }
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Killed once a few batches are acknowledged and more are in flight (however loaded the machine).
+    for (const deadline = Date.now() + 60_000; acknowledged.length <= 5 && Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     server.child.kill('SIGKILL');
     stop = true;
     await Promise.all(sent);

@@ -151,6 +151,8 @@ describe('queryVisitors', () => {
       [Date.parse('2026-03-25T00:00:00Z'), Date.parse('2026-04-01T00:00:00Z')],
       [Date.parse('2026-03-28T07:20:00Z'), Date.parse('2026-04-03T18:05:00Z')],
       [Date.parse('2026-04-02T09:00:00Z'), Date.parse('2026-04-02T09:30:00Z')],
+      // Ends now: today has no visitor after the range, so today is read as a whole day.
+      [now - 3 * day + 5 * hour, now],
       [now + day, undefined],
     ];
     // First with every mark pending (the export folds them), then folded, then with the hours

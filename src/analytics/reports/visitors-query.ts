@@ -17,6 +17,7 @@ import {
   decodeVisitorMarks,
   exportCounts,
   foldPendingVisitorMarks,
+  pendingVisitorMarksSql,
   sitePathId,
   VisitorCountSums,
   type VisitorCounts,
@@ -33,6 +34,34 @@ export interface VisitorsExport {
 }
 
 export type VisitorsQuery = Omit<PageViewsQuery, 'now'>;
+
+const dayMilliseconds = 86_400_000;
+
+/**
+ * Before reading: whether the project has marks to fold, and for each edge whether its day has
+ * visitors outside it (marks, or hour sketches written before migration 0019). An edge with none
+ * holds all its day's visitors, and is read as a whole day: a range that ends now reads today's
+ * counts, not every mark of today.
+ */
+const edgeDaysStatement = `
+  SELECT ${pendingVisitorMarksSql('$1')} AS pending, ARRAY(
+    SELECT EXISTS (
+        SELECT 1 FROM analytics_visitor_marks WHERE project_id = $1 AND state = 2
+          AND first_hour >= edge.day AND first_hour < edge.low
+      ) OR EXISTS (
+        SELECT 1 FROM analytics_visitor_marks WHERE project_id = $1 AND state = 2
+          AND first_hour >= edge.high AND first_hour < edge.day + interval '1 day'
+      ) OR EXISTS (
+        SELECT 1 FROM analytics_visitor_marks WHERE project_id = $1 AND state < 2
+          AND last_hour >= edge.day AND first_hour < edge.day + interval '1 day'
+          AND (first_hour < edge.low OR last_hour >= edge.high)
+      ) OR EXISTS (
+        SELECT 1 FROM analytics_visitor_rollups WHERE series = analytics_series($1, 'hour')
+          AND bucket >= edge.day AND bucket < edge.day + interval '1 day' AND (bucket < edge.low OR bucket >= edge.high)
+      )
+    FROM unnest($2::timestamptz[], $3::timestamptz[], $4::timestamptz[]) WITH ORDINALITY AS edge (day, low, high, number)
+    ORDER BY edge.number
+  ) AS outside`;
 
 /** What the export reads for whole days: packed rows and the per-page rows of unpacked days. */
 const wholeDaysStatement = `
@@ -129,9 +158,8 @@ export function planVisitorRange(from: number | undefined, to: number | undefine
 }
 
 export async function queryVisitors(pool: pg.Pool, query: VisitorsQuery): Promise<VisitorsExport> {
-  await foldPendingVisitorMarks(pool, query.projectId);
   const dictionary = pathDictionary(pool, query.projectId);
-  const plan = planVisitorRange(query.range.from, query.range.to);
+  const plan = await wholeDayEdges(pool, query.projectId, planVisitorRange(query.range.from, query.range.to));
   const [wholeDays, edges] = await Promise.all([
     plan.days === null
       ? { rows: [] as WholeDayRow[] }
@@ -173,8 +201,13 @@ export async function queryVisitors(pool: pg.Pool, query: VisitorsQuery): Promis
       sums.add(row.path_id, dayRowCounts({ ...row, counts: row.day_counts }));
     }
   }
+  const oldSketches = edges.rows.some((row) => row.kind === 'sketches');
   for (const edge of plan.edges) {
-    for (const [pathId, sketches] of edgeSketches(edges.rows, edge)) sums.add(pathId, countsOf(sketches));
+    if (oldSketches) {
+      for (const [pathId, sketches] of edgeSketches(edges.rows, edge)) sums.add(pathId, countsOf(sketches));
+    } else {
+      countEdgeMarks(edges.rows, edge, sums);
+    }
   }
 
   const pages: Array<{ path: string } & PageViewCounts> = [];
@@ -198,6 +231,99 @@ export async function queryVisitors(pool: pg.Pool, query: VisitorsQuery): Promis
     visitors: order.slice(query.offset, end).map((index) => pages[index] as (typeof pages)[number]),
     hasMore: pages.length > end,
   };
+}
+
+/**
+ * Folds what the project has pending, then turns every edge whose day has no visitor outside it
+ * into a whole day of the plan (edges lie next to the whole days, or alone in one day).
+ */
+async function wholeDayEdges(
+  pool: pg.Pool,
+  projectId: string,
+  plan: VisitorRangePlan,
+): Promise<VisitorRangePlan> {
+  const day = (time: number) => Math.floor(time / dayMilliseconds) * dayMilliseconds;
+  const result = await pool.query<{ pending: boolean; outside: boolean[] }>({
+    name: 'analytics-visitors-edge-days',
+    text: edgeDaysStatement,
+    values: [
+      projectId,
+      plan.edges.map((edge) => new Date(day(edge.from))),
+      plan.edges.map((edge) => new Date(edge.from)),
+      plan.edges.map((edge) => new Date(edge.to)),
+    ],
+  });
+  const row = result.rows[0];
+  await foldPendingVisitorMarks(pool, projectId, { pending: row?.pending === true });
+  const edges: VisitorRangePlan['edges'] = [];
+  let days = plan.days;
+  for (const [index, edge] of plan.edges.entries()) {
+    if (row?.outside[index] !== false) {
+      edges.push(edge);
+      continue;
+    }
+    const start = day(edge.from);
+    const end = start + dayMilliseconds;
+    if (days === null) days = { from: start, to: end };
+    else if (days.to === start) days = { ...days, to: end };
+    else if (days.from === end) days = { ...days, from: start };
+    else edges.push(edge);
+  }
+  return { edges, days };
+}
+
+/**
+ * Adds the exact visitors of one edge's marks to `sums`, per page and for the site: the marks are
+ * sorted as numbers (path id, visitor, group) and each visitor's groups read off its run, with no
+ * set or sketch per page. Path ids must be below 2^19 for the numbers to be exact (else sketches).
+ */
+function countEdgeMarks(
+  rows: readonly EdgeRow[],
+  edge: { from: number; to: number },
+  sums: VisitorCountSums,
+): void {
+  const byPage: number[] = [];
+  const bySite: number[] = [];
+  let tooLarge = false;
+  for (const row of rows) {
+    if (row.kind !== 'marks' || row.human === null) continue;
+    decodeVisitorMarks(row.human, (mark) => {
+      const time = mark.hour * 3_600_000;
+      if (time < edge.from || time >= edge.to) return;
+      if (mark.pathId >= 2 ** 19) tooLarge = true;
+      byPage.push(mark.pathId * 2 ** 34 + mark.visitor * 4 + mark.group);
+      bySite.push(mark.visitor * 4 + mark.group);
+    });
+  }
+  if (tooLarge) {
+    for (const [pathId, sketches] of edgeSketches(rows, edge)) sums.add(pathId, countsOf(sketches));
+    return;
+  }
+  const countRuns = (keys: number[], pathIdOf: (key: number) => number) => {
+    const sorted = Float64Array.from(keys).sort();
+    let index = 0;
+    while (index < sorted.length) {
+      const pathId = pathIdOf(sorted[index] as number);
+      const counts: VisitorCounts = [0, 0, 0, 0, 0];
+      while (index < sorted.length && pathIdOf(sorted[index] as number) === pathId) {
+        // One visitor: the groups it was seen in, as bits (1 human, 2 ai_assistant, 4 crawlers).
+        const visitor = Math.floor((sorted[index] as number) / 4);
+        let groups = 0;
+        while (index < sorted.length && Math.floor((sorted[index] as number) / 4) === visitor) {
+          groups |= 1 << ((sorted[index] as number) % 4);
+          index += 1;
+        }
+        counts[0] += groups & 1 ? 1 : 0;
+        counts[1] += groups & 2 ? 1 : 0;
+        counts[2] += groups & 6 ? 1 : 0;
+        counts[3] += groups & 3 ? 1 : 0;
+        counts[4] += 1;
+      }
+      sums.add(pathId, counts);
+    }
+  };
+  countRuns(byPage, (key) => Math.floor(key / 2 ** 34));
+  countRuns(bySite, () => sitePathId);
 }
 
 /** The sketches of every page (and the site) over the hours of one edge, from marks and old hour sketches. */

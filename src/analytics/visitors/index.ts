@@ -9,6 +9,7 @@ export {
   foldProjectVisitorMarks,
   type HourMark,
   insertVisitorMarks,
+  pendingVisitorMarksSql,
 } from './visitor-marks.ts';
 export {
   addVisitorCounts,

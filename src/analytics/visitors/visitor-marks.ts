@@ -221,18 +221,32 @@ export async function foldProjectVisitorMarks(
  * seconds of marks at most, since maintenance folds them as they come. Bounded, so that an export
  * under a flood of views still answers.
  */
-export async function foldPendingVisitorMarks(pool: pg.Pool, projectId: string): Promise<void> {
-  const result = await pool.query<{ pending: boolean }>({
-    name: 'analytics-has-pending-visitor-marks',
-    text: `SELECT EXISTS (SELECT 1 FROM analytics_visitor_marks WHERE state = ${markStates.pending} AND project_id = $1) AS pending`,
-    values: [projectId],
-  });
-  if (result.rows[0]?.pending !== true) return;
+export async function foldPendingVisitorMarks(
+  pool: pg.Pool,
+  projectId: string,
+  /** Whether the caller already knows if marks are pending. */
+  known?: { pending: boolean },
+): Promise<void> {
+  let pending = known?.pending;
+  if (pending === undefined) {
+    const result = await pool.query<{ pending: boolean }>({
+      name: 'analytics-has-pending-visitor-marks',
+      text: `SELECT ${pendingVisitorMarksSql('$1')} AS pending`,
+      values: [projectId],
+    });
+    pending = result.rows[0]?.pending === true;
+  }
+  if (!pending) return;
   for (
     let round = 0;
     round < 10 && (await foldProjectVisitorMarks(pool, projectId, 1000)) === 1000;
     round += 1
   );
+}
+
+/** SQL: whether the project (`projectIdSql`) has marks not folded yet. */
+export function pendingVisitorMarksSql(projectIdSql: string): string {
+  return `EXISTS (SELECT 1 FROM analytics_visitor_marks WHERE state = ${markStates.pending} AND project_id = ${projectIdSql})`;
 }
 
 /** Folds every pending mark of one project, or of all (verification and tests start from folded sketches). */
