@@ -93,7 +93,7 @@ const wholeDaysStatement = `
 
 /**
  * What the export reads for the partial days at the edges: the marks of their hours, and the hour
- * sketches written before migration 0018; plus new path ids and the project's setting.
+ * sketches written before migration 0019; plus new path ids and the project's setting.
  */
 const edgesStatement = `
   SELECT 'marks' AS kind, NULL::integer AS number, NULL AS path, marks.marks AS human, NULL::bytea AS ai_assistant,

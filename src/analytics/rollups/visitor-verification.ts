@@ -2,7 +2,7 @@
  * Checks the visitors (src/analytics/visitors/) against what can be known without the visitors'
  * addresses, which are stored nowhere:
  * - exactly: a day's sketch is the union of its hours' marks (and of the hour sketches written
- *   before migration 0018), a site sketch the union of its pages', a day row's counts are its
+ *   before migration 0019), a site sketch the union of its pages', a day row's counts are its
  *   sketches' counts, a packed day holds its rows' counts and a packed month the sum of its days';
  * - within the sketch error: a page's visitors in a group and hour or day are no more than its
  *   views there (every counted view with a visitor has a mark).

@@ -1,5 +1,5 @@
 /**
- * Packs the visitor counts of closed days (analytics_visitor_packed, migration 0018): every page's
+ * Packs the visitor counts of closed days (analytics_visitor_packed, migration 0019): every page's
  * and the site's counts of a day in one row, and of a month in one row (the sum of its days', since
  * days never share a visitor), so an export of a year reads a few dozen rows. Like the view
  * rollups' packing (rollups/rollup-packer.ts): packed rows are derived from the per-page day rows,
@@ -159,7 +159,7 @@ export function addVisitorCounts(
   for (let index = 0; index < 5; index += 1) sum[index] = (sum[index] as number) + (counts[index] as number);
 }
 
-/** A day row's counts: stored, or (rows written before migration 0018) counted from its sketches. */
+/** A day row's counts: stored, or (rows written before migration 0019) counted from its sketches. */
 export function dayRowCounts(row: { counts: number[] | null } & StoredSketches): VisitorCounts {
   return (row.counts as VisitorCounts | null) ?? countsOf(decodeSketches(row));
 }

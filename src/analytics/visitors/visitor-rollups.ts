@@ -1,5 +1,5 @@
 /**
- * The day sketches of pages and sites (analytics_visitor_rollups, migrations 0014 and 0018) and the
+ * The day sketches of pages and sites (analytics_visitor_rollups, migrations 0014 and 0019) and the
  * counts read from them. A visitor is a value under its UTC day's salt, so two days never share
  * one: a range's visitors are the sum of its days' counts, and sketches only unite a day's hours.
  * Folding (visitor-marks.ts) adds the marks of committed views here, one project at a time under
