@@ -27,6 +27,7 @@ import {
 } from '../visitors/index.ts';
 import type { PageViewCounts, PageViewsQuery } from './page-views-query.ts';
 import { firstPages } from './page-views-query.ts';
+
 export interface VisitorsExport {
   totals: PageViewCounts;
   visitors: Array<{ path: string } & PageViewCounts>;

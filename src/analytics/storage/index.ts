@@ -20,3 +20,4 @@ export {
   floorMonth,
   type Granularity,
 } from './time-buckets.ts';
+export { VarintReader, VarintWriter } from './varints.ts';

@@ -16,7 +16,7 @@ import type pg from 'pg';
 import { advisoryLockKeys, packingLock } from '../../db/advisory-locks.ts';
 import type { Queryable } from '../../db/database.ts';
 import { transaction } from '../../db/database.ts';
-import { rollupSeriesOf } from '../storage/index.ts';
+import { rollupSeriesOf, VarintReader, VarintWriter } from '../storage/index.ts';
 import { forgetPackedVisitorDays } from './visitor-packing.ts';
 import { addVisitorsToDays, type VisitorMark, visitorGroupOf, visitorGroups } from './visitor-rollups.ts';
 
@@ -60,15 +60,7 @@ export function encodeVisitorMarks(
           left.visitor - right.visitor,
       )
     : inHourOrder(counted);
-  const bytes: number[] = [];
-  const write = (value: number) => {
-    let rest = value;
-    while (rest >= 0x80) {
-      bytes.push((rest % 0x80) | 0x80);
-      rest = Math.floor(rest / 0x80);
-    }
-    bytes.push(rest);
-  };
+  const writer = new VarintWriter();
   let previousHour = 0;
   let previous: HourMark | undefined;
   for (const mark of ordered) {
@@ -84,14 +76,14 @@ export function encodeVisitorMarks(
       continue;
     }
     previous = mark;
-    write(mark.hour - previousHour);
+    writer.write(mark.hour - previousHour);
     previousHour = mark.hour;
-    write(mark.pathId);
-    write(mark.group);
-    write(mark.visitor);
+    writer.write(mark.pathId);
+    writer.write(mark.group);
+    writer.write(mark.visitor);
   }
   return {
-    bytes: Buffer.from(bytes),
+    bytes: writer.toBuffer(),
     firstHour: (ordered[0] as HourMark).hour * hourMilliseconds,
     lastHour: (ordered.at(-1) as HourMark).hour * hourMilliseconds,
   };
@@ -112,25 +104,13 @@ function inHourOrder(marks: HourMark[]): HourMark[] {
 }
 
 export function decodeVisitorMarks(bytes: Uint8Array, visit: (mark: HourMark) => void): void {
-  let offset = 0;
-  const read = (): number => {
-    let value = 0;
-    let scale = 1;
-    for (;;) {
-      const byte = bytes[offset];
-      if (byte === undefined || scale > 2 ** 49) throw new RangeError('Truncated visitor marks');
-      offset += 1;
-      value += (byte & 0x7f) * scale;
-      if (byte < 0x80) return value;
-      scale *= 0x80;
-    }
-  };
+  const reader = new VarintReader(bytes, 'visitor marks');
   let hour = 0;
-  while (offset < bytes.length) {
-    hour += read();
-    const pathId = read();
-    const group = read();
-    const visitor = read();
+  while (!reader.done) {
+    hour += reader.read();
+    const pathId = reader.read();
+    const group = reader.read();
+    const visitor = reader.read();
     if (group >= visitorGroups.length || visitor > 0xffffffff) throw new RangeError('Not visitor marks');
     visit({ hour, pathId, group, visitor });
   }

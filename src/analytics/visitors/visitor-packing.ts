@@ -14,7 +14,7 @@ import type pg from 'pg';
 import { packingLock } from '../../db/advisory-locks.ts';
 import type { Queryable } from '../../db/database.ts';
 import { transaction } from '../../db/database.ts';
-import { rollupSeriesOf } from '../storage/index.ts';
+import { rollupSeriesOf, VarintReader, VarintWriter } from '../storage/index.ts';
 import { countsOf, decodeSketches, type StoredSketches, type VisitorCounts } from './visitor-rollups.ts';
 
 const dayMilliseconds = 86_400_000;
@@ -24,23 +24,14 @@ const packingGraceMilliseconds = 10 * 60_000;
 const daysPerTransaction = 31;
 
 export function encodeVisitorCounts(entries: ReadonlyMap<number, Readonly<VisitorCounts>>): Buffer {
-  const bytes: number[] = [];
-  const write = (value: number) => {
-    if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`Cannot pack ${value}`);
-    let rest = value;
-    while (rest >= 0x80) {
-      bytes.push((rest % 0x80) | 0x80);
-      rest = Math.floor(rest / 0x80);
-    }
-    bytes.push(rest);
-  };
+  const writer = new VarintWriter();
   let previous = 0;
   for (const pathId of [...entries.keys()].sort((left, right) => left - right)) {
-    write(pathId - previous);
-    for (const count of entries.get(pathId) as VisitorCounts) write(count);
+    writer.write(pathId - previous);
+    for (const count of entries.get(pathId) as VisitorCounts) writer.write(count);
     previous = pathId;
   }
-  return Buffer.from(bytes);
+  return writer.toBuffer();
 }
 
 /** Calls `visit` for every entry, the site's (path id 0) first; throws on a truncated buffer. */
@@ -48,23 +39,11 @@ export function decodeVisitorCounts(
   bytes: Uint8Array,
   visit: (pathId: number, counts: VisitorCounts) => void,
 ): void {
-  let offset = 0;
-  const read = (): number => {
-    let value = 0;
-    let scale = 1;
-    for (;;) {
-      const byte = bytes[offset];
-      if (byte === undefined || scale > 2 ** 49) throw new RangeError('Truncated visitor counts');
-      offset += 1;
-      value += (byte & 0x7f) * scale;
-      if (byte < 0x80) return value;
-      scale *= 0x80;
-    }
-  };
+  const reader = new VarintReader(bytes, 'visitor counts');
   let pathId = 0;
-  while (offset < bytes.length) {
-    pathId += read();
-    visit(pathId, [read(), read(), read(), read(), read()]);
+  while (!reader.done) {
+    pathId += reader.read();
+    visit(pathId, [reader.read(), reader.read(), reader.read(), reader.read(), reader.read()]);
   }
 }
 
@@ -88,27 +67,16 @@ export class VisitorCountSums {
 
   /** Adds every entry of a packed row (the encoding above) without building them. */
   addEncoded(bytes: Uint8Array): void {
-    let offset = 0;
-    const read = (): number => {
-      let value = 0;
-      let scale = 1;
-      for (;;) {
-        const byte = bytes[offset];
-        if (byte === undefined || scale > 2 ** 49) throw new RangeError('Truncated visitor counts');
-        offset += 1;
-        value += (byte & 0x7f) * scale;
-        if (byte < 0x80) return value;
-        scale *= 0x80;
-      }
-    };
+    const reader = new VarintReader(bytes, 'visitor counts');
     let pathId = 0;
-    while (offset < bytes.length) {
-      pathId += read();
+    while (!reader.done) {
+      pathId += reader.read();
       this.ensure(pathId);
       this.present[pathId] = 1;
       const base = pathId * 5;
-      for (let index = 0; index < 5; index += 1)
-        this.sums[base + index] = (this.sums[base + index] as number) + read();
+      for (let index = 0; index < 5; index += 1) {
+        this.sums[base + index] = (this.sums[base + index] as number) + reader.read();
+      }
     }
   }
 
