@@ -209,6 +209,26 @@ describe('queryVisitors', () => {
     await writer.close();
   });
 
+  it('counts day rows written before their counts were stored from their sketches', async () => {
+    const project = await buildProject(database.pool);
+    const writer = createPageViewWriter({
+      pool: database.pool,
+      identity: createVisitorIdentity({ db: database.pool, now: () => now }),
+    });
+    const views = generate(random(5), 600, now - 4 * day, now);
+    await writer.write(project.id, views);
+    await writer.close();
+    const query = { projectId: project.id, range: { from: now - 3 * day, to: now }, limit: 50, offset: 0 };
+    const before = await queryVisitors(database.pool, query);
+    await database.pool.query(
+      `UPDATE analytics_visitor_rollups SET counts = NULL
+       WHERE series = (SELECT id FROM analytics_rollup_series WHERE project_id = $1 AND granularity = 'day')`,
+      [project.id],
+    );
+    assert.deepEqual(await queryVisitors(database.pool, query), before);
+    assert.deepEqual(before, expected(views, now - 3 * day, now, false, 50));
+  });
+
   it('counts views without an address as no visitor, and stores no address', async () => {
     const project = await buildProject(database.pool);
     const writer = createPageViewWriter({
