@@ -16,14 +16,11 @@ export {
   dayRowCounts,
   decodeVisitorCounts,
   encodeVisitorCounts,
-  packVisitorDays,
   VisitorCountSums,
 } from './visitor-packing.ts';
 export {
-  addVisitorsToDays,
   countsOf,
   type DaySketches,
-  decodeSketches,
   exportCounts,
   type StoredSketches,
   sitePathId,
