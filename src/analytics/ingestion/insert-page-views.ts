@@ -90,9 +90,10 @@ WHERE packing.project_id = $1 AND packing.granularity = earliest.granularity
 
 /**
  * Inserts the views of one project and adds them to the rollups, then appends the visitor marks of
- * the counted views that have a visitor value; returns how many were new (views whose import key
- * was already stored are skipped). Runs inside the caller's transaction,
- * whose whole length it holds the project's packing lock (shared) for. The month partitions must
+ * the counted views that have a visitor value; returns the indexes of the views that were new, or
+ * `null` when all were (views without import keys; views whose key is already stored are skipped).
+ * Runs inside the caller's transaction, whose whole length it holds the project's packing lock
+ * (shared) for. The month partitions must
  * exist (`ensurePageViewPartitions`), and every path must have an id in `pathIds` (`assignPathIds`).
  */
 export async function insertPageViews(
@@ -103,8 +104,8 @@ export async function insertPageViews(
   series: RollupSeries,
   /** The visitor value of each view (visitor-identity.ts), `undefined` where it has none. */
   visitors?: ReadonlyArray<number | undefined>,
-): Promise<number> {
-  if (views.length === 0) return 0;
+): Promise<readonly number[] | null> {
+  if (views.length === 0) return null;
   const profiled = profileViews(views);
   const imported = profiled.importKeys.length > 0;
   await db.query({
@@ -120,13 +121,13 @@ export async function insertPageViews(
     counted = profiled.importKeys.flatMap((importKey, index) =>
       stored.delete(importKey.toString('base64')) ? [index] : [],
     );
-    if (counted.length === 0) return 0;
+    if (counted.length === 0) return counted;
   }
   await addToRollups(db, projectId, sumRollups(profiled, pathIds, series, counted));
   // Appended as marks, folded into the sketches later (visitor-marks.ts): cheap for the writer.
   if (visitors !== undefined)
     await insertVisitorMarks(db, projectId, visitorMarksOf(views, visitors, pathIds, counted));
-  return counted?.length ?? views.length;
+  return counted;
 }
 
 /** Inserts the raw events; returns the import keys (base64) of the imported views that were new. */

@@ -49,6 +49,29 @@ describe('createPageViewWriter', () => {
     await writer.close();
   });
 
+  it('merges writes with import keys into one insert and tells each write how many of its views were new', async () => {
+    const project = await buildProject(database.pool);
+    // One transaction at a time: the first write goes alone, the others queue and share the next.
+    const writer = createPageViewWriter({ pool: database.pool, concurrency: 1 });
+    const imported = (keys: number[]) =>
+      keys.map((key) => ({
+        ...(views(1, `/imported/${key}`)[0] as StoredPageView),
+        importKey: Buffer.from(`request ${key}`),
+      }));
+    const results = await Promise.all([
+      writer.write(project.id, views(3, '/first')),
+      writer.write(project.id, imported([1, 2, 3, 4, 5])),
+      // A retried batch in the same group, partly new; then a plain write; then one all stored.
+      writer.write(project.id, imported([3, 4, 5, 6, 7])),
+      writer.write(project.id, views(4, '/plain')),
+      writer.write(project.id, imported([1, 2, 8, 8])),
+    ]);
+    assert.deepEqual(results, [3, 5, 2, 4, 1]);
+    assert.equal(await stored(project.id), 3 + 8 + 4);
+    assert.deepEqual((await verifyRollups(database.pool, null)).mismatches, []);
+    await writer.close();
+  });
+
   it('fails only the write that is at fault when a group fails', async () => {
     const project = await buildProject(database.pool);
     const writer = createPageViewWriter({ pool: database.pool });

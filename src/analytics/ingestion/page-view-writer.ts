@@ -55,9 +55,10 @@ interface IdentifiedWrite extends PendingWrite {
 const retryableCodes = new Set(['40P01', '40001']);
 
 /**
- * One insert per project for all its writes without import keys: their rollup rows merge (a
- * popular page appears in every batch), and every view of theirs is new. Writes with import keys
- * get an insert each, since their callers need to know how many views were new.
+ * One insert per project for all its writes without import keys, and one for all its writes with
+ * them: their rollup rows merge (a popular page appears in every batch). Views without a key are
+ * all new; of those with one, the insert says which were, and each write is told its own count (a
+ * request retried while the first is still in the group stores nothing the second time).
  */
 async function insertGroup(
   client: pg.PoolClient,
@@ -67,31 +68,40 @@ async function insertGroup(
   const counts = group.map(() => 0);
   const merged = new Map<
     string,
-    { views: StoredPageView[]; visitors: Array<number | undefined>; indexes: number[] }
+    {
+      projectId: string;
+      views: StoredPageView[];
+      visitors: Array<number | undefined>;
+      /** The index in `group` of the write each view came from. */
+      writes: number[];
+    }
   >();
-  const insert = (
-    projectId: string,
-    views: readonly StoredPageView[],
-    visitors: ReadonlyArray<number | undefined>,
-  ) => {
+  for (const [index, write] of group.entries()) {
+    const imported = write.views.some((view) => view.importKey !== undefined);
+    const key = `${imported ? 'imported' : 'plain'} ${write.projectId}`;
+    const entry = merged.get(key) ?? { projectId: write.projectId, views: [], visitors: [], writes: [] };
+    for (const [viewIndex, view] of write.views.entries()) {
+      entry.views.push(view);
+      entry.visitors.push(write.visitors[viewIndex]);
+      entry.writes.push(index);
+    }
+    merged.set(key, entry);
+  }
+  for (const { projectId, views, visitors, writes } of merged.values()) {
     const project = projects.get(projectId);
     if (project === undefined) throw new Error(`No path ids for ${projectId}`);
-    return insertPageViews(client, projectId, views, project.paths.ids, project.series, visitors);
-  };
-  for (const [index, write] of group.entries()) {
-    if (write.views.some((view) => view.importKey !== undefined)) {
-      counts[index] = await insert(write.projectId, write.views, write.visitors);
-      continue;
+    const counted = await insertPageViews(
+      client,
+      projectId,
+      views,
+      project.paths.ids,
+      project.series,
+      visitors,
+    );
+    for (const viewIndex of counted ?? writes.keys()) {
+      const index = writes[viewIndex] as number;
+      counts[index] = (counts[index] as number) + 1;
     }
-    const entry = merged.get(write.projectId) ?? { views: [], visitors: [], indexes: [] };
-    entry.views.push(...write.views);
-    entry.visitors.push(...write.visitors);
-    entry.indexes.push(index);
-    merged.set(write.projectId, entry);
-  }
-  for (const [projectId, entry] of merged) {
-    await insert(projectId, entry.views, entry.visitors);
-    for (const index of entry.indexes) counts[index] = group[index]?.views.length ?? 0;
   }
   return counts;
 }
