@@ -151,6 +151,9 @@ describe('queryVisitors', () => {
       [Date.parse('2026-03-25T00:00:00Z'), Date.parse('2026-04-01T00:00:00Z')],
       [Date.parse('2026-03-28T07:20:00Z'), Date.parse('2026-04-03T18:05:00Z')],
       [Date.parse('2026-04-02T09:00:00Z'), Date.parse('2026-04-02T09:30:00Z')],
+      // Thirds of a month: whole ones, and one beside days and partial edges.
+      [Date.parse('2026-03-21T00:00:00Z'), Date.parse('2026-04-11T00:00:00Z')],
+      [Date.parse('2026-03-26T10:00:00Z'), Date.parse('2026-04-11T05:00:00Z')],
       // Ends now: today has no visitor after the range, so today is read as a whole day.
       [now - 3 * day + 5 * hour, now],
       [now + day, undefined],
@@ -171,7 +174,10 @@ describe('queryVisitors', () => {
           'SELECT granularity FROM analytics_visitor_packed WHERE project_id = $1',
           [project.id],
         );
-        assert.deepEqual(new Set(packed.rows.map((row) => row.granularity)), new Set(['day', 'month']));
+        assert.deepEqual(
+          new Set(packed.rows.map((row) => row.granularity)),
+          new Set(['day', 'third', 'month']),
+        );
       }
       if (step === 'more') {
         const more = generate(next, 300, now - 3 * day, now);

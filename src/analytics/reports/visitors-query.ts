@@ -23,6 +23,7 @@ import {
   type VisitorCounts,
   type VisitorGroup,
   VisitorSketch,
+  VisitorTally,
   visitorGroups,
 } from '../visitors/index.ts';
 import type { PageViewCounts, PageViewsQuery } from './page-views-query.ts';
@@ -64,12 +65,20 @@ const edgeDaysStatement = `
     ORDER BY edge.number
   ) AS outside`;
 
-/** What the export reads for whole days: packed rows and the per-page rows of unpacked days. */
+/**
+ * What the export reads for whole days: packed rows (months, then thirds of a month outside them,
+ * then days outside both) and the per-page rows of unpacked days.
+ */
 const wholeDaysStatement = `
   WITH months AS (
-    SELECT bucket, month_end, counts FROM analytics_visitor_packed,
-      LATERAL (SELECT (bucket AT TIME ZONE 'UTC' + interval '1 month') AT TIME ZONE 'UTC' AS month_end) AS month
-    WHERE project_id = $1 AND granularity = 'month' AND bucket >= $2 AND month_end <= $3
+    SELECT bucket, analytics_bucket_end('month', bucket) AS bucket_end, counts FROM analytics_visitor_packed
+    WHERE project_id = $1 AND granularity = 'month' AND bucket >= $2 AND analytics_bucket_end('month', bucket) <= $3
+  ), thirds AS (
+    SELECT bucket, analytics_bucket_end('third', bucket) AS bucket_end, counts FROM analytics_visitor_packed AS third
+    WHERE project_id = $1 AND granularity = 'third' AND bucket >= $2 AND analytics_bucket_end('third', bucket) <= $3
+      AND NOT EXISTS (SELECT 1 FROM months WHERE third.bucket >= months.bucket AND third.bucket < months.bucket_end)
+  ), coarse AS (
+    SELECT bucket, bucket_end FROM months UNION ALL SELECT bucket, bucket_end FROM thirds
   ), watermark AS (
     SELECT coalesce((SELECT packed_until FROM analytics_visitor_packing WHERE project_id = $1), '-infinity') AS until
   ), unpacked AS (
@@ -78,7 +87,7 @@ const wholeDaysStatement = `
     FROM analytics_visitor_rollups AS rollup, watermark
     WHERE rollup.series = analytics_series($1, 'day') AND rollup.bucket >= greatest($2, watermark.until)
       AND rollup.bucket < $3
-      -- (A month is packed only once all its days are, so a packed day covers the month's too.)
+      -- (A third or month is packed only once all its days are, so a packed day covers theirs too.)
       AND NOT EXISTS (SELECT 1 FROM analytics_visitor_packed AS day WHERE day.project_id = $1
         AND day.granularity = 'day' AND day.bucket = rollup.bucket)
   )
@@ -86,9 +95,11 @@ const wholeDaysStatement = `
     NULL::bytea AS human, NULL::bytea AS ai_assistant, NULL::bytea AS ai_crawlers
   FROM months
   UNION ALL
+  SELECT 'packed', NULL, encode(counts, 'base64'), NULL, NULL, NULL FROM thirds
+  UNION ALL
   SELECT 'packed', NULL, encode(day.counts, 'base64'), NULL, NULL, NULL FROM analytics_visitor_packed AS day
   WHERE day.project_id = $1 AND day.granularity = 'day' AND day.bucket >= $2 AND day.bucket < $3
-    AND NOT EXISTS (SELECT 1 FROM months WHERE day.bucket >= months.bucket AND day.bucket < months.month_end)
+    AND NOT EXISTS (SELECT 1 FROM coarse WHERE day.bucket >= coarse.bucket AND day.bucket < coarse.bucket_end)
   UNION ALL
   -- The per-page counts of the days not packed, as one text of numbers (path id, then its five
   -- counts): a row per page and day cost the export more than everything else it reads.
@@ -290,58 +301,26 @@ async function wholeDayEdges(
   return { edges, days };
 }
 
-/**
- * Adds the exact visitors of one edge's marks to `sums`, per page and for the site: the marks are
- * sorted as numbers (path id, visitor, group) and each visitor's groups read off its run, with no
- * set or sketch per page. Path ids must be below 2^19 for the numbers to be exact (else sketches).
- */
+/** Adds the exact visitors of one edge's marks to `sums`, per page and for the site. */
 function countEdgeMarks(
   rows: readonly EdgeRow[],
   edge: { from: number; to: number },
   sums: VisitorCountSums,
 ): void {
-  const byPage: number[] = [];
-  const bySite: number[] = [];
-  let tooLarge = false;
+  // A mark takes at least four bytes, and adds a pair for its page and one for the site.
+  let bytes = 0;
+  for (const row of rows) if (row.kind === 'marks' && row.human !== null) bytes += row.human.length;
+  const tally = new VisitorTally(bytes / 2);
   for (const row of rows) {
     if (row.kind !== 'marks' || row.human === null) continue;
     decodeVisitorMarks(row.human, (mark) => {
       const time = mark.hour * 3_600_000;
       if (time < edge.from || time >= edge.to) return;
-      if (mark.pathId >= 2 ** 19) tooLarge = true;
-      byPage.push(mark.pathId * 2 ** 34 + mark.visitor * 4 + mark.group);
-      bySite.push(mark.visitor * 4 + mark.group);
+      tally.add(mark.pathId, mark.visitor, mark.group);
+      tally.add(sitePathId, mark.visitor, mark.group);
     });
   }
-  if (tooLarge) {
-    for (const [pathId, sketches] of edgeSketches(rows, edge)) sums.add(pathId, countsOf(sketches));
-    return;
-  }
-  const countRuns = (keys: number[], pathIdOf: (key: number) => number) => {
-    const sorted = Float64Array.from(keys).sort();
-    let index = 0;
-    while (index < sorted.length) {
-      const pathId = pathIdOf(sorted[index] as number);
-      const counts: VisitorCounts = [0, 0, 0, 0, 0];
-      while (index < sorted.length && pathIdOf(sorted[index] as number) === pathId) {
-        // One visitor: the groups it was seen in, as bits (1 human, 2 ai_assistant, 4 crawlers).
-        const visitor = Math.floor((sorted[index] as number) / 4);
-        let groups = 0;
-        while (index < sorted.length && Math.floor((sorted[index] as number) / 4) === visitor) {
-          groups |= 1 << ((sorted[index] as number) % 4);
-          index += 1;
-        }
-        counts[0] += groups & 1 ? 1 : 0;
-        counts[1] += groups & 2 ? 1 : 0;
-        counts[2] += groups & 6 ? 1 : 0;
-        counts[3] += groups & 3 ? 1 : 0;
-        counts[4] += 1;
-      }
-      sums.add(pathId, counts);
-    }
-  };
-  countRuns(byPage, (key) => Math.floor(key / 2 ** 34));
-  countRuns(bySite, () => sitePathId);
+  tally.addTo(sums);
 }
 
 /** The sketches of every page (and the site) over the hours of one edge, from marks and old hour sketches. */

@@ -9,6 +9,7 @@
  * Pending marks must be folded first (verifyRollups does).
  */
 import type pg from 'pg';
+import { floorBucket } from '../storage/index.ts';
 import {
   addVisitorCounts,
   countsOf,
@@ -26,7 +27,7 @@ import {
 
 export interface VisitorMismatch {
   projectId: string;
-  granularity: 'hour' | 'day' | 'month';
+  granularity: 'hour' | 'day' | 'third' | 'month';
   bucket: Date;
   key: string;
   expected: string;
@@ -246,8 +247,8 @@ async function verifyProject(
     }
   }
 
-  // Packed days hold their rows' counts; packed months the sums of their days'.
-  const packed = await client.query<{ granularity: 'day' | 'month'; bucket: Date; counts: Buffer }>(
+  // Packed days hold their rows' counts; packed thirds and months the sums of their days'.
+  const packed = await client.query<{ granularity: 'day' | 'third' | 'month'; bucket: Date; counts: Buffer }>(
     `SELECT granularity, bucket, counts FROM analytics_visitor_packed WHERE project_id = $1
      ORDER BY granularity, bucket`,
     [projectId],
@@ -256,12 +257,8 @@ async function verifyProject(
     const start = row.bucket.getTime();
     const expected = new Map<number, VisitorCounts>();
     for (const [day, entries] of rowCounts) {
-      const inside =
-        row.granularity === 'day'
-          ? day === start
-          : new Date(day).getUTCFullYear() === row.bucket.getUTCFullYear() &&
-            new Date(day).getUTCMonth() === row.bucket.getUTCMonth();
-      if (inside) for (const [pathId, counts] of entries) addVisitorCounts(expected, pathId, counts);
+      if (floorBucket(row.granularity, day) === start)
+        for (const [pathId, counts] of entries) addVisitorCounts(expected, pathId, counts);
     }
     const found = new Map<number, VisitorCounts>();
     decodeVisitorCounts(row.counts, (pathId, counts) => found.set(pathId, counts));

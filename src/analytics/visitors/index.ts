@@ -31,3 +31,4 @@ export {
   visitorGroups,
 } from './visitor-rollups.ts';
 export { sparseLimit, VisitorSketch } from './visitor-sketch.ts';
+export { VisitorTally } from './visitor-tally.ts';

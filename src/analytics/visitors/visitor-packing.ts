@@ -1,7 +1,8 @@
 /**
- * Packs the visitor counts of closed days (analytics_visitor_packed, migration 0019): every page's
- * and the site's counts of a day in one row, and of a month in one row (the sum of its days', since
- * days never share a visitor), so an export of a year reads a few dozen rows. Like the view
+ * Packs the visitor counts of closed days (analytics_visitor_packed, migrations 0019 and 0021):
+ * every page's and the site's counts of a day in one row, and of a third of a month and a month in
+ * one row each (the sum of its days', since days never share a visitor), so an export of a year
+ * reads a few dozen rows and one of 30 days about a dozen. Like the view
  * rollups' packing (rollups/rollup-packer.ts): packed rows are derived from the per-page day rows,
  * folding deletes the packed rows of the days it changes and moves the watermark back, and folders
  * hold the project's packing lock shared while the packer holds it exclusively.
@@ -14,7 +15,7 @@ import type pg from 'pg';
 import { packingLock } from '../../db/advisory-locks.ts';
 import type { Queryable } from '../../db/database.ts';
 import { transaction } from '../../db/database.ts';
-import { rollupSeriesOf, VarintReader, VarintWriter } from '../storage/index.ts';
+import { bucketEnd, floorBucket, rollupSeriesOf, VarintReader, VarintWriter } from '../storage/index.ts';
 import { countsOf, decodeSketches, type StoredSketches, type VisitorCounts } from './visitor-rollups.ts';
 
 const dayMilliseconds = 86_400_000;
@@ -63,6 +64,22 @@ export class VisitorCountSums {
     for (let index = 0; index < 5; index += 1) {
       this.sums[base + index] = (this.sums[base + index] as number) + (counts[index] as number);
     }
+  }
+
+  /**
+   * Adds one visitor of a page, seen in the groups `groups` (bits: 1 human, 2 ai_assistant,
+   * 4 ai_crawlers), to each of the five counts it belongs to.
+   */
+  addVisitor(pathId: number, groups: number): void {
+    this.ensure(pathId);
+    this.present[pathId] = 1;
+    const base = pathId * 5;
+    const sums = this.sums;
+    sums[base] = (sums[base] as number) + (groups & 1);
+    sums[base + 1] = (sums[base + 1] as number) + ((groups >> 1) & 1);
+    sums[base + 2] = (sums[base + 2] as number) + (groups & 6 ? 1 : 0);
+    sums[base + 3] = (sums[base + 3] as number) + (groups & 3 ? 1 : 0);
+    sums[base + 4] = (sums[base + 4] as number) + 1;
   }
 
   /** Adds every entry of a packed row (the encoding above) without building them. */
@@ -134,7 +151,7 @@ export function dayRowCounts(row: { counts: number[] | null } & StoredSketches):
 
 /**
  * In a folding transaction: deletes the packed rows of the days whose visitors changed and of
- * their months, and moves the watermark back to the first of them.
+ * their thirds and months, and moves the watermark back to the first of them.
  */
 export async function forgetPackedVisitorDays(
   db: Queryable,
@@ -142,33 +159,25 @@ export async function forgetPackedVisitorDays(
   days: readonly number[],
 ): Promise<void> {
   if (days.length === 0) return;
-  const months = [...new Set(days.map(monthOf))];
+  const buckets = (level: 'third' | 'month') => [...new Set(days.map((day) => floorBucket(level, day)))];
   await db.query({
     name: 'analytics-forget-packed-visitor-days',
     text: `WITH forgotten AS (
              DELETE FROM analytics_visitor_packed
              WHERE project_id = $1 AND ((granularity = 'day' AND bucket = ANY($2::timestamptz[]))
-               OR (granularity = 'month' AND bucket = ANY($3::timestamptz[])))
+               OR (granularity = 'third' AND bucket = ANY($3::timestamptz[]))
+               OR (granularity = 'month' AND bucket = ANY($4::timestamptz[])))
            )
-           UPDATE analytics_visitor_packing SET packed_until = $4
-           WHERE project_id = $1 AND packed_until > $4`,
+           UPDATE analytics_visitor_packing SET packed_until = $5
+           WHERE project_id = $1 AND packed_until > $5`,
     values: [
       projectId,
       days.map((day) => new Date(day)),
-      months.map((month) => new Date(month)),
+      buckets('third').map((third) => new Date(third)),
+      buckets('month').map((month) => new Date(month)),
       new Date(Math.min(...days)),
     ],
   });
-}
-
-function monthOf(time: number): number {
-  const date = new Date(time);
-  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
-}
-
-function nextMonth(month: number): number {
-  const date = new Date(month);
-  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
 }
 
 interface DayRow extends StoredSketches {
@@ -178,8 +187,8 @@ interface DayRow extends StoredSketches {
 }
 
 /**
- * Packs the closed days not packed yet of one project, and each month once all its days are, and
- * returns the rows written; stops between transactions when `signal` aborts.
+ * Packs the closed days not packed yet of one project, and each third and month once all its days
+ * are, and returns the rows written; stops between transactions when `signal` aborts.
  */
 export async function packVisitorDays(
   pool: pg.Pool,
@@ -239,7 +248,11 @@ export async function packVisitorDays(
          ON CONFLICT (project_id) DO UPDATE SET packed_until = excluded.packed_until`,
         [projectId, new Date(end)],
       );
-      return days.size + (await packMonths(client, projectId, first, end));
+      return (
+        days.size +
+        (await packCoarse(client, projectId, 'third', first, end)) +
+        (await packCoarse(client, projectId, 'month', first, end))
+      );
     });
     if (packed === null) break;
     written += packed;
@@ -248,40 +261,46 @@ export async function packVisitorDays(
 }
 
 /**
- * Packs the months over by `packedUntil` that hold a day of [from, packedUntil) and have no row:
- * the sums of their packed days.
+ * Packs the thirds or months over by `packedUntil` that hold a day of [from, packedUntil) and have
+ * no row: the sums of their packed days.
  */
-async function packMonths(
+async function packCoarse(
   client: pg.PoolClient,
   projectId: string,
+  level: 'third' | 'month',
   from: number,
   packedUntil: number,
 ): Promise<number> {
-  const months: number[] = [];
-  for (let month = monthOf(from); nextMonth(month) <= packedUntil; month = nextMonth(month))
-    months.push(month);
-  if (months.length === 0) return 0;
-  const days = await client.query<{ month: Date; counts: Buffer }>(
-    `SELECT date_trunc('month', day.bucket, 'UTC') AS month, day.counts FROM analytics_visitor_packed AS day
+  const buckets: number[] = [];
+  for (
+    let start = floorBucket(level, from);
+    bucketEnd(level, start) <= packedUntil;
+    start = bucketEnd(level, start)
+  )
+    buckets.push(start);
+  if (buckets.length === 0) return 0;
+  const days = await client.query<{ bucket: Date; counts: Buffer }>(
+    `SELECT analytics_bucket_start($2, day.bucket) AS bucket, day.counts FROM analytics_visitor_packed AS day
      WHERE day.project_id = $1 AND day.granularity = 'day'
-       AND date_trunc('month', day.bucket, 'UTC') = ANY($2::timestamptz[])
-       AND NOT EXISTS (SELECT 1 FROM analytics_visitor_packed AS month WHERE month.project_id = $1
-         AND month.granularity = 'month' AND month.bucket = date_trunc('month', day.bucket, 'UTC'))`,
-    [projectId, months.map((month) => new Date(month))],
+       AND analytics_bucket_start($2, day.bucket) = ANY($3::timestamptz[])
+       AND NOT EXISTS (SELECT 1 FROM analytics_visitor_packed AS coarse WHERE coarse.project_id = $1
+         AND coarse.granularity = $2 AND coarse.bucket = analytics_bucket_start($2, day.bucket))`,
+    [projectId, level, buckets.map((start) => new Date(start))],
   );
   const sums = new Map<number, Map<number, VisitorCounts>>();
   for (const row of days.rows) {
-    const month = row.month.getTime();
-    const entries = sums.get(month) ?? new Map<number, VisitorCounts>();
+    const start = row.bucket.getTime();
+    const entries = sums.get(start) ?? new Map<number, VisitorCounts>();
     decodeVisitorCounts(row.counts, (pathId, counts) => addVisitorCounts(entries, pathId, counts));
-    sums.set(month, entries);
+    sums.set(start, entries);
   }
   await client.query(
     `INSERT INTO analytics_visitor_packed (project_id, granularity, bucket, counts)
-     SELECT $1, 'month', * FROM unnest($2::timestamptz[], $3::bytea[])`,
+     SELECT $1, $2, * FROM unnest($3::timestamptz[], $4::bytea[])`,
     [
       projectId,
-      [...sums.keys()].map((month) => new Date(month)),
+      level,
+      [...sums.keys()].map((start) => new Date(start)),
       [...sums.values()].map(encodeVisitorCounts),
     ],
   );
