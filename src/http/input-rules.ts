@@ -8,6 +8,7 @@
  */
 import { type ErrorDetail, InvalidInputError } from '../errors.ts';
 import { type TextKind, textProblem } from '../text-rules.ts';
+import { isPlainJsonBody } from './json-body.ts';
 
 /** At most this many problems are collected: enough to fix a request, never a huge answer. */
 const maximumProblems = 20;
@@ -65,6 +66,6 @@ export function checkRequestText(request: {
   }
   collectTextProblems(request.params, 'params', 'line', problems);
   collectTextProblems(request.query, 'querystring', 'line', problems);
-  collectTextProblems(request.body, 'body', 'body', problems);
+  if (!isPlainJsonBody(request.body)) collectTextProblems(request.body, 'body', 'body', problems);
   if (problems.length > 0) throw new InvalidInputError('Invalid request text', problems);
 }

@@ -216,6 +216,9 @@ describe('POST /v1/analytics/:projectId/events', () => {
         { path: '/a', referrer: 'https://x.example/\u001b[31m' },
         /referrer (contains a control character|must not contain control characters)/,
       ],
+      // JSON.stringify leaves DEL unescaped: a body without escape sequences is still searched for it.
+      [{ path: '/a', userAgent: 'Mozilla/5.0\u007f' }, /userAgent contains a control character/],
+      [{ path: '/a', userAgent: 'Mozilla/5.0 \ud800' }, /userAgent is not valid Unicode text/],
     ];
     for (const [event, message] of cases) {
       const response = await post({ events: [event] });

@@ -10,6 +10,7 @@ import {
 } from '../../analytics/ingestion/index.ts';
 import { retentionCutoff } from '../../analytics/rollups/index.ts';
 import type { App } from '../app.ts';
+import { isPlainJsonBody } from '../json-body.ts';
 import { bearerSecurity, errorResponses, ProjectIdParameter } from '../schemas.ts';
 
 const maximumEventsPerBatch = 1000;
@@ -107,6 +108,7 @@ export function registerAnalyticsEventRoutes(app: App, services: AnalyticsServic
         },
         request.params.projectId,
         request.body.events,
+        { plainText: isPlainJsonBody(request.body) },
       );
       return reply.code(202).send(result);
     },
