@@ -9,21 +9,33 @@
  */
 
 export class VarintWriter {
-  private readonly bytes: number[] = [];
+  private bytes = new Uint8Array(256);
+  private length = 0;
 
   /** `value`: a non-negative safe integer. */
   write(value: number): void {
     if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`Cannot encode ${value} as a varint`);
+    // A safe integer takes at most eight bytes.
+    if (this.length + 8 > this.bytes.length) {
+      const bytes = new Uint8Array(this.bytes.length * 2);
+      bytes.set(this.bytes);
+      this.bytes = bytes;
+    }
     let rest = value;
-    while (rest >= 0x80) {
-      this.bytes.push((rest % 0x80) | 0x80);
+    // Arithmetic above 2^31, where bit operations would wrap; shifts below it (most values).
+    while (rest >= 0x80000000) {
+      this.bytes[this.length++] = (rest % 0x80) | 0x80;
       rest = Math.floor(rest / 0x80);
     }
-    this.bytes.push(rest);
+    while (rest >= 0x80) {
+      this.bytes[this.length++] = (rest & 0x7f) | 0x80;
+      rest >>>= 7;
+    }
+    this.bytes[this.length++] = rest;
   }
 
   toBuffer(): Buffer {
-    return Buffer.from(this.bytes);
+    return Buffer.from(this.bytes.subarray(0, this.length));
   }
 }
 

@@ -39,6 +39,7 @@ export function encodeVisitorMarks(
   marks: readonly VisitorMark[],
   options: { distinct: boolean },
 ): { bytes: Buffer; firstHour: number; lastHour: number } | null {
+  if (!options.distinct) return encodeInHourOrder(marks);
   const counted: HourMark[] = [];
   for (const mark of marks) {
     const group = visitorGroupOf(mark.category);
@@ -51,22 +52,18 @@ export function encodeVisitorMarks(
     });
   }
   if (counted.length === 0) return null;
-  const ordered = options.distinct
-    ? counted.sort(
-        (left, right) =>
-          left.hour - right.hour ||
-          left.pathId - right.pathId ||
-          left.group - right.group ||
-          left.visitor - right.visitor,
-      )
-    : inHourOrder(counted);
+  counted.sort(
+    (left, right) =>
+      left.hour - right.hour ||
+      left.pathId - right.pathId ||
+      left.group - right.group ||
+      left.visitor - right.visitor,
+  );
   const writer = new VarintWriter();
-  let previousHour = 0;
   let previous: HourMark | undefined;
-  for (const mark of ordered) {
+  for (const mark of counted) {
     // Sorted, so a repeat (the same visitor of the same page, hour and group) is the one before.
     if (
-      options.distinct &&
       previous !== undefined &&
       previous.hour === mark.hour &&
       previous.pathId === mark.pathId &&
@@ -75,32 +72,58 @@ export function encodeVisitorMarks(
     ) {
       continue;
     }
-    previous = mark;
-    writer.write(mark.hour - previousHour);
-    previousHour = mark.hour;
+    writer.write(mark.hour - (previous?.hour ?? 0));
     writer.write(mark.pathId);
     writer.write(mark.group);
     writer.write(mark.visitor);
+    previous = mark;
   }
   return {
     bytes: writer.toBuffer(),
-    firstHour: (ordered[0] as HourMark).hour * hourMilliseconds,
-    lastHour: (ordered.at(-1) as HourMark).hour * hourMilliseconds,
+    firstHour: (counted[0] as HourMark).hour * hourMilliseconds,
+    lastHour: (counted.at(-1) as HourMark).hour * hourMilliseconds,
   };
 }
 
-/** The marks grouped by hour, hours ascending (a batch has few distinct hours). */
-function inHourOrder(marks: HourMark[]): HourMark[] {
-  const byHour = new Map<number, HourMark[]>();
-  for (const mark of marks) {
-    const hour = byHour.get(mark.hour);
-    if (hour === undefined) byHour.set(mark.hour, [mark]);
-    else hour.push(mark);
+/**
+ * The writer's encoding, for every batch it commits: the marks in hour order, without an object
+ * per mark (a batch's views are usually in time order already, and then nothing is sorted).
+ */
+function encodeInHourOrder(
+  marks: readonly VisitorMark[],
+): { bytes: Buffer; firstHour: number; lastHour: number } | null {
+  const hours = new Float64Array(marks.length);
+  const groups = new Int8Array(marks.length);
+  const order: number[] = [];
+  let inOrder = true;
+  for (let index = 0; index < marks.length; index += 1) {
+    const mark = marks[index] as VisitorMark;
+    const group = visitorGroupOf(mark.category);
+    if (group === null) continue;
+    const hour = Math.floor(mark.occurredAt / hourMilliseconds);
+    if (order.length > 0 && hour < (hours[order.at(-1) as number] as number)) inOrder = false;
+    hours[index] = hour;
+    groups[index] = visitorGroups.indexOf(group);
+    order.push(index);
   }
-  if (byHour.size === 1) return marks;
-  return [...byHour.keys()]
-    .sort((left, right) => left - right)
-    .flatMap((hour) => byHour.get(hour) as HourMark[]);
+  if (order.length === 0) return null;
+  if (!inOrder) order.sort((left, right) => (hours[left] as number) - (hours[right] as number));
+  const writer = new VarintWriter();
+  let previousHour = 0;
+  for (const index of order) {
+    const mark = marks[index] as VisitorMark;
+    const hour = hours[index] as number;
+    writer.write(hour - previousHour);
+    previousHour = hour;
+    writer.write(mark.pathId);
+    writer.write(groups[index] as number);
+    writer.write(mark.visitor >>> 0);
+  }
+  return {
+    bytes: writer.toBuffer(),
+    firstHour: (hours[order[0] as number] as number) * hourMilliseconds,
+    lastHour: previousHour * hourMilliseconds,
+  };
 }
 
 export function decodeVisitorMarks(bytes: Uint8Array, visit: (mark: HourMark) => void): void {
