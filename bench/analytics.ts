@@ -2,6 +2,7 @@
 //   node bench/analytics.ts [--events 10000000] [--ingest-seconds 20] [--concurrency 16] [--keep DIR]
 //     [--ingest-only] [--without-addresses]
 //   node bench/analytics.ts --drains [--drain-views 100000]   (the drain comparison only, see 5.)
+//   SERVER_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=DIR' node bench/analytics.ts ...   (profiles the server)
 // 1. Ingestion through the HTTP batch endpoint of a `quire serve` child process: batches of 1,000
 //    events (Zipf paths over 5,000 pages, 10% AI), acknowledged after commit; a year replayed in
 //    order, then live traffic (timestamps in the last minute).
@@ -111,6 +112,7 @@ const server = spawn(process.execPath, ['bin/quire.js', 'serve', '--port', '0'],
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '/tmp',
     QUIRE_DATA_DIR: path.join(benchDirectory, 'data'),
+    NODE_OPTIONS: process.env.SERVER_NODE_OPTIONS ?? '',
   },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
