@@ -8,7 +8,7 @@
  *   sums.paths.counts.human // views per (series, bucket, path id), hour rows first, then day rows
  *   visitorMarksOf(views, visitors, pathIds, null) // the visitor marks of the views that have one
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { TrafficCategory } from '../classification/index.ts';
 import type { Granularity, RollupSeries } from '../storage/index.ts';
 import { floorBucket, packedLevels } from '../storage/index.ts';
@@ -100,7 +100,7 @@ const pathIdRange = 2 ** 31;
 
 /** The first 8 bytes of the user agent's SHA-256 as a signed 64-bit integer (decimal text). */
 function userAgentIdOf(userAgent: string): string {
-  return createHash('sha256').update(userAgent).digest().readBigInt64BE(0).toString();
+  return hash('sha256', userAgent, 'buffer').readBigInt64BE(0).toString();
 }
 
 /**

@@ -10,7 +10,7 @@
  * The identity is 16 bytes of SHA-256, stored as the view's `import_key` (unique per project and
  * time, migration 0004).
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { LoggedRequest } from './logged-request.ts';
 
 /**
@@ -39,9 +39,7 @@ export function createRequestIdentifier() {
   };
   return {
     identify(request: LoggedRequest): Buffer {
-      if (request.requestId !== undefined) {
-        return digest(createHash('sha256').update(`id\n${request.requestId}`));
-      }
+      if (request.requestId !== undefined) return identity(`id\n${request.requestId}`);
       if (request.occurredAt < latest - segmentBreakMilliseconds) {
         counts.clear();
         latest = request.occurredAt;
@@ -49,7 +47,7 @@ export function createRequestIdentifier() {
         latest = request.occurredAt;
         forget(Math.floor((latest - countWindowMilliseconds) / 1000));
       }
-      const fields = createHash('sha256').update(requestFields(request)).digest();
+      const fields = hash('sha256', requestFields(request), 'buffer');
       const key = fields.toString('base64');
       const second = Math.floor(request.occurredAt / 1000);
       let sameSecond = counts.get(second);
@@ -59,14 +57,16 @@ export function createRequestIdentifier() {
       }
       const occurrence = (sameSecond.get(key) ?? 0) + 1;
       sameSecond.set(key, occurrence);
-      return digest(createHash('sha256').update(fields).update(`\n${occurrence}`));
+      return identity(Buffer.concat([fields, Buffer.from(`\n${occurrence}`)]));
     },
   };
 }
 export type RequestIdentifier = ReturnType<typeof createRequestIdentifier>;
 
-function digest(hash: ReturnType<typeof createHash>): Buffer {
-  return hash.digest().subarray(0, 16);
+/** The first 16 bytes of the SHA-256 of `data`, with the one-shot hash: a drain identifies every
+ *  entry, and a Hash object per entry cost it a tenth of its time. */
+function identity(data: string | Buffer): Buffer {
+  return hash('sha256', data, 'buffer').subarray(0, 16);
 }
 
 /** The fields that tell two logged requests apart, joined with a separator no field contains. */
