@@ -30,7 +30,9 @@ describe('VisitorTally', () => {
         const sums = new VisitorCountSums();
         tally.addTo(sums);
         const found = new Map<number, VisitorCounts>();
-        sums.forEach((pathId, counts) => found.set(pathId, counts));
+        sums.forEach((pathId, counts) => {
+          found.set(pathId, counts);
+        });
         const expected = new Map<number, VisitorCounts>();
         for (const pathId of [...seen.keys()].sort((left, right) => left - right)) {
           const groups = [...(seen.get(pathId) as Map<number, number>).values()];
