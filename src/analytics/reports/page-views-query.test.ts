@@ -7,7 +7,13 @@ import type { StoredPageView } from '../ingestion/index.ts';
 import { createPageViewWriter } from '../ingestion/index.ts';
 import { packRollups, verifyRollups } from '../rollups/index.ts';
 import { dropMonthPartitionsBefore } from '../storage/index.ts';
-import { compareCodePoints, type PageViewsExport, queryPageViews } from './page-views-query.ts';
+import {
+  type CategoryDetail,
+  compareCodePoints,
+  type PageViewsExport,
+  queryPageViews,
+  queryPageViewsByCategory,
+} from './page-views-query.ts';
 
 const database = await createTestDatabase();
 const hour = 3_600_000;
@@ -22,17 +28,61 @@ function random(seed: number): () => number {
 }
 
 function generate(next: () => number, count: number, from: number, to: number): StoredPageView[] {
-  return Array.from({ length: count }, () => ({
-    // A few pages take most views, as on a real site; one path sorts differently in UTF-16.
-    path: next() < 0.05 ? '/docs/\u{1F600}' : `/docs/page-${Math.floor(next() ** 3 * 40)}`,
-    occurredAt: from + Math.floor(next() * (to - from)),
-    category: trafficCategories[Math.floor(next() * trafficCategories.length)] as TrafficCategory,
-    agent: null,
-    classifierVersion: 'test',
-    referrerHost: null,
-    markdown: false,
-    userAgent: 'test',
-  }));
+  return Array.from({ length: count }, () => {
+    // A page only bots read: in the detail counters, never in the export's rows.
+    const botsOnly = next() < 0.02;
+    return {
+      // A few pages take most views, as on a real site; one path sorts differently in UTF-16.
+      path: botsOnly
+        ? '/docs/bots-only'
+        : next() < 0.05
+          ? '/docs/\u{1F600}'
+          : `/docs/page-${Math.floor(next() ** 3 * 40)}`,
+      occurredAt: from + Math.floor(next() * (to - from)),
+      category: botsOnly
+        ? 'bot'
+        : (trafficCategories[Math.floor(next() * trafficCategories.length)] as TrafficCategory),
+      agent: null,
+      classifierVersion: 'test',
+      referrerHost: null,
+      markdown: false,
+      userAgent: 'test',
+      aiReferrer: next() < 0.3 ? 'chatgpt.com' : null,
+      verified: next() < 0.5,
+    };
+  });
+}
+
+/** The `?detail=categories` counters as docs/analytics.md defines them, from the views themselves. */
+function expectedDetail(
+  views: readonly StoredPageView[],
+  from: number | undefined,
+  to: number | undefined,
+): { totals: CategoryDetail; byPath: Map<string, CategoryDetail> } {
+  const none = (): CategoryDetail => ({
+    aiReferred: 0,
+    aiSearch: 0,
+    aiTraining: 0,
+    otherBots: 0,
+    verifiedAi: 0,
+  });
+  const totals = none();
+  const byPath = new Map<string, CategoryDetail>();
+  for (const view of views) {
+    if ((from !== undefined && view.occurredAt < from) || (to !== undefined && view.occurredAt >= to))
+      continue;
+    const page = byPath.get(view.path) ?? none();
+    for (const detail of [page, totals]) {
+      if (view.category === 'human' && view.aiReferrer != null) detail.aiReferred += 1;
+      if (view.category === 'ai_search') detail.aiSearch += 1;
+      if (view.category === 'ai_training') detail.aiTraining += 1;
+      if (view.category === 'bot') detail.otherBots += 1;
+      if (view.verified === true && ['ai_assistant', 'ai_search', 'ai_training'].includes(view.category))
+        detail.verifiedAi += 1;
+    }
+    byPath.set(view.path, page);
+  }
+  return { totals, byPath };
 }
 
 /** The export as DESIGN.md defines it, computed from the views themselves. */
@@ -102,10 +152,25 @@ describe('queryPageViews', () => {
             limit: 25,
             offset: 0,
           });
+          const want = expected(views, from, to, crawlersAreAi, 25);
+          const what = `${label}: ${from && new Date(from).toISOString()} to ${to && new Date(to).toISOString()}`;
+          assert.deepEqual(result, want, what);
+          const detailed = await queryPageViewsByCategory(database.pool, {
+            projectId: project.id,
+            range: { from, to },
+            now: plannedWithNow,
+            limit: 25,
+            offset: 0,
+          });
+          const detail = expectedDetail(views, from, to);
           assert.deepEqual(
-            result,
-            expected(views, from, to, crawlersAreAi, 25),
-            `${label}: ${from && new Date(from).toISOString()} to ${to && new Date(to).toISOString()}`,
+            detailed,
+            {
+              totals: { ...want.totals, ...detail.totals },
+              views: want.views.map((row) => ({ ...row, ...detail.byPath.get(row.path) })),
+              hasMore: want.hasMore,
+            },
+            `detail=categories, ${what}`,
           );
         }
       }

@@ -1,16 +1,9 @@
 /** The analytics reports as the edges use them (the API's export and the dashboard), bound to the pool. */
 import type pg from 'pg';
 import { queryAgents } from './agents-query.ts';
-import { type CategoryDetail, noCategoryDetail, queryCategoryDetails } from './category-detail-query.ts';
-import { type PageViewsExport, queryPageViews } from './page-views-query.ts';
+import { type PageViewsByCategory, queryPageViews, queryPageViewsByCategory } from './page-views-query.ts';
 import { queryTimeSeries } from './time-series-query.ts';
 import { queryVisitorSeries, queryVisitors } from './visitors-query.ts';
-
-export interface PageViewsByCategory {
-  totals: PageViewsExport['totals'] & CategoryDetail;
-  views: Array<PageViewsExport['views'][number] & CategoryDetail>;
-  hasMore: boolean;
-}
 
 type QueryOf<Query extends (db: never, query: never) => unknown> = Parameters<Query>[1];
 
@@ -27,17 +20,7 @@ export interface AnalyticsReports {
 export function createAnalyticsReports(db: pg.Pool): AnalyticsReports {
   return {
     pageViews: (query) => queryPageViews(db, query),
-    async pageViewsByCategory(query) {
-      const [views, details] = await Promise.all([
-        queryPageViews(db, query),
-        queryCategoryDetails(db, query),
-      ]);
-      return {
-        totals: { ...views.totals, ...details.totals },
-        views: views.views.map((row) => ({ ...row, ...(details.byPath.get(row.path) ?? noCategoryDetail) })),
-        hasMore: views.hasMore,
-      };
-    },
+    pageViewsByCategory: (query) => queryPageViewsByCategory(db, query),
     agents: (query) => queryAgents(db, query),
     timeSeries: (query) => queryTimeSeries(db, query),
     visitors: (query) => queryVisitors(db, query),

@@ -14,8 +14,10 @@ import { transaction } from '../../db/database.ts';
 import {
   bucketEnd,
   encodePackedCounts,
+  encodePackedDetail,
   floorBucket,
   type Granularity,
+  type PackedDetailEntry,
   type PackedEntry,
   packedLevels,
   packingGraceMilliseconds,
@@ -25,15 +27,18 @@ import {
 /** Buckets per transaction: the lock stops the project's writers while it is held. */
 const bucketsPerTransaction: Record<Granularity, number> = { hour: 24, day: 10, third: 1, month: 1 };
 
-/** The countable views of every page in the window, per bucket of the level, by path id. */
+/** The counts and detail counters of every page in the window, per bucket of the level, by path id. */
 const bucketCounts = `
   SELECT analytics_bucket_start($2, bucket) AS bucket, path_id,
     sum(human)::bigint AS human, sum(ai_assistant)::bigint AS ai_assistant,
-    sum(ai_search + ai_training)::bigint AS ai_crawlers
+    sum(ai_search + ai_training)::bigint AS ai_crawlers, sum(ai_referred)::bigint AS ai_referred,
+    sum(ai_search)::bigint AS ai_search, sum(ai_training)::bigint AS ai_training, sum(bot)::bigint AS bot,
+    sum(verified_ai)::bigint AS verified_ai
   FROM analytics_path_rollups
   WHERE series = analytics_series($1, analytics_row_level($2)) AND bucket >= $3 AND bucket < $4
   GROUP BY 1, 2
-  HAVING sum(human) > 0 OR sum(ai_assistant) > 0 OR sum(ai_search + ai_training) > 0
+  HAVING sum(human) > 0 OR sum(ai_assistant) > 0 OR sum(ai_search + ai_training) > 0 OR sum(bot) > 0
+    OR sum(ai_referred) > 0 OR sum(verified_ai) > 0
   ORDER BY 1, 2`;
 
 interface BucketCountRow {
@@ -42,6 +47,11 @@ interface BucketCountRow {
   human: number;
   ai_assistant: number;
   ai_crawlers: number;
+  ai_referred: number;
+  ai_search: number;
+  ai_training: number;
+  bot: number;
+  verified_ai: number;
 }
 
 export interface PackingReport {
@@ -106,27 +116,34 @@ async function packLevel(
       );
       // Packed rows that exist are current: a writer deletes the packed row of every bucket it adds to.
       const current = new Set(existing.rows.map((row) => row.bucket.getTime()));
-      const entries = new Map<number, PackedEntry[]>();
+      // Per bucket: the pages with export counts, and the pages with detail counters (a page with
+      // only bot views has detail and no counts).
+      const entries = new Map<number, { counts: PackedEntry[]; detail: PackedDetailEntry[] }>();
       for (const row of (await client.query<BucketCountRow>(bucketCounts, window)).rows) {
         const bucket = row.bucket.getTime();
         if (current.has(bucket)) continue;
-        const bucketEntries = entries.get(bucket) ?? [];
-        bucketEntries.push({
-          pathId: row.path_id,
-          human: row.human,
-          aiAssistant: row.ai_assistant,
-          aiCrawlers: row.ai_crawlers,
-        });
+        const bucketEntries = entries.get(bucket) ?? { counts: [], detail: [] };
+        if (row.human > 0 || row.ai_assistant > 0 || row.ai_crawlers > 0) {
+          bucketEntries.counts.push({
+            pathId: row.path_id,
+            human: row.human,
+            aiAssistant: row.ai_assistant,
+            aiCrawlers: row.ai_crawlers,
+          });
+        }
+        const detail = [row.ai_referred, row.ai_search, row.ai_training, row.bot, row.verified_ai] as const;
+        if (detail.some((count) => count > 0)) bucketEntries.detail.push({ pathId: row.path_id, detail });
         entries.set(bucket, bucketEntries);
       }
       const inserted = await client.query(
-        `INSERT INTO analytics_packed_rollups (project_id, granularity, bucket, counts)
-         SELECT $1, $2, * FROM unnest($3::timestamptz[], $4::bytea[])`,
+        `INSERT INTO analytics_packed_rollups (project_id, granularity, bucket, counts, detail)
+         SELECT $1, $2, * FROM unnest($3::timestamptz[], $4::bytea[], $5::bytea[])`,
         [
           projectId,
           level,
           [...entries.keys()].map((bucket) => new Date(bucket)),
-          [...entries.values()].map(encodePackedCounts),
+          [...entries.values()].map((bucket) => encodePackedCounts(bucket.counts)),
+          [...entries.values()].map((bucket) => encodePackedDetail(bucket.detail)),
         ],
       );
       await client.query(

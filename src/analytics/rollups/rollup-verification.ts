@@ -7,7 +7,7 @@
  */
 import type pg from 'pg';
 import { transaction } from '../../db/database.ts';
-import { decodePackedCounts, listMonthPartitions } from '../storage/index.ts';
+import { decodePackedCounts, decodePackedDetail, listMonthPartitions } from '../storage/index.ts';
 import { foldAllVisitorMarks } from '../visitors/index.ts';
 import { verifyVisitorRollups } from './visitor-verification.ts';
 
@@ -66,16 +66,31 @@ const compareAgents = `
     WHERE granularity = $1 AND bucket >= $2 AND ($3::text IS NULL OR project_id = $3)
   )`;
 
-/** What a packed bucket should hold: its countable views per page, from the per-page rows. */
+/**
+ * What a packed bucket should hold, from the per-page rows: per page, its countable views (human,
+ * ai_assistant, crawlers), then after `|` its detail counters (ai_referred, ai_search, ai_training,
+ * bot, verified_ai); a part is `-` where the page has none of it.
+ */
 const packedBucketCounts = `
-  SELECT coalesce(paths.path, 'path id ' || rollup.path_id) AS path, rollup.path_id,
-    concat_ws(',', sum(rollup.human), sum(rollup.ai_assistant), sum(rollup.ai_search + rollup.ai_training)) AS counts
-  FROM analytics_path_rollups AS rollup
-  LEFT JOIN analytics_paths AS paths ON paths.project_id = $1 AND paths.id = rollup.path_id
-  WHERE rollup.series = analytics_series($1, analytics_row_level($2))
-    AND rollup.bucket >= $3 AND rollup.bucket < analytics_bucket_end($2, $3)
-  GROUP BY paths.path, rollup.path_id
-  HAVING sum(rollup.human) > 0 OR sum(rollup.ai_assistant) > 0 OR sum(rollup.ai_search + rollup.ai_training) > 0`;
+  SELECT path, path_id,
+    CASE WHEN human > 0 OR ai_assistant > 0 OR ai_crawlers > 0 THEN concat_ws(',', human, ai_assistant, ai_crawlers)
+      ELSE '-' END || '|' ||
+    CASE WHEN ai_referred > 0 OR ai_search > 0 OR ai_training > 0 OR bot > 0 OR verified_ai > 0
+      THEN concat_ws(',', ai_referred, ai_search, ai_training, bot, verified_ai) ELSE '-' END AS counts
+  FROM (
+    SELECT coalesce(paths.path, 'path id ' || rollup.path_id) AS path, rollup.path_id,
+      sum(rollup.human) AS human, sum(rollup.ai_assistant) AS ai_assistant,
+      sum(rollup.ai_search + rollup.ai_training) AS ai_crawlers, sum(rollup.ai_referred) AS ai_referred,
+      sum(rollup.ai_search) AS ai_search, sum(rollup.ai_training) AS ai_training, sum(rollup.bot) AS bot,
+      sum(rollup.verified_ai) AS verified_ai
+    FROM analytics_path_rollups AS rollup
+    LEFT JOIN analytics_paths AS paths ON paths.project_id = $1 AND paths.id = rollup.path_id
+    WHERE rollup.series = analytics_series($1, analytics_row_level($2))
+      AND rollup.bucket >= $3 AND rollup.bucket < analytics_bucket_end($2, $3)
+    GROUP BY paths.path, rollup.path_id
+  ) AS sums
+  WHERE human > 0 OR ai_assistant > 0 OR ai_crawlers > 0 OR ai_referred > 0 OR ai_search > 0
+    OR ai_training > 0 OR bot > 0 OR verified_ai > 0`;
 
 const differences = `
   SELECT coalesce(raw.project_id, rollup.project_id) AS project_id, coalesce(raw.bucket, rollup.bucket) AS bucket,
@@ -91,14 +106,27 @@ async function comparePackedBucket(
   client: pg.PoolClient,
   packed: { project_id: string; granularity: string; bucket: Date },
 ): Promise<RollupMismatch[]> {
-  const stored = await client.query<{ counts: Buffer }>(
-    'SELECT counts FROM analytics_packed_rollups WHERE project_id = $1 AND granularity = $2 AND bucket = $3',
+  const stored = await client.query<{ counts: Buffer; detail: Buffer }>(
+    `SELECT counts, detail FROM analytics_packed_rollups
+     WHERE project_id = $1 AND granularity = $2 AND bucket = $3`,
     [packed.project_id, packed.granularity, packed.bucket],
   );
-  const fromPacked = new Map<number, string>();
+  // Per path id: [counts, detail], each '-' where the page has none, as the statement writes them.
+  const decoded = new Map<number, [string, string]>();
+  const entryOf = (pathId: number) => {
+    const entry = decoded.get(pathId) ?? ['-', '-'];
+    decoded.set(pathId, entry);
+    return entry;
+  };
   decodePackedCounts(stored.rows[0]?.counts ?? Buffer.alloc(0), (pathId, human, aiAssistant, aiCrawlers) => {
-    fromPacked.set(pathId, `${human},${aiAssistant},${aiCrawlers}`);
+    entryOf(pathId)[0] = `${human},${aiAssistant},${aiCrawlers}`;
   });
+  decodePackedDetail(stored.rows[0]?.detail ?? Buffer.alloc(0), (pathId, detail) => {
+    entryOf(pathId)[1] = detail.join(',');
+  });
+  const fromPacked = new Map(
+    [...decoded].map(([pathId, [counts, detail]]) => [pathId, `${counts}|${detail}`]),
+  );
   const expected = await client.query<{ path: string; path_id: number; counts: string }>(packedBucketCounts, [
     packed.project_id,
     packed.granularity,

@@ -7,7 +7,14 @@ export {
   ensurePageViewPartitions,
   listMonthPartitions,
 } from './month-partitions.ts';
-export { decodePackedCounts, encodePackedCounts, type PackedEntry } from './packed-counts.ts';
+export {
+  decodePackedCounts,
+  decodePackedDetail,
+  encodePackedCounts,
+  encodePackedDetail,
+  type PackedDetailEntry,
+  type PackedEntry,
+} from './packed-counts.ts';
 export { packedLevels, packingGraceMilliseconds, packingLock } from './packed-layout.ts';
 export { assignPathIds, learnNewerPaths, type PathDictionary, pathDictionary } from './path-dictionary.ts';
 export { type RollupSeries, rollupSeriesOf } from './rollup-series.ts';
