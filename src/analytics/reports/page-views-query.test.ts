@@ -145,23 +145,17 @@ describe('queryPageViews', () => {
     const check = async (label: string, crawlersAreAi = false) => {
       for (const [from, to] of ranges) {
         for (const plannedWithNow of [undefined, now]) {
-          const result = await queryPageViews(database.pool, {
+          const query = {
             projectId: project.id,
             range: { from, to },
             now: plannedWithNow,
             limit: 25,
             offset: 0,
-          });
+          };
           const want = expected(views, from, to, crawlersAreAi, 25);
           const what = `${label}: ${from && new Date(from).toISOString()} to ${to && new Date(to).toISOString()}`;
-          assert.deepEqual(result, want, what);
-          const detailed = await queryPageViewsByCategory(database.pool, {
-            projectId: project.id,
-            range: { from, to },
-            now: plannedWithNow,
-            limit: 25,
-            offset: 0,
-          });
+          assert.deepEqual(await queryPageViews(database.pool, query), want, what);
+          const detailed = await queryPageViewsByCategory(database.pool, query);
           const detail = expectedDetail(views, from, to);
           assert.deepEqual(
             detailed,

@@ -301,16 +301,20 @@ async function wholeDayEdges(
   return { edges, days };
 }
 
+/** One table for every edge counted by this process: counting is synchronous, so never shared. */
+const edgeTally = new VisitorTally();
+
 /** Adds the exact visitors of one edge's marks to `sums`, per page and for the site. */
 function countEdgeMarks(
   rows: readonly EdgeRow[],
   edge: { from: number; to: number },
   sums: VisitorCountSums,
 ): void {
-  // A mark takes at least four bytes, and adds a pair for its page and one for the site.
+  // A mark takes five to seven bytes, and adds a pair for its page and one for the site.
   let bytes = 0;
   for (const row of rows) if (row.kind === 'marks' && row.human !== null) bytes += row.human.length;
-  const tally = new VisitorTally(bytes / 2);
+  const tally = edgeTally;
+  tally.clear(bytes / 2.5);
   for (const row of rows) {
     if (row.kind !== 'marks' || row.human === null) continue;
     decodeVisitorMarks(row.human, (mark) => {

@@ -19,11 +19,27 @@ export class VisitorTally {
 
   /** `expected`: about how many pairs will be added (the table grows past it, at a cost). */
   constructor(expected = 512) {
+    this.pathIds = new Int32Array(0);
+    this.visitors = new Uint32Array(0);
+    this.groups = new Uint8Array(0);
+    this.clear(expected);
+  }
+
+  /**
+   * Empties the table for reuse, with room for about `expected` pairs: an export counts an edge of
+   * megabytes of table, and allocating it anew for every request kept the garbage collector busy.
+   */
+  clear(expected: number): void {
     let capacity = 1024;
     while (capacity < expected * 2) capacity *= 2;
-    this.pathIds = new Int32Array(capacity);
-    this.visitors = new Uint32Array(capacity);
-    this.groups = new Uint8Array(capacity);
+    // Kept when large enough, and not so large that one busy day's table stays in memory for good.
+    if (this.groups.length >= capacity && this.groups.length <= capacity * 8) this.groups.fill(0);
+    else {
+      this.pathIds = new Int32Array(capacity);
+      this.visitors = new Uint32Array(capacity);
+      this.groups = new Uint8Array(capacity);
+    }
+    this.size = 0;
   }
 
   /** Records that `visitor` (32 bits) read `pathId` in group `group` (a `visitorGroups` index). */
