@@ -94,7 +94,7 @@ export async function visitorsBenchmark(options: {
      SELECT 'hour marks', coalesce(sum(pg_column_size(marks.*)), 0)::bigint, count(*)::bigint
      FROM analytics_visitor_marks AS marks WHERE project_id = $1
      UNION ALL
-     SELECT 'packed days and months', coalesce(sum(pg_column_size(packed.*)), 0)::bigint, count(*)::bigint
+     SELECT 'packed days, thirds and months', coalesce(sum(pg_column_size(packed.*)), 0)::bigint, count(*)::bigint
      FROM analytics_visitor_packed AS packed WHERE project_id = $1`,
     [projectId],
   );
