@@ -112,7 +112,9 @@ export function registerAnalyticsCommands(program: Command): void {
 
   analytics
     .command('pack')
-    .description('Pack the rollups of closed hours, days, thirds of a month and months now (the server does it every minute)')
+    .description(
+      'Pack the rollups of closed hours, days, thirds of a month and months now (the server does it every minute)',
+    )
     .option('--project <id>', 'only this project')
     .action(async (options: { project?: string }) => {
       const report = await withDatabase((database) =>
