@@ -50,7 +50,6 @@ export interface PageViewsByCategory {
 
 /** The rollup columns of the detail counters, in `CategoryDetail`'s order. */
 const detailColumns = ['ai_referred', 'ai_search', 'ai_training', 'bot', 'verified_ai'] as const;
-const detailNames = ['aiReferred', 'aiSearch', 'aiTraining', 'otherBots', 'verifiedAi'] as const;
 
 /** The statement returns five kinds of rows; the columns a kind does not use are null. */
 interface ExportRow extends Partial<Record<(typeof detailColumns)[number], number | null>> {
@@ -81,24 +80,26 @@ export async function queryPageViewsByCategory(
   query: PageViewsQuery,
 ): Promise<PageViewsByCategory> {
   const sums = await sumRange(db, query, true);
-  const detail = sums.detail as Float64Array[];
-  const detailOf = (id: number): CategoryDetail => {
-    const values = detail.map((counter) => counter[id] ?? 0);
-    return Object.fromEntries(
-      detailNames.map((name, index) => [name, values[index]]),
-    ) as unknown as CategoryDetail;
+  const counters = sums.detail as Float64Array[];
+  // A page's counters, or (`id` null) their sums over every page, bots-only pages included.
+  const detailOf = (id: number | null): CategoryDetail => {
+    const value = (index: number) => {
+      const counter = counters[index] as Float64Array;
+      return id === null ? counter.reduce((sum, count) => sum + count, 0) : (counter[id] ?? 0);
+    };
+    return {
+      aiReferred: value(0),
+      aiSearch: value(1),
+      aiTraining: value(2),
+      otherBots: value(3),
+      verifiedAi: value(4),
+    };
   };
-  const totals = Object.fromEntries(
-    detailNames.map((name, index) => [
-      name,
-      (detail[index] as Float64Array).reduce((sum, count) => sum + count, 0),
-    ]),
-  ) as unknown as CategoryDetail;
   const page = exportPage(sums, query, (index) => ({
     ...pageCounts(sums, index),
     ...detailOf(sums.ids[index] as number),
   }));
-  return { totals: { ...page.totals, ...totals }, views: page.views, hasMore: page.hasMore };
+  return { totals: { ...page.totals, ...detailOf(null) }, views: page.views, hasMore: page.hasMore };
 }
 
 /**
