@@ -135,7 +135,7 @@ export function registerAnalyticsCommands(program: Command): void {
       );
       if (options.json) return printJson(report);
       console.log(
-        `Classifier ${report.classifierVersion}: ${report.viewsUpdated} views from ${report.userAgents} user agents reclassified, ${report.viewsChanged} changed category`,
+        `Classifier ${report.classifierVersion}: ${report.viewsUpdated} views from ${report.userAgents} user agents reclassified, ${report.viewsChanged} changed category, ${report.visitorMarksMoved} visitor marks moved`,
       );
     });
 

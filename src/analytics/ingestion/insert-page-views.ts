@@ -8,7 +8,7 @@ import { booleanArrayLiteral, integerArrayLiteral, textArrayLiteral } from '../.
 import type { Queryable } from '../../db/database.ts';
 import type { RollupSeries } from '../storage/index.ts';
 import { packingLock } from '../storage/index.ts';
-import { insertVisitorMarks } from '../visitors/index.ts';
+import { insertVisitorMarks, visitorProfileIds } from '../visitors/index.ts';
 import type { StoredPageView } from './page-view.ts';
 import {
   type ProfiledViews,
@@ -125,8 +125,11 @@ export async function insertPageViews(
   }
   await addToRollups(db, projectId, sumRollups(profiled, pathIds, series, counted));
   // Appended as marks, folded into the sketches later (visitor-marks.ts): cheap for the writer.
-  if (visitors !== undefined)
-    await insertVisitorMarks(db, projectId, visitorMarksOf(views, visitors, pathIds, counted));
+  if (visitors !== undefined && visitors.some((visitor) => visitor !== undefined)) {
+    const ids = await visitorProfileIds(db, projectId, profiled.profiles);
+    const profiles = profiled.profileNumbers.map((number) => ids[number - 1] as number);
+    await insertVisitorMarks(db, projectId, visitorMarksOf(views, visitors, pathIds, counted, profiles));
+  }
   return counted;
 }
 

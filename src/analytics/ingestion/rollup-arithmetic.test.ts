@@ -231,7 +231,7 @@ describe('profileViews', () => {
 });
 
 describe('visitorMarksOf', () => {
-  it('marks the counted views that have a visitor, with their path id and category', () => {
+  it('marks the counted views that have a visitor, with their path id, category and profile', () => {
     const views = [
       view('2026-05-01T10:15:00Z', '/docs/install'),
       view('2026-05-01T10:20:00Z', '/docs/api', 'ai_assistant'),
@@ -239,16 +239,28 @@ describe('visitorMarksOf', () => {
       view('2026-05-01T11:05:00Z', '/docs/install', 'bot'),
     ];
     const visitors = [17, 4_294_967_295, undefined, 9];
-    assert.deepEqual(visitorMarksOf(views, visitors, pathIds, null), [
-      { occurredAt: Date.parse('2026-05-01T10:15:00Z'), pathId: 1, category: 'human', visitor: 17 },
+    assert.deepEqual(visitorMarksOf(views, visitors, pathIds, null, [5, 6, 5, 7]), [
+      {
+        occurredAt: Date.parse('2026-05-01T10:15:00Z'),
+        pathId: 1,
+        category: 'human',
+        visitor: 17,
+        profile: 5,
+      },
       {
         occurredAt: Date.parse('2026-05-01T10:20:00Z'),
         pathId: 2,
         category: 'ai_assistant',
         visitor: 4_294_967_295,
+        profile: 6,
       },
-      { occurredAt: Date.parse('2026-05-01T11:05:00Z'), pathId: 1, category: 'bot', visitor: 9 },
+      { occurredAt: Date.parse('2026-05-01T11:05:00Z'), pathId: 1, category: 'bot', visitor: 9, profile: 7 },
     ]);
+    // Without profiles (unknown: 0).
+    assert.deepEqual(
+      visitorMarksOf(views, visitors, pathIds, null).map((mark) => mark.profile),
+      [0, 0, 0],
+    );
     // Only the views that were new (an import key stored before, or repeated in the call, is not).
     assert.deepEqual(
       visitorMarksOf(views, visitors, pathIds, [1, 2]).map((mark) => mark.visitor),

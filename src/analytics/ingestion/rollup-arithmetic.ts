@@ -328,6 +328,8 @@ export function visitorMarksOf(
   visitors: ReadonlyArray<number | undefined>,
   pathIds: ReadonlyMap<string, number>,
   counted: readonly number[] | null,
+  /** The visitor profile of each view (visitor-profiles.ts); absent: unknown. */
+  profiles?: readonly number[],
 ): VisitorMark[] {
   const marks: VisitorMark[] = [];
   const add = (index: number) => {
@@ -336,7 +338,13 @@ export function visitorMarksOf(
     if (visitor === undefined || view === undefined) return;
     const pathId = pathIds.get(view.path);
     if (pathId === undefined) throw new Error(`The path ${JSON.stringify(view.path)} has no id`);
-    marks.push({ occurredAt: view.occurredAt, pathId, category: view.category, visitor });
+    marks.push({
+      occurredAt: view.occurredAt,
+      pathId,
+      category: view.category,
+      visitor,
+      profile: profiles?.[index] ?? 0,
+    });
   };
   if (counted === null) for (let index = 0; index < views.length; index += 1) add(index);
   else for (const index of counted) add(index);

@@ -4,6 +4,8 @@ import { createTestDatabase } from '../../../test/database.ts';
 import { buildProject } from '../../../test/factories.ts';
 import { createClassifier } from '../classification/index.ts';
 import { createPageViewWriter, type StoredPageView } from '../ingestion/index.ts';
+import { queryVisitors } from '../reports/index.ts';
+import { compactAndPackVisitors, createVisitorIdentity } from '../visitors/index.ts';
 import { reclassifyPageViews } from './reclassify.ts';
 import { verifyRollups } from './rollup-verification.ts';
 
@@ -90,5 +92,54 @@ describe('quire analytics reclassify applies the issue-15 rules to stored histor
     );
     assert.deepEqual(pathRollup.rows, [{ ai_referred: 1, verified_ai: 1 }]);
     assert.deepEqual((await verifyRollups(database.pool, project.id)).mismatches, []);
+  });
+
+  it('moves visitors with their views: between human and AI, and out when they become bots', async () => {
+    const project = await buildProject(database.pool);
+    const now = Date.parse('2026-05-10T12:00:00Z');
+    const visitorWriter = createPageViewWriter({
+      pool: database.pool,
+      identity: createVisitorIdentity({ db: database.pool, now: () => now }),
+    });
+    const mistral = 'Mozilla/5.0 (compatible; MistralAI-User/1.0; +https://docs.mistral.ai/robots)';
+    const sogou = 'Sogou web spider/4.0(+http://www.sogou.com/docs/help/webmasters.htm#07)';
+    // Stored by an older classifier: the Mistral assistant as a person, Sogou as an AI crawler.
+    await visitorWriter.write(project.id, [
+      oldView(1, chrome, { address: '192.0.2.1' }),
+      oldView(2, chrome, { address: '192.0.2.1' }),
+      oldView(3, chrome, { address: '192.0.2.2' }),
+      oldView(4, mistral, { address: '192.0.2.3' }),
+      oldView(5, mistral, { address: '192.0.2.3', path: '/other' }),
+      oldView(6, sogou, { address: '192.0.2.4', category: 'ai_training', agent: 'Spider' }),
+    ]);
+    await compactAndPackVisitors(database.pool, { now });
+    await database.pool.query(
+      `UPDATE projects SET settings = settings || '{"analyticsCountAiCrawlersAsAi": true}' WHERE id = $1`,
+      [project.id],
+    );
+    const visitors = () =>
+      queryVisitors(database.pool, {
+        projectId: project.id,
+        range: { from: undefined, to: undefined },
+        limit: 10,
+        offset: 0,
+      });
+    assert.deepEqual((await visitors()).totals, { human: 3, ai: 1, total: 4 });
+
+    const report = await reclassifyPageViews(database.pool, classifier, project.id);
+    assert.equal(report.visitorMarksMoved, 3);
+    assert.deepEqual(await visitors(), {
+      totals: { human: 2, ai: 1, total: 3 },
+      visitors: [
+        { path: '/guide', human: 2, ai: 1, total: 3 },
+        { path: '/other', human: 0, ai: 1, total: 1 },
+      ],
+      hasMore: false,
+    });
+    // The day is counted again from its marks, and packed again.
+    await compactAndPackVisitors(database.pool, { now });
+    assert.deepEqual((await visitors()).totals, { human: 2, ai: 1, total: 3 });
+    assert.deepEqual((await verifyRollups(database.pool, project.id)).mismatches, []);
+    await visitorWriter.close();
   });
 });

@@ -7,8 +7,9 @@
  */
 import type pg from 'pg';
 import { transaction } from '../../db/database.ts';
-import { aiReferrerOf, type Classifier } from '../classification/index.ts';
+import { aiReferrerOf, type Classifier, type TrafficCategory } from '../classification/index.ts';
 import { listMonthPartitions, packingLock } from '../storage/index.ts';
+import { foldAllVisitorMarks, reclassifyVisitorMarks, visitorFoldingLocksSql } from '../visitors/index.ts';
 
 export interface ReclassifyReport {
   classifierVersion: string;
@@ -16,6 +17,8 @@ export interface ReclassifyReport {
   userAgents: number;
   viewsUpdated: number;
   viewsChanged: number;
+  /** Visitor marks that moved with their views (between human and AI, or dropped as bots). */
+  visitorMarksMoved: number;
   rollupsRebuiltFrom: Date | null;
 }
 
@@ -24,7 +27,9 @@ export async function reclassifyPageViews(
   classifier: Classifier,
   projectId: string | null,
 ): Promise<ReclassifyReport> {
-  return transaction(pool, async (client) => {
+  const report = await transaction(pool, async (client): Promise<ReclassifyReport> => {
+    // Visitor folders and compaction wait too: their locks first, in the order folders take them.
+    await client.query(visitorFoldingLocksSql, [projectId]);
     // Writers and the packer wait for the rebuild (readers do not): first the packing locks, which
     // writers take before they write, then the tables.
     await client.query(
@@ -119,14 +124,28 @@ export async function reclassifyPageViews(
     const counts = result.rows[0] ?? { updated: 0, changed: 0 };
     const oldest = (await listMonthPartitions(client))[0]?.month ?? null;
     if (oldest !== null && counts.updated > 0) await rebuildRollups(client, projectId, oldest);
+    const visitorMarksMoved = await reclassifyVisitorMarks(
+      client,
+      projectId,
+      columns.ids.map((userAgentId, index) => ({
+        userAgentId,
+        markdown: columns.markdown[index] as boolean,
+        signatureAgent: columns.signatureAgents[index] ?? null,
+        category: columns.category[index] as TrafficCategory,
+      })),
+    );
     return {
       classifierVersion: classifier.version,
       userAgents: stale.rows.length,
       viewsUpdated: counts.updated,
       viewsChanged: counts.changed,
+      visitorMarksMoved,
       rollupsRebuiltFrom: oldest,
     };
   });
+  // The days whose visitors moved are counted again now, not at the next fold.
+  if (report.visitorMarksMoved > 0) await foldAllVisitorMarks(pool, projectId ?? undefined);
+  return report;
 }
 
 async function rebuildRollups(client: pg.PoolClient, projectId: string | null, from: Date): Promise<void> {

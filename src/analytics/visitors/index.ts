@@ -18,6 +18,8 @@ export {
   encodeVisitorCounts,
   VisitorCountSums,
 } from './visitor-packing.ts';
+export { type VisitorProfileKey, visitorProfileIds } from './visitor-profiles.ts';
+export { reclassifyVisitorMarks, visitorFoldingLocksSql } from './visitor-reclassification.ts';
 export {
   countsOf,
   type DaySketches,

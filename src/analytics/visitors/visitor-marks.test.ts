@@ -8,7 +8,7 @@ import { visitorGroupOf, visitorGroups } from './visitor-rollups.ts';
 const hour = 3_600_000;
 
 describe('visitor marks', () => {
-  it('encode the distinct (hour, page, group, visitor) marks, sorted, or every mark in hour order, and decode to them', () => {
+  it('encode the distinct (hour, page, group, visitor, profile) marks, sorted, or every mark in hour order, and decode to them', () => {
     fc.assert(
       fc.property(
         fc.array(
@@ -17,6 +17,7 @@ describe('visitor marks', () => {
             pathId: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
             category: fc.constantFrom(...trafficCategories),
             visitor: fc.integer({ min: 0, max: 0xffffffff }),
+            profile: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 2 ** 28 })),
           }),
           { maxLength: 300 },
         ),
@@ -27,6 +28,7 @@ describe('visitor marks', () => {
             pathId: mark.pathId,
             category: mark.category,
             visitor: mark.visitor,
+            profile: mark.profile,
           }));
           const expected = new Map<string, HourMark>();
           for (const mark of marks) {
@@ -37,8 +39,12 @@ describe('visitor marks', () => {
               pathId: mark.pathId,
               group: visitorGroups.indexOf(group),
               visitor: mark.visitor,
+              profile: mark.profile,
             };
-            expected.set(`${entry.hour} ${entry.pathId} ${entry.group} ${entry.visitor}`, entry);
+            expected.set(
+              `${entry.hour} ${entry.pathId} ${entry.group} ${entry.visitor} ${entry.profile}`,
+              entry,
+            );
           }
           const encoded = encodeVisitorMarks(input, { distinct: true });
           const inHourOrder = encodeVisitorMarks(input, { distinct: false });
@@ -56,7 +62,11 @@ describe('visitor marks', () => {
           );
           assert.equal(every.length, input.filter((mark) => visitorGroupOf(mark.category) !== null).length);
           assert.deepEqual(
-            new Set(every.map((mark) => `${mark.hour} ${mark.pathId} ${mark.group} ${mark.visitor}`)),
+            new Set(
+              every.map(
+                (mark) => `${mark.hour} ${mark.pathId} ${mark.group} ${mark.visitor} ${mark.profile}`,
+              ),
+            ),
             new Set(expected.keys()),
           );
           assert.ok(encoded !== null);
@@ -67,7 +77,8 @@ describe('visitor marks', () => {
               left.hour - right.hour ||
               left.pathId - right.pathId ||
               left.group - right.group ||
-              left.visitor - right.visitor,
+              left.visitor - right.visitor ||
+              left.profile - right.profile,
           );
           assert.deepEqual(decoded, want);
           assert.equal(encoded.firstHour, (want[0] as HourMark).hour * hour);

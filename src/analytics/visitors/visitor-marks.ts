@@ -10,7 +10,8 @@
  *
  * A row's marks, in hour order (a compacted row's sorted and distinct): four unsigned LEB128
  * varints each, the hour number (hours since 1970, UTC) minus the previous mark's, the path id, the
- * group (visitorGroups index), the visitor value.
+ * group (visitorGroups index) plus four times the profile (visitor-profiles.ts; 0, unknown, in
+ * marks written before migration 0023, which read the same), the visitor value.
  */
 import type pg from 'pg';
 import { advisoryLockKeys, packingLock } from '../../db/advisory-locks.ts';
@@ -22,13 +23,17 @@ import { addVisitorsToDays, type VisitorMark, visitorGroupOf, visitorGroups } fr
 
 const hourMilliseconds = 3_600_000;
 
-/** One visitor of one page in one hour and group. */
+/** One visitor of one page in one hour and group, seen with one profile (0: unknown). */
 export interface HourMark {
   hour: number;
   pathId: number;
   group: number;
   visitor: number;
+  profile: number;
 }
+
+/** A mark's group and profile share a varint: the group in its two low bits. */
+const profileScale = 4;
 
 /**
  * `null` when no mark counts (bots only). `distinct`: sorted by hour, page, group and visitor,
@@ -49,6 +54,7 @@ export function encodeVisitorMarks(
       pathId: mark.pathId,
       group: visitorGroups.indexOf(group),
       visitor: mark.visitor >>> 0,
+      profile: mark.profile ?? 0,
     });
   }
   if (counted.length === 0) return null;
@@ -57,24 +63,26 @@ export function encodeVisitorMarks(
       left.hour - right.hour ||
       left.pathId - right.pathId ||
       left.group - right.group ||
-      left.visitor - right.visitor,
+      left.visitor - right.visitor ||
+      left.profile - right.profile,
   );
   const writer = new VarintWriter();
   let previous: HourMark | undefined;
   for (const mark of counted) {
-    // Sorted, so a repeat (the same visitor of the same page, hour and group) is the one before.
+    // Sorted, so a repeat (the same visitor of the same page, hour, group and profile) is the one before.
     if (
       previous !== undefined &&
       previous.hour === mark.hour &&
       previous.pathId === mark.pathId &&
       previous.group === mark.group &&
-      previous.visitor === mark.visitor
+      previous.visitor === mark.visitor &&
+      previous.profile === mark.profile
     ) {
       continue;
     }
     writer.write(mark.hour - (previous?.hour ?? 0));
     writer.write(mark.pathId);
-    writer.write(mark.group);
+    writer.write(mark.group + profileScale * mark.profile);
     writer.write(mark.visitor);
     previous = mark;
   }
@@ -116,7 +124,7 @@ function encodeInHourOrder(
     writer.write(hour - previousHour);
     previousHour = hour;
     writer.write(mark.pathId);
-    writer.write(groups[index] as number);
+    writer.write((groups[index] as number) + profileScale * (mark.profile ?? 0));
     writer.write(mark.visitor >>> 0);
   }
   return {
@@ -132,10 +140,11 @@ export function decodeVisitorMarks(bytes: Uint8Array, visit: (mark: HourMark) =>
   while (!reader.done) {
     hour += reader.read();
     const pathId = reader.read();
-    const group = reader.read();
+    const groupAndProfile = reader.read();
     const visitor = reader.read();
+    const group = groupAndProfile % profileScale;
     if (group >= visitorGroups.length || visitor > 0xffffffff) throw new RangeError('Not visitor marks');
-    visit({ hour, pathId, group, visitor });
+    visit({ hour, pathId, group, visitor, profile: Math.floor(groupAndProfile / profileScale) });
   }
 }
 
@@ -165,6 +174,7 @@ function markAsVisitor(mark: HourMark): VisitorMark {
     pathId: mark.pathId,
     category: group === 'ai_crawlers' ? 'ai_search' : (group as 'human' | 'ai_assistant'),
     visitor: mark.visitor,
+    profile: mark.profile,
   };
 }
 

@@ -29,6 +29,9 @@ export interface VisitorMark {
   pathId: number;
   category: TrafficCategory;
   visitor: number;
+  /** The view's classification inputs (visitor-profiles.ts), so reclassification can move the
+   *  mark; 0 or absent: unknown (marks written before migration 0023). */
+  profile?: number;
 }
 
 /**
