@@ -125,7 +125,7 @@ export async function insertPageViews(
   }
   await addToRollups(db, projectId, sumRollups(profiled, pathIds, series, counted));
   // Appended as marks, folded into the sketches later (visitor-marks.ts): cheap for the writer.
-  if (visitors !== undefined && visitors.some((visitor) => visitor !== undefined)) {
+  if (visitors?.some((visitor) => visitor !== undefined)) {
     const ids = await visitorProfileIds(db, projectId, profiled.profiles);
     const profiles = profiled.profileNumbers.map((number) => ids[number - 1] as number);
     await insertVisitorMarks(db, projectId, visitorMarksOf(views, visitors, pathIds, counted, profiles));
