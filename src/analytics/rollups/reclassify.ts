@@ -124,16 +124,21 @@ export async function reclassifyPageViews(
     const counts = result.rows[0] ?? { updated: 0, changed: 0 };
     const oldest = (await listMonthPartitions(client))[0]?.month ?? null;
     if (oldest !== null && counts.updated > 0) await rebuildRollups(client, projectId, oldest);
-    const visitorMarksMoved = await reclassifyVisitorMarks(
-      client,
-      projectId,
-      columns.ids.map((userAgentId, index) => ({
-        userAgentId,
-        markdown: columns.markdown[index] as boolean,
-        signatureAgent: columns.signatureAgents[index] ?? null,
-        category: columns.category[index] as TrafficCategory,
-      })),
-    );
+    // A mark's group is its view's category's: when no view changed category, no mark moves (and
+    // the marks, every one of the project's, need not be read).
+    const visitorMarksMoved =
+      counts.changed === 0
+        ? 0
+        : await reclassifyVisitorMarks(
+            client,
+            projectId,
+            columns.ids.map((userAgentId, index) => ({
+              userAgentId,
+              markdown: columns.markdown[index] as boolean,
+              signatureAgent: columns.signatureAgents[index] ?? null,
+              category: columns.category[index] as TrafficCategory,
+            })),
+          );
     return {
       classifierVersion: classifier.version,
       userAgents: stale.rows.length,

@@ -36,8 +36,8 @@ export interface HourMark {
 const profileScale = 4;
 
 /**
- * `null` when no mark counts (bots only). `distinct`: sorted by hour, page, group and visitor,
- * without repeats (compacted rows); otherwise in hour order only, repeats kept, which is all the
+ * `null` when no mark counts (bots only). `distinct`: sorted by hour, page, group, visitor and
+ * profile, without repeats (compacted rows); otherwise in hour order only, repeats kept, which is all the
  * encoding needs and spares the writer a sort (folding and compaction drop repeats).
  */
 export function encodeVisitorMarks(
