@@ -33,6 +33,10 @@ export interface DrainBenchmarkOptions {
   percentile(samples: number[], rank: number): number;
   zipfPage(): number;
   clientAddress(): string;
+  /** CPU seconds the server and the PostgreSQL cluster have used so far. */
+  cpuSeconds(): Promise<{ server: number; postgres: number }>;
+  /** Resolves once maintenance has folded every visitor mark appended so far. */
+  visitorMarksFolded(): Promise<void>;
 }
 
 interface Endpoint {
@@ -105,12 +109,21 @@ export async function drainsBenchmark(options: DrainBenchmarkOptions): Promise<v
     () => netlifyEndpoint(options, visit, unique),
     () => batchEndpoint(options, visit),
   ];
-  const results: Array<{ endpoint: Endpoint; viewsPerSecond: number }> = [];
+  const results: Array<{ endpoint: Endpoint; viewsPerSecond: number; cpuPerView: number }> = [];
   for (const build of builders) {
     // Built (and encoded) before the clock starts: the load generator shares the cores with the server.
     const endpoint = build();
+    await options.visitorMarksFolded();
+    const cpuBefore = await options.cpuSeconds();
+    const generatorBefore = process.cpuUsage();
     const measured = await postAll(options, endpoint);
-    results.push({ endpoint, viewsPerSecond: measured.viewsPerSecond });
+    const generator = process.cpuUsage(generatorBefore);
+    await options.visitorMarksFolded();
+    const cpuAfter = await options.cpuSeconds();
+    const server = cpuAfter.server - cpuBefore.server;
+    const postgres = cpuAfter.postgres - cpuBefore.postgres;
+    const cpuPerView = (server + postgres) / measured.accepted;
+    results.push({ endpoint, viewsPerSecond: measured.viewsPerSecond, cpuPerView });
     const megabytes = endpoint.bodies.reduce((sum, body) => sum + body.byteLength, 0) / 1024 / 1024;
     console.log(
       `drains: ${endpoint.label}: ${measured.accepted} views of ${endpoint.entries} entries in ` +
@@ -118,6 +131,11 @@ export async function drainsBenchmark(options: DrainBenchmarkOptions): Promise<v
         `${Math.round(endpoint.entries / measured.seconds)} entries/s (${endpoint.bodies.length} requests, ` +
         `${megabytes.toFixed(1)} MB on the wire, request p50 ${measured.p50.toFixed(0)} ms, p95 ` +
         `${measured.p95.toFixed(0)} ms, ${measured.failures} failed)`,
+    );
+    const perThousand = (seconds: number) => ((seconds / measured.accepted) * 1e6).toFixed(1);
+    console.log(
+      `  CPU per 1,000 views, visitor marks folded: server ${perThousand(server)} ms, PostgreSQL ` +
+        `${perThousand(postgres)} ms, load generator ${perThousand((generator.user + generator.system) / 1e6)} ms`,
     );
     if (measured.accepted !== endpoint.views) {
       console.log(
@@ -127,11 +145,19 @@ export async function drainsBenchmark(options: DrainBenchmarkOptions): Promise<v
   }
   const batch = results.filter((result) => result.endpoint.path.endsWith('/events'));
   const baseline = batch.reduce((sum, result) => sum + result.viewsPerSecond, 0) / batch.length;
+  const baselineCpu = batch.reduce((sum, result) => sum + result.cpuPerView, 0) / batch.length;
+  const drains = results.filter((result) => !result.endpoint.path.endsWith('/events'));
   console.log(
     `drains: ratio to the batch endpoint (mean of its two runs, ${Math.round(baseline)} views/s): ` +
-      results
-        .filter((result) => !result.endpoint.path.endsWith('/events'))
+      drains
         .map((result) => `${result.endpoint.label} ${(result.viewsPerSecond / baseline).toFixed(2)}`)
+        .join(', '),
+  );
+  // Steadier than views/s, which moves with whatever else the machine runs.
+  console.log(
+    `drains: server and PostgreSQL CPU per view, relative to the batch endpoint's: ` +
+      drains
+        .map((result) => `${result.endpoint.label} ${(result.cpuPerView / baselineCpu).toFixed(2)}`)
         .join(', '),
   );
 }

@@ -142,6 +142,8 @@ try {
       percentile,
       zipfPage,
       clientAddress,
+      cpuSeconds,
+      visitorMarksFolded,
     });
   } else await ingestAndExport();
 } finally {

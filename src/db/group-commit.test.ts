@@ -47,6 +47,32 @@ test('groups respect the maximum size and the concurrency', async () => {
   assert.deepEqual(await Promise.all(results), ['A', 'B', 'C', 'D', 'E', 'F']);
 });
 
+test('beside a group in flight, another starts only once enough is queued', async () => {
+  const held = heldCommits();
+  const group = createGroupCommit({
+    commit: held.commit,
+    concurrency: 2,
+    minimumConcurrentGroupSize: 3,
+  });
+  const results = ['a', 'b', 'c'].map((item) => group.submit(item));
+  await tick();
+  // 'a' started alone (nothing was in flight); 'b' and 'c' are too few for a second group.
+  assert.deepEqual(held.groups, [['a']]);
+  results.push(group.submit('d'));
+  await tick();
+  assert.deepEqual(held.groups, [['a'], ['b', 'c', 'd']]);
+  results.push(group.submit('e'));
+  await tick();
+  assert.deepEqual(held.groups, [['a'], ['b', 'c', 'd']]);
+  // With nothing in flight, what is queued starts whatever its size.
+  held.release();
+  held.release();
+  await tick();
+  assert.deepEqual(held.groups, [['a'], ['b', 'c', 'd'], ['e']]);
+  held.release();
+  assert.deepEqual(await Promise.all(results), ['A', 'B', 'C', 'D', 'E']);
+});
+
 test("one item's failure fails only its caller: the rest of its group is committed alone", async () => {
   const group = createGroupCommit({
     commit: async (items: string[]) => {

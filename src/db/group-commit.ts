@@ -22,6 +22,12 @@ export interface GroupCommitOptions<Item, Result> {
   concurrency?: number;
   /** A group's size, at most (by `size`); one item is never split. */
   maximumGroupSize?: number;
+  /**
+   * While a group is in flight, another starts only once this much (by `size`) is queued (default
+   * 1): a small group beside a running one costs a transaction for little, where waiting for the
+   * running one to finish lets more items join. With nothing in flight, any item starts at once.
+   */
+  minimumConcurrentGroupSize?: number;
   /** An item's share of `maximumGroupSize` (default 1). */
   size?(item: Item): number;
   /** What `submit` rejects with after `close`. */
@@ -39,8 +45,11 @@ export function createGroupCommit<Item, Result>(
 ): GroupCommit<Item, Result> {
   const concurrency = options.concurrency ?? 1;
   const maximumGroupSize = options.maximumGroupSize ?? 1000;
+  const minimumConcurrentGroupSize = options.minimumConcurrentGroupSize ?? 1;
   const size = options.size ?? (() => 1);
   const queue: Pending<Item, Result>[] = [];
+  /** The size of what `queue` holds. */
+  let queued = 0;
   let inFlight = 0;
   let closed = false;
   let idle: (() => void) | null = null;
@@ -67,7 +76,11 @@ export function createGroupCommit<Item, Result>(
   }
 
   function pump(): void {
-    while (inFlight < concurrency && queue.length > 0) {
+    while (
+      inFlight < concurrency &&
+      queue.length > 0 &&
+      (inFlight === 0 || queued >= minimumConcurrentGroupSize)
+    ) {
       const group: Pending<Item, Result>[] = [];
       let total = 0;
       while (queue.length > 0) {
@@ -77,6 +90,7 @@ export function createGroupCommit<Item, Result>(
         total += size(next.item);
         queue.shift();
       }
+      queued -= total;
       inFlight += 1;
       void run(group).finally(() => {
         inFlight -= 1;
@@ -91,6 +105,7 @@ export function createGroupCommit<Item, Result>(
       if (closed) return Promise.reject(new Error(options.closedMessage ?? 'Closed'));
       return new Promise<Result>((resolve, reject) => {
         queue.push({ item, resolve, reject });
+        queued += size(item);
         pump();
       });
     },

@@ -38,6 +38,8 @@ export interface PageViewWriterOptions {
   concurrency?: number;
   /** Views per transaction, at most (one caller's batch is never split). */
   maximumGroupSize?: number;
+  /** Views queued before a second transaction starts beside a running one (default 2,000). */
+  minimumConcurrentGroupSize?: number;
   /** Who the visitors of views with an address are; default: daily salts in `pool`. */
   identity?: VisitorIdentity;
 }
@@ -167,6 +169,7 @@ export function createPageViewWriter(options: PageViewWriterOptions): PageViewWr
     commit,
     concurrency: options.concurrency ?? 2,
     maximumGroupSize: options.maximumGroupSize ?? 20_000,
+    minimumConcurrentGroupSize: options.minimumConcurrentGroupSize ?? 2000,
     size: (write) => write.views.length,
     closedMessage: 'The page-view writer is closed',
   });

@@ -13,7 +13,7 @@ import type { LogLineResult } from './logged-request.ts';
 
 const quoted = String.raw`"((?:[^"\\]|\\.)*)"`;
 const combinedBody = String.raw`(\S+) \S+ (?:\S+|"[^"]*") \[([^\]]+)\] ${quoted} (\d{3}) (?:\d+|-)(?: ${quoted} ${quoted})?`;
-const combinedPattern = new RegExp(String.raw`^${combinedBody}`);
+const combinedPattern = new RegExp(`^${combinedBody}`);
 const vhostPattern = new RegExp(String.raw`^(\S+) ${combinedBody}`);
 const timePattern = /^(\d{2})\/([A-Za-z]{3})\/(\d{4}):(\d{2}):(\d{2}):(\d{2}) ([+-])(\d{2})(\d{2})$/;
 const months = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];

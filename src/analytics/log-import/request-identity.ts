@@ -8,7 +8,7 @@
  *    occurrence n. Two identical requests in the same second are two views; a file read again, or
  *    a later file that repeats some of its lines, gives those lines the same occurrences again.
  * The identity is 16 bytes of SHA-256, stored as the view's `import_key` (unique per project and
- * time, migration 0004).
+ * time, migrations 0004 and 0024).
  */
 import { hash } from 'node:crypto';
 import type { LoggedRequest } from './logged-request.ts';

@@ -1,0 +1,98 @@
+// The unique index behind idempotent drains and imports (migration 0024), on the embedded PostgreSQL:
+//   node bench/import-key-index.ts [--stored 2000000] [--views 200000]
+// Two tables shaped like a leaf of analytics_page_views, each holding `--stored` keyed views of the
+// past month, one with the index ordered (project, key, time) as before migration 0024 and one
+// (project, time, key) as now. Then `--views` live views (the last minute, random 16-byte keys as
+// request-identity.ts makes) are inserted into each with the writer's ON CONFLICT DO NOTHING, 2,000
+// per statement, alternating between the tables; time per 1,000 views and the ratio are printed,
+// with each index's size. The table sizes and shared_buffers decide how much of the index stays
+// cached: the default 128 MB holds the index of about a million views.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { acquireEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
+
+const { values } = parseArgs({
+  options: {
+    stored: { type: 'string', default: '2000000' },
+    views: { type: 'string', default: '200000' },
+  },
+});
+const stored = Number(values.stored);
+const views = Number(values.views);
+const perStatement = 2000;
+const orders = { 'key, then time': 'import_key, occurred_at', 'time, then key': 'occurred_at, import_key' };
+
+const directory = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bench-'));
+await fs.chmod(directory, 0o755);
+const embedded = await acquireEmbeddedPostgres({
+  dataDirectory: path.join(directory, 'data'),
+  role: 'bench',
+});
+const pool = new pg.Pool({ connectionString: embedded.connectionString, max: 2 });
+try {
+  console.log(
+    `PostgreSQL ${(await pool.query('SHOW server_version')).rows[0].server_version}, shared_buffers ` +
+      `${(await pool.query('SHOW shared_buffers')).rows[0].shared_buffers}; ${stored} stored views, ${views} inserted`,
+  );
+  const tables = Object.entries(orders).map(([label, columns], index) => ({
+    label,
+    columns,
+    name: `keys_${index}`,
+  }));
+  for (const table of tables) {
+    await pool.query(`
+      CREATE TABLE ${table.name} (
+        project_id text NOT NULL, occurred_at timestamptz NOT NULL, path text NOT NULL, category text NOT NULL,
+        markdown boolean NOT NULL, import_key bytea)`);
+    await pool.query(`CREATE INDEX ON ${table.name} USING brin (occurred_at)`);
+    await pool.query(
+      `CREATE UNIQUE INDEX ${table.name}_key ON ${table.name} (project_id, ${table.columns}) WHERE import_key IS NOT NULL`,
+    );
+    // A month of history in time order, keys as random as SHA-256 makes them.
+    await pool.query(
+      `INSERT INTO ${table.name}
+       SELECT 'prj_bench0000000001', now() - interval '30 days' + i * interval '30 days' / $1, '/docs/page-' || i % 5000,
+         'human', false, decode(md5(i::text || $2), 'hex')
+       FROM generate_series(1, $1) AS i`,
+      [stored, table.name],
+    );
+    await pool.query(`VACUUM ANALYZE ${table.name}`);
+  }
+  await pool.query('CHECKPOINT');
+  const milliseconds = new Map(tables.map((table) => [table.name, 0]));
+  for (let done = 0; done < views; done += perStatement) {
+    const count = Math.min(perStatement, views - done);
+    const at = Array.from({ length: count }, () => new Date(Date.now() - Math.random() * 60_000));
+    const keys = Array.from({ length: count }, () => randomBytes(16));
+    const paths = Array.from({ length: count }, (_, index) => `/docs/page-${(done + index) % 5000}`);
+    for (const table of done % (2 * perStatement) === 0 ? tables : [...tables].reverse()) {
+      const started = performance.now();
+      await pool.query(
+        `INSERT INTO ${table.name} (project_id, occurred_at, path, category, markdown, import_key)
+         SELECT 'prj_bench0000000001', occurred_at, path, 'human', false, import_key
+         FROM unnest($1::timestamptz[], $2::text[], $3::bytea[]) AS views (occurred_at, path, import_key)
+         ON CONFLICT DO NOTHING`,
+        [at, paths, keys],
+      );
+      milliseconds.set(table.name, (milliseconds.get(table.name) ?? 0) + performance.now() - started);
+    }
+  }
+  for (const table of tables) {
+    const size = (await pool.query(`SELECT pg_size_pretty(pg_relation_size('${table.name}_key')) AS size`))
+      .rows[0].size;
+    console.log(
+      `index ordered by ${table.label}: ${(((milliseconds.get(table.name) ?? 0) / views) * 1000).toFixed(1)} ms ` +
+        `per 1,000 views inserted (index ${size})`,
+    );
+  }
+  const [before, after] = tables.map((table) => milliseconds.get(table.name) ?? 0);
+  console.log(`time, then key / key, then time: ${((after as number) / (before as number)).toFixed(2)}`);
+} finally {
+  await pool.end();
+  await embedded.release();
+  await fs.rm(directory, { recursive: true, force: true });
+}
