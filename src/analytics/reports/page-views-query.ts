@@ -6,7 +6,13 @@
  */
 import { createHash } from 'node:crypto';
 import type { Queryable } from '../../db/database.ts';
-import { decodePackedCounts, decodePackedDetail, learnNewerPaths, pathDictionary } from '../storage/index.ts';
+import {
+  decodePackedEntries,
+  learnNewerPaths,
+  packedCountsWidth,
+  packedDetailWidth,
+  pathDictionary,
+} from '../storage/index.ts';
 import type { DateRange } from './date-range.ts';
 import { type Piece, planRange } from './range-plan.ts';
 
@@ -159,13 +165,16 @@ async function sumRange(db: Queryable, query: PageViewsQuery, detail: boolean): 
   for (const row of result.rows) {
     if (row.kind === 'packed' && row.counts !== null) {
       const sign = row.number ?? 1;
-      decodePackedCounts(Buffer.from(row.counts, 'base64'), (id, pageHuman, aiAssistant, aiCrawlers) => {
+      const counts = Buffer.from(row.counts, 'base64');
+      // Counters by index: destructuring the reused array would iterate it for every page.
+      decodePackedEntries(counts, packedCountsWidth, 'packed counts', (id, page) => {
         known(id);
-        human[id] = (human[id] ?? 0) + sign * pageHuman;
-        ai[id] = (ai[id] ?? 0) + sign * (aiAssistant + (crawlersAreAi ? aiCrawlers : 0));
+        human[id] = (human[id] ?? 0) + sign * (page[0] as number);
+        ai[id] = (ai[id] ?? 0) + sign * ((page[1] as number) + (crawlersAreAi ? (page[2] as number) : 0));
       });
       if (counters !== null && typeof row.detail === 'string') {
-        decodePackedDetail(Buffer.from(row.detail, 'base64'), (id, values) => {
+        const packedDetail = Buffer.from(row.detail, 'base64');
+        decodePackedEntries(packedDetail, packedDetailWidth, 'packed detail', (id, values) => {
           known(id);
           for (const [index, counter] of counters.entries()) {
             counter[id] = (counter[id] ?? 0) + sign * (values[index] ?? 0);

@@ -13,12 +13,12 @@ import type pg from 'pg';
 import { transaction } from '../../db/database.ts';
 import {
   bucketEnd,
-  encodePackedCounts,
-  encodePackedDetail,
+  encodePackedEntries,
   floorBucket,
   type Granularity,
-  type PackedDetailEntry,
   type PackedEntry,
+  packedCountsWidth,
+  packedDetailWidth,
   packedLevels,
   packingGraceMilliseconds,
   packingLock,
@@ -118,21 +118,16 @@ async function packLevel(
       const current = new Set(existing.rows.map((row) => row.bucket.getTime()));
       // Per bucket: the pages with export counts, and the pages with detail counters (a page with
       // only bot views has detail and no counts).
-      const entries = new Map<number, { counts: PackedEntry[]; detail: PackedDetailEntry[] }>();
+      const entries = new Map<number, { counts: PackedEntry[]; detail: PackedEntry[] }>();
       for (const row of (await client.query<BucketCountRow>(bucketCounts, window)).rows) {
         const bucket = row.bucket.getTime();
         if (current.has(bucket)) continue;
         const bucketEntries = entries.get(bucket) ?? { counts: [], detail: [] };
         if (row.human > 0 || row.ai_assistant > 0 || row.ai_crawlers > 0) {
-          bucketEntries.counts.push({
-            pathId: row.path_id,
-            human: row.human,
-            aiAssistant: row.ai_assistant,
-            aiCrawlers: row.ai_crawlers,
-          });
+          bucketEntries.counts.push([row.path_id, [row.human, row.ai_assistant, row.ai_crawlers]]);
         }
-        const detail = [row.ai_referred, row.ai_search, row.ai_training, row.bot, row.verified_ai] as const;
-        if (detail.some((count) => count > 0)) bucketEntries.detail.push({ pathId: row.path_id, detail });
+        const detail = [row.ai_referred, row.ai_search, row.ai_training, row.bot, row.verified_ai];
+        if (detail.some((count) => count > 0)) bucketEntries.detail.push([row.path_id, detail]);
         entries.set(bucket, bucketEntries);
       }
       const inserted = await client.query(
@@ -142,8 +137,8 @@ async function packLevel(
           projectId,
           level,
           [...entries.keys()].map((bucket) => new Date(bucket)),
-          [...entries.values()].map((bucket) => encodePackedCounts(bucket.counts)),
-          [...entries.values()].map((bucket) => encodePackedDetail(bucket.detail)),
+          [...entries.values()].map((bucket) => encodePackedEntries(packedCountsWidth, bucket.counts)),
+          [...entries.values()].map((bucket) => encodePackedEntries(packedDetailWidth, bucket.detail)),
         ],
       );
       await client.query(

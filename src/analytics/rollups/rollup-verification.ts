@@ -7,7 +7,12 @@
  */
 import type pg from 'pg';
 import { transaction } from '../../db/database.ts';
-import { decodePackedCounts, decodePackedDetail, listMonthPartitions } from '../storage/index.ts';
+import {
+  decodePackedEntries,
+  listMonthPartitions,
+  packedCountsWidth,
+  packedDetailWidth,
+} from '../storage/index.ts';
 import { foldAllVisitorMarks } from '../visitors/index.ts';
 import { verifyVisitorRollups } from './visitor-verification.ts';
 
@@ -118,12 +123,16 @@ async function comparePackedBucket(
     decoded.set(pathId, entry);
     return entry;
   };
-  decodePackedCounts(stored.rows[0]?.counts ?? Buffer.alloc(0), (pathId, human, aiAssistant, aiCrawlers) => {
-    entryOf(pathId)[0] = `${human},${aiAssistant},${aiCrawlers}`;
-  });
-  decodePackedDetail(stored.rows[0]?.detail ?? Buffer.alloc(0), (pathId, detail) => {
-    entryOf(pathId)[1] = detail.join(',');
-  });
+  const row = stored.rows[0];
+  const columns = [
+    ['counts', packedCountsWidth],
+    ['detail', packedDetailWidth],
+  ] as const;
+  for (const [index, [column, width]] of columns.entries()) {
+    decodePackedEntries(row?.[column] ?? Buffer.alloc(0), width, `packed ${column}`, (pathId, counters) => {
+      entryOf(pathId)[index] = counters.join(',');
+    });
+  }
   const fromPacked = new Map(
     [...decoded].map(([pathId, [counts, detail]]) => [pathId, `${counts}|${detail}`]),
   );

@@ -8,12 +8,11 @@ export {
   listMonthPartitions,
 } from './month-partitions.ts';
 export {
-  decodePackedCounts,
-  decodePackedDetail,
-  encodePackedCounts,
-  encodePackedDetail,
-  type PackedDetailEntry,
+  decodePackedEntries,
+  encodePackedEntries,
   type PackedEntry,
+  packedCountsWidth,
+  packedDetailWidth,
 } from './packed-counts.ts';
 export { packedLevels, packingGraceMilliseconds, packingLock } from './packed-layout.ts';
 export { assignPathIds, learnNewerPaths, type PathDictionary, pathDictionary } from './path-dictionary.ts';

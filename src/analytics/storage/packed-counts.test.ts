@@ -1,42 +1,44 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decodePackedCounts, encodePackedCounts, type PackedEntry } from './packed-counts.ts';
+import { decodePackedEntries, encodePackedEntries, type PackedEntry } from './packed-counts.ts';
 
-function decoded(counts: Buffer): PackedEntry[] {
-  const entries: PackedEntry[] = [];
-  decodePackedCounts(counts, (pathId, human, aiAssistant, aiCrawlers) => {
-    entries.push({ pathId, human, aiAssistant, aiCrawlers });
+function decoded(bytes: Buffer, width = 3): Array<[number, number[]]> {
+  const entries: Array<[number, number[]]> = [];
+  decodePackedEntries(bytes, width, 'packed counts', (pathId, counters) => {
+    entries.push([pathId, [...counters]]);
   });
   return entries;
 }
 
-describe('packed counts', () => {
+describe('packed entries', () => {
   it('round-trips small and large numbers, small ones in one byte each', () => {
-    const entries: PackedEntry[] = [
-      { pathId: 1, human: 3, aiAssistant: 0, aiCrawlers: 1 },
-      { pathId: 2, human: 127, aiAssistant: 128, aiCrawlers: 0 },
-      { pathId: 300, human: 2 ** 31 - 1, aiAssistant: 16_384, aiCrawlers: 2 ** 40 },
+    const entries: Array<[number, number[]]> = [
+      [1, [3, 0, 1]],
+      [2, [127, 128, 0]],
+      [300, [2 ** 31 - 1, 16_384, 2 ** 40]],
     ];
-    const counts = encodePackedCounts(entries);
-    assert.deepEqual(decoded(counts), entries);
-    assert.equal(encodePackedCounts([{ pathId: 5, human: 2, aiAssistant: 0, aiCrawlers: 0 }]).length, 4);
-    assert.deepEqual(decoded(encodePackedCounts([])), []);
+    assert.deepEqual(decoded(encodePackedEntries(3, entries)), entries);
+    assert.equal(encodePackedEntries(3, [[5, [2, 0, 0]]]).length, 4);
+    assert.deepEqual(decoded(encodePackedEntries(3, [])), []);
+  });
+
+  it('takes any width, and path id 0 first (the site, in visitor counts)', () => {
+    const entries: Array<[number, number[]]> = [
+      [0, [9, 1, 0, 8, 10]],
+      [7, [1, 0, 0, 1, 1]],
+    ];
+    assert.deepEqual(decoded(encodePackedEntries(5, entries), 5), entries);
   });
 
   it('refuses what it cannot encode and reports a truncated buffer', () => {
-    assert.throws(
-      () => encodePackedCounts([{ pathId: 1, human: -1, aiAssistant: 0, aiCrawlers: 0 }]),
-      RangeError,
-    );
-    assert.throws(
-      () =>
-        encodePackedCounts([
-          { pathId: 2, human: 1, aiAssistant: 0, aiCrawlers: 0 },
-          { pathId: 2, human: 1, aiAssistant: 0, aiCrawlers: 0 },
-        ]),
-      /ascending/,
-    );
-    const counts = encodePackedCounts([{ pathId: 1, human: 200, aiAssistant: 0, aiCrawlers: 0 }]);
-    assert.throws(() => decoded(counts.subarray(0, 2)), /Truncated/);
+    assert.throws(() => encodePackedEntries(3, [[1, [-1, 0, 0]]]), RangeError);
+    const twice: PackedEntry[] = [
+      [2, [1, 0, 0]],
+      [2, [1, 0, 0]],
+    ];
+    assert.throws(() => encodePackedEntries(3, twice), /ascending/);
+    assert.throws(() => encodePackedEntries(3, [[1, [1, 0]]]), /3 counters, not 2/);
+    const bytes = encodePackedEntries(3, [[1, [200, 0, 0]]]);
+    assert.throws(() => decoded(bytes.subarray(0, 2)), /Truncated/);
   });
 });

@@ -7,15 +7,21 @@
  * folding deletes the packed rows of the days it changes and moves the watermark back, and folders
  * hold the project's packing lock shared while the packer holds it exclusively.
  *
- * The encoding of a packed row: for every page with visitors, in ascending path-id order (the
- * site, path id 0, first), six unsigned LEB128 varints: the path id minus the previous entry's
- * (the first entry: the id itself), then the five counts (visitor-rollups.ts `VisitorCounts`).
+ * A packed row's counts are encoded like the view rollups' (storage/packed-counts.ts): for every
+ * page with visitors, in ascending path-id order (the site, path id 0, first), the five counts
+ * (visitor-rollups.ts `VisitorCounts`).
  */
 import type pg from 'pg';
 import { packingLock } from '../../db/advisory-locks.ts';
 import type { Queryable } from '../../db/database.ts';
 import { transaction } from '../../db/database.ts';
-import { bucketEnd, floorBucket, rollupSeriesOf, VarintReader, VarintWriter } from '../storage/index.ts';
+import {
+  bucketEnd,
+  decodePackedEntries,
+  encodePackedEntries,
+  floorBucket,
+  rollupSeriesOf,
+} from '../storage/index.ts';
 import { countsOf, decodeSketches, type StoredSketches, type VisitorCounts } from './visitor-rollups.ts';
 
 const dayMilliseconds = 86_400_000;
@@ -24,15 +30,13 @@ const packingGraceMilliseconds = 10 * 60_000;
 /** Days per transaction: the lock stops the project's writers while it is held. */
 const daysPerTransaction = 31;
 
+const visitorCountsWidth = 5;
+
 export function encodeVisitorCounts(entries: ReadonlyMap<number, Readonly<VisitorCounts>>): Buffer {
-  const writer = new VarintWriter();
-  let previous = 0;
-  for (const pathId of [...entries.keys()].sort((left, right) => left - right)) {
-    writer.write(pathId - previous);
-    for (const count of entries.get(pathId) as VisitorCounts) writer.write(count);
-    previous = pathId;
-  }
-  return writer.toBuffer();
+  return encodePackedEntries(
+    visitorCountsWidth,
+    [...entries].sort(([left], [right]) => left - right),
+  );
 }
 
 /** Calls `visit` for every entry, the site's (path id 0) first; throws on a truncated buffer. */
@@ -40,12 +44,9 @@ export function decodeVisitorCounts(
   bytes: Uint8Array,
   visit: (pathId: number, counts: VisitorCounts) => void,
 ): void {
-  const reader = new VarintReader(bytes, 'visitor counts');
-  let pathId = 0;
-  while (!reader.done) {
-    pathId += reader.read();
-    visit(pathId, [reader.read(), reader.read(), reader.read(), reader.read(), reader.read()]);
-  }
+  decodePackedEntries(bytes, visitorCountsWidth, 'visitor counts', (pathId, counts) =>
+    visit(pathId, [...counts] as VisitorCounts),
+  );
 }
 
 /**
@@ -57,7 +58,7 @@ export class VisitorCountSums {
   /** Whether each path id has an entry. */
   private present = new Uint8Array(1024);
 
-  add(pathId: number, counts: Readonly<VisitorCounts>): void {
+  add(pathId: number, counts: ArrayLike<number>): void {
     this.ensure(pathId);
     this.present[pathId] = 1;
     const base = pathId * 5;
@@ -82,19 +83,11 @@ export class VisitorCountSums {
     sums[base + 4] = (sums[base + 4] as number) + 1;
   }
 
-  /** Adds every entry of a packed row (the encoding above) without building them. */
+  /** Adds every entry of a packed row without building them. */
   addEncoded(bytes: Uint8Array): void {
-    const reader = new VarintReader(bytes, 'visitor counts');
-    let pathId = 0;
-    while (!reader.done) {
-      pathId += reader.read();
-      this.ensure(pathId);
-      this.present[pathId] = 1;
-      const base = pathId * 5;
-      for (let index = 0; index < 5; index += 1) {
-        this.sums[base + index] = (this.sums[base + index] as number) + reader.read();
-      }
-    }
+    decodePackedEntries(bytes, visitorCountsWidth, 'visitor counts', (pathId, counts) =>
+      this.add(pathId, counts),
+    );
   }
 
   /** Visits every path id with an entry, in ascending order. */
