@@ -94,7 +94,7 @@ describe('quire analytics reclassify applies the issue-15 rules to stored histor
     assert.deepEqual((await verifyRollups(database.pool, project.id)).mismatches, []);
   });
 
-  it('moves visitors with their views: between human and AI, and out when they become bots', async () => {
+  it('moves visitors with their views: between human and AI, out when they become bots, in when bots become people', async () => {
     const project = await buildProject(database.pool);
     const now = Date.parse('2026-05-10T12:00:00Z');
     const visitorWriter = createPageViewWriter({
@@ -103,7 +103,9 @@ describe('quire analytics reclassify applies the issue-15 rules to stored histor
     });
     const mistral = 'Mozilla/5.0 (compatible; MistralAI-User/1.0; +https://docs.mistral.ai/robots)';
     const sogou = 'Sogou web spider/4.0(+http://www.sogou.com/docs/help/webmasters.htm#07)';
-    // Stored by an older classifier: the Mistral assistant as a person, Sogou as an AI crawler.
+    const lynx = 'Lynx/2.8.9rel.1 libwww-FM/2.14 SSL-MM/1.4.1 OpenSSL/1.1.1w';
+    // Stored by an older classifier: the Mistral assistant as a person, Sogou as an AI crawler,
+    // the Lynx text browser as a bot.
     await visitorWriter.write(project.id, [
       oldView(1, chrome, { address: '192.0.2.1' }),
       oldView(2, chrome, { address: '192.0.2.1' }),
@@ -111,6 +113,7 @@ describe('quire analytics reclassify applies the issue-15 rules to stored histor
       oldView(4, mistral, { address: '192.0.2.3' }),
       oldView(5, mistral, { address: '192.0.2.3', path: '/other' }),
       oldView(6, sogou, { address: '192.0.2.4', category: 'ai_training', agent: 'Spider' }),
+      oldView(7, lynx, { address: '192.0.2.5', category: 'bot' }),
     ]);
     await compactAndPackVisitors(database.pool, { now });
     await database.pool.query(
@@ -127,18 +130,18 @@ describe('quire analytics reclassify applies the issue-15 rules to stored histor
     assert.deepEqual((await visitors()).totals, { human: 3, ai: 1, total: 4 });
 
     const report = await reclassifyPageViews(database.pool, classifier, project.id);
-    assert.equal(report.visitorMarksMoved, 3);
+    assert.equal(report.visitorMarksMoved, 4);
     assert.deepEqual(await visitors(), {
-      totals: { human: 2, ai: 1, total: 3 },
+      totals: { human: 3, ai: 1, total: 4 },
       visitors: [
-        { path: '/guide', human: 2, ai: 1, total: 3 },
+        { path: '/guide', human: 3, ai: 1, total: 4 },
         { path: '/other', human: 0, ai: 1, total: 1 },
       ],
       hasMore: false,
     });
     // The day is counted again from its marks, and packed again.
     await compactAndPackVisitors(database.pool, { now });
-    assert.deepEqual((await visitors()).totals, { human: 2, ai: 1, total: 3 });
+    assert.deepEqual((await visitors()).totals, { human: 3, ai: 1, total: 4 });
     assert.deepEqual((await verifyRollups(database.pool, project.id)).mismatches, []);
     await visitorWriter.close();
   });

@@ -2,13 +2,18 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { trafficCategories } from '../classification/index.ts';
-import { decodeVisitorMarks, encodeVisitorMarks, type HourMark } from './visitor-marks.ts';
-import { visitorGroupOf, visitorGroups } from './visitor-rollups.ts';
+import {
+  botGroup,
+  decodeVisitorMarks,
+  encodeVisitorMarks,
+  type HourMark,
+  markGroupOf,
+} from './visitor-marks.ts';
 
 const hour = 3_600_000;
 
 describe('visitor marks', () => {
-  it('encode the distinct (hour, page, group, visitor, profile) marks, sorted, or every mark in hour order, and decode to them', () => {
+  it('encode the distinct (hour, page, group, visitor, profile) marks, sorted, or every mark in hour order, and decode to them (bots only when asked)', () => {
     fc.assert(
       fc.property(
         fc.array(
@@ -32,12 +37,10 @@ describe('visitor marks', () => {
           }));
           const expected = new Map<string, HourMark>();
           for (const mark of marks) {
-            const group = visitorGroupOf(mark.category);
-            if (group === null) continue;
             const entry = {
               hour: mark.hour,
               pathId: mark.pathId,
-              group: visitorGroups.indexOf(group),
+              group: markGroupOf(mark.category),
               visitor: mark.visitor,
               profile: mark.profile,
             };
@@ -55,12 +58,12 @@ describe('visitor marks', () => {
           }
           assert.ok(inHourOrder !== null);
           const every: HourMark[] = [];
-          decodeVisitorMarks(inHourOrder.bytes, (mark) => every.push(mark));
+          decodeVisitorMarks(inHourOrder.bytes, (mark) => every.push(mark), { bots: true });
           assert.deepEqual(
             every.map((mark) => mark.hour),
             every.map((mark) => mark.hour).sort((left, right) => left - right),
           );
-          assert.equal(every.length, input.filter((mark) => visitorGroupOf(mark.category) !== null).length);
+          assert.equal(every.length, input.length);
           assert.deepEqual(
             new Set(
               every.map(
@@ -71,7 +74,7 @@ describe('visitor marks', () => {
           );
           assert.ok(encoded !== null);
           const decoded: HourMark[] = [];
-          decodeVisitorMarks(encoded.bytes, (mark) => decoded.push(mark));
+          decodeVisitorMarks(encoded.bytes, (mark) => decoded.push(mark), { bots: true });
           const want = [...expected.values()].sort(
             (left, right) =>
               left.hour - right.hour ||
@@ -83,6 +86,13 @@ describe('visitor marks', () => {
           assert.deepEqual(decoded, want);
           assert.equal(encoded.firstHour, (want[0] as HourMark).hour * hour);
           assert.equal(encoded.lastHour, (want.at(-1) as HourMark).hour * hour);
+          // Without asking, bots' marks are skipped: no count includes them.
+          const counted: HourMark[] = [];
+          decodeVisitorMarks(encoded.bytes, (mark) => counted.push(mark));
+          assert.deepEqual(
+            counted,
+            want.filter((mark) => mark.group !== botGroup),
+          );
         },
       ),
       { numRuns: 100 },
@@ -91,6 +101,8 @@ describe('visitor marks', () => {
 
   it('refuses bytes that are no marks', () => {
     assert.throws(() => decodeVisitorMarks(Buffer.from([1, 2, 3]), () => {}), RangeError);
-    assert.throws(() => decodeVisitorMarks(Buffer.from([1, 2, 7, 4]), () => {}), RangeError);
+    // A visitor value of 2^32, past the 32 bits a visitor has.
+    const tooLarge = Buffer.from([1, 2, 0, 0x80, 0x80, 0x80, 0x80, 0x10]);
+    assert.throws(() => decodeVisitorMarks(tooLarge, () => {}), RangeError);
   });
 });

@@ -10,13 +10,17 @@
  *
  * A row's marks, in hour order (a compacted row's sorted and distinct): four unsigned LEB128
  * varints each, the hour number (hours since 1970, UTC) minus the previous mark's, the path id, the
- * group (visitorGroups index) plus four times the profile (visitor-profiles.ts; 0, unknown, in
- * marks written before migration 0023, which read the same), the visitor value.
+ * group (visitorGroups index, or `botGroup`) plus four times the profile (visitor-profiles.ts; 0,
+ * unknown, in marks written before migration 0023, which read the same), the visitor value.
+ *
+ * Bots' views have marks too, in `botGroup`, which no count includes: only so that reclassifying
+ * their profile as a person or an agent (visitor-reclassification.ts) gives them their visitors.
  */
 import type pg from 'pg';
 import { advisoryLockKeys, packingLock } from '../../db/advisory-locks.ts';
 import type { Queryable } from '../../db/database.ts';
 import { transaction } from '../../db/database.ts';
+import type { TrafficCategory } from '../classification/index.ts';
 import { rollupSeriesOf, VarintReader, VarintWriter } from '../storage/index.ts';
 import { forgetPackedVisitorDays } from './visitor-packing.ts';
 import { addVisitorsToDays, type VisitorMark, visitorGroupOf, visitorGroups } from './visitor-rollups.ts';
@@ -35,8 +39,23 @@ export interface HourMark {
 /** A mark's group and profile share a varint: the group in its two low bits. */
 const profileScale = 4;
 
+/** The group of a bot's marks, after the visitor groups: kept for reclassification, never counted. */
+export const botGroup = visitorGroups.length;
+
+/** The group of a view's marks. */
+export function markGroupOf(category: TrafficCategory): number {
+  const group = visitorGroupOf(category);
+  return group === null ? botGroup : visitorGroups.indexOf(group);
+}
+
+/** A category of a mark group, which stands for the group where a mark is a view again. */
+function categoryOfMarkGroup(group: number): TrafficCategory {
+  const name = visitorGroups[group];
+  return name === undefined ? 'bot' : name === 'ai_crawlers' ? 'ai_search' : name;
+}
+
 /**
- * `null` when no mark counts (bots only). `distinct`: sorted by hour, page, group, visitor and
+ * `null` when there is no mark. `distinct`: sorted by hour, page, group, visitor and
  * profile, without repeats (compacted rows); otherwise in hour order only, repeats kept, which is all the
  * encoding needs and spares the writer a sort (folding and compaction drop repeats).
  */
@@ -47,12 +66,10 @@ export function encodeVisitorMarks(
   if (!options.distinct) return encodeInHourOrder(marks);
   const counted: HourMark[] = [];
   for (const mark of marks) {
-    const group = visitorGroupOf(mark.category);
-    if (group === null) continue;
     counted.push({
       hour: Math.floor(mark.occurredAt / hourMilliseconds),
       pathId: mark.pathId,
-      group: visitorGroups.indexOf(group),
+      group: markGroupOf(mark.category),
       visitor: mark.visitor >>> 0,
       profile: mark.profile ?? 0,
     });
@@ -106,12 +123,10 @@ function encodeInHourOrder(
   let inOrder = true;
   for (let index = 0; index < marks.length; index += 1) {
     const mark = marks[index] as VisitorMark;
-    const group = visitorGroupOf(mark.category);
-    if (group === null) continue;
     const hour = Math.floor(mark.occurredAt / hourMilliseconds);
     if (order.length > 0 && hour < (hours[order.at(-1) as number] as number)) inOrder = false;
     hours[index] = hour;
-    groups[index] = visitorGroups.indexOf(group);
+    groups[index] = markGroupOf(mark.category);
     order.push(index);
   }
   if (order.length === 0) return null;
@@ -134,7 +149,12 @@ function encodeInHourOrder(
   };
 }
 
-export function decodeVisitorMarks(bytes: Uint8Array, visit: (mark: HourMark) => void): void {
+/** Calls `visit` for every mark that counts, and for bots' marks too when `bots` is set. */
+export function decodeVisitorMarks(
+  bytes: Uint8Array,
+  visit: (mark: HourMark) => void,
+  options: { bots: boolean } = { bots: false },
+): void {
   const reader = new VarintReader(bytes, 'visitor marks');
   let hour = 0;
   while (!reader.done) {
@@ -143,7 +163,8 @@ export function decodeVisitorMarks(bytes: Uint8Array, visit: (mark: HourMark) =>
     const groupAndProfile = reader.read();
     const visitor = reader.read();
     const group = groupAndProfile % profileScale;
-    if (group >= visitorGroups.length || visitor > 0xffffffff) throw new RangeError('Not visitor marks');
+    if (visitor > 0xffffffff) throw new RangeError('Not visitor marks');
+    if (group === botGroup && !options.bots) continue;
     visit({ hour, pathId, group, visitor, profile: Math.floor(groupAndProfile / profileScale) });
   }
 }
@@ -166,13 +187,12 @@ export async function insertVisitorMarks(
 
 const markStates = { pending: 0, folded: 1, compacted: 2 } as const;
 
-/** A mark as a view's visitor again: its group's category stands for the group. */
-function markAsVisitor(mark: HourMark): VisitorMark {
-  const group = visitorGroups[mark.group];
+/** A mark as a view's visitor again, in `group` (its own, or the one reclassification gives it). */
+export function markAsVisitor(mark: HourMark, group: number): VisitorMark {
   return {
     occurredAt: mark.hour * hourMilliseconds,
     pathId: mark.pathId,
-    category: group === 'ai_crawlers' ? 'ai_search' : (group as 'human' | 'ai_assistant'),
+    category: categoryOfMarkGroup(group),
     visitor: mark.visitor,
     profile: mark.profile,
   };
@@ -301,7 +321,8 @@ export async function compactVisitorMarks(
       marks.push(mark);
       byHour.set(mark.hour, marks);
     };
-    for (const row of folded.rows) decodeVisitorMarks(row.marks, collect);
+    // Bots' marks too: compaction keeps every mark.
+    for (const row of folded.rows) decodeVisitorMarks(row.marks, collect, { bots: true });
     const hours = [...byHour.keys()].map((hour) => new Date(hour * hourMilliseconds));
     // The hours' rows compacted before join them: one row per hour, as the export expects.
     const compacted = await client.query<{ id: string; marks: Buffer }>({
@@ -310,14 +331,17 @@ export async function compactVisitorMarks(
              WHERE project_id = $1 AND state = ${markStates.compacted} AND first_hour = ANY($2::timestamptz[])`,
       values: [projectId, hours],
     });
-    for (const row of compacted.rows) decodeVisitorMarks(row.marks, collect);
+    for (const row of compacted.rows) decodeVisitorMarks(row.marks, collect, { bots: true });
     await client.query({
       name: 'analytics-delete-visitor-marks',
       text: 'DELETE FROM analytics_visitor_marks WHERE id = ANY($1::bigint[])',
       values: [[...folded.rows, ...compacted.rows].map((row) => row.id)],
     });
     const rows = [...byHour.values()].flatMap((marks) => {
-      const encoded = encodeVisitorMarks(marks.map(markAsVisitor), { distinct: true });
+      const encoded = encodeVisitorMarks(
+        marks.map((mark) => markAsVisitor(mark, mark.group)),
+        { distinct: true },
+      );
       return encoded === null ? [] : [encoded];
     });
     await client.query({

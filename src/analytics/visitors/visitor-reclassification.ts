@@ -1,19 +1,26 @@
 /**
  * Moves visitors with their views when `quire analytics reclassify` changes the category of a
  * profile (user agent, Markdown flag, signer; visitor-profiles.ts): every mark of that profile
- * takes its new group (or is dropped, when the views became bots), and the days those marks fall in
- * are counted again from all their marks, which are the exact visitors of their hours. Marks of an
- * unknown profile (written before migration 0023) stay where they are, and bots become no visitors
- * (their views never had marks).
+ * takes its new group (bots' marks are kept in a group no count includes, so a bot that becomes a
+ * person or an agent gains its visitors), and the days those marks fall in are counted again from
+ * all their marks, which are the exact visitors of their hours. Marks of an unknown profile
+ * (written before migration 0023) stay where they are, and so do bots' views stored before bots
+ * had marks (migration 0024's release).
  */
 import type pg from 'pg';
 import { advisoryLockKeys } from '../../db/advisory-locks.ts';
 import type { TrafficCategory } from '../classification/index.ts';
 import { rollupSeriesOf } from '../storage/index.ts';
-import { decodeVisitorMarks, encodeVisitorMarks, type HourMark } from './visitor-marks.ts';
+import {
+  decodeVisitorMarks,
+  encodeVisitorMarks,
+  type HourMark,
+  markAsVisitor,
+  markGroupOf,
+} from './visitor-marks.ts';
 import { forgetPackedVisitorDays } from './visitor-packing.ts';
 import type { VisitorProfileKey } from './visitor-profiles.ts';
-import { type VisitorMark, visitorGroupOf, visitorGroups } from './visitor-rollups.ts';
+import type { VisitorMark } from './visitor-rollups.ts';
 
 const hourMilliseconds = 3_600_000;
 const dayMilliseconds = 86_400_000;
@@ -54,12 +61,9 @@ export async function reclassifyVisitorMarks(
       classified.map((profile) => profile.category),
     ],
   );
-  // The new group of each profile's marks: a visitorGroups index, or -1 (no visitor: a bot).
+  // The new group of each profile's marks.
   const groups = new Map<number, number>();
-  for (const row of profiles.rows) {
-    const group = visitorGroupOf(row.category);
-    groups.set(row.id, group === null ? -1 : visitorGroups.indexOf(group));
-  }
+  for (const row of profiles.rows) groups.set(row.id, markGroupOf(row.category));
   if (groups.size === 0) return 0;
 
   let moved = 0;
@@ -76,7 +80,7 @@ export async function reclassifyVisitorMarks(
     for (const row of rows.rows) {
       const marks: VisitorMark[] = [];
       let changed = false;
-      decodeVisitorMarks(row.marks, (mark: HourMark) => {
+      const visit = (mark: HourMark) => {
         const group = groups.get(mark.profile) ?? mark.group;
         if (group !== mark.group) {
           changed = true;
@@ -85,17 +89,9 @@ export async function reclassifyVisitorMarks(
           days.add(Math.floor((mark.hour * hourMilliseconds) / dayMilliseconds) * dayMilliseconds);
           changedDays.set(row.project_id, days);
         }
-        if (group === -1) return;
-        const name = visitorGroups[group];
-        marks.push({
-          occurredAt: mark.hour * hourMilliseconds,
-          pathId: mark.pathId,
-          // A category of the group stands for it, as compaction does.
-          category: name === 'ai_crawlers' ? 'ai_search' : (name as 'human' | 'ai_assistant'),
-          visitor: mark.visitor,
-          profile: mark.profile,
-        });
-      });
+        marks.push(markAsVisitor(mark, group));
+      };
+      decodeVisitorMarks(row.marks, visit, { bots: true });
       if (!changed) continue;
       // Compacted rows stay sorted and distinct; the others keep their hour order.
       const encoded = encodeVisitorMarks(marks, { distinct: row.state === 2 });
