@@ -37,6 +37,11 @@ export interface DrainBenchmarkOptions {
   cpuSeconds(): Promise<{ server: number; postgres: number }>;
   /** Resolves once maintenance has folded every visitor mark appended so far. */
   visitorMarksFolded(): Promise<void>;
+  /**
+   * With `--statements`: resets PostgreSQL's statement statistics (`label` null), or prints the
+   * statements that took the most time since, for the endpoint `label`.
+   */
+  statements?(label: string | null): Promise<void>;
 }
 
 interface Endpoint {
@@ -115,11 +120,13 @@ export async function drainsBenchmark(options: DrainBenchmarkOptions): Promise<v
     const endpoint = build();
     await options.visitorMarksFolded();
     const cpuBefore = await options.cpuSeconds();
+    await options.statements?.(null);
     const generatorBefore = process.cpuUsage();
     const measured = await postAll(options, endpoint);
     const generator = process.cpuUsage(generatorBefore);
     await options.visitorMarksFolded();
     const cpuAfter = await options.cpuSeconds();
+    await options.statements?.(endpoint.label);
     const server = cpuAfter.server - cpuBefore.server;
     const postgres = cpuAfter.postgres - cpuBefore.postgres;
     const cpuPerView = (server + postgres) / measured.accepted;

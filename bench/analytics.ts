@@ -1,7 +1,7 @@
 // Analytics benchmark on the embedded PostgreSQL (figures in docs/benchmarks.md):
 //   node bench/analytics.ts [--events 10000000] [--ingest-seconds 20] [--concurrency 16] [--keep DIR]
 //     [--ingest-only] [--without-addresses]
-//   node bench/analytics.ts --drains [--drain-views 100000]   (the drain comparison only, see 5.)
+//   node bench/analytics.ts --drains [--drain-views 100000] [--statements]   (the drain comparison only, see 5.)
 //   SERVER_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=DIR' node bench/analytics.ts ...   (profiles the server)
 // 1. Ingestion through the HTTP batch endpoint of a `quire serve` child process: batches of 1,000
 //    events (Zipf paths over 5,000 pages, 10% AI), acknowledged after commit; a year replayed in
@@ -16,6 +16,10 @@
 //    sketches; `/visitors` at 30 and 365 days beside an exact COUNT(DISTINCT), and sketch disk use.
 // 5. With --drains, instead of the above: the same live page views through the batch endpoint and
 //    through each drain endpoint (bench/analytics-drains.ts), views/s and the ratio to the batch endpoint.
+//    --statements also prints, per endpoint, the statements PostgreSQL spent the most time on; it
+//    needs pg_stat_statements loaded: run once with --keep DIR, add
+//    `shared_preload_libraries = 'pg_stat_statements'` to DIR/data/postgres/postgresql.conf, run
+//    again with the same --keep DIR.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import http from 'node:http';
@@ -44,6 +48,7 @@ const { values } = parseArgs({
     'without-addresses': { type: 'boolean', default: false },
     drains: { type: 'boolean', default: false },
     'drain-views': { type: 'string', default: '100000' },
+    statements: { type: 'boolean', default: false },
   },
 });
 const totalEvents = Number(values.events);
@@ -144,6 +149,7 @@ try {
       clientAddress,
       cpuSeconds,
       visitorMarksFolded,
+      ...(values.statements ? { statements } : {}),
     });
   } else await ingestAndExport();
 } finally {
@@ -255,6 +261,24 @@ async function cpuSeconds(): Promise<{ server: number; postgres: number }> {
   }
   const server = await stat(serverPid);
   return { server: server.own / ticks, postgres: postgres / ticks };
+}
+
+/** `--statements`: resets pg_stat_statements (`label` null), or prints its top statements since. */
+async function statements(label: string | null): Promise<void> {
+  if (label === null) {
+    await pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    await pool.query('SELECT pg_stat_statements_reset()');
+    return;
+  }
+  const top = await pool.query<{ milliseconds: number; calls: number; rows: number; query: string }>(
+    `SELECT round(total_exec_time)::integer AS milliseconds, calls::integer, rows::integer,
+       left(regexp_replace(query, '\\s+', ' ', 'g'), 100) AS query
+     FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 6`,
+  );
+  console.log(`  statements, most time first (${label}):`);
+  for (const row of top.rows) {
+    console.log(`    ${row.milliseconds} ms, ${row.calls} calls, ${row.rows} rows: ${row.query}`);
+  }
 }
 
 /** Waits until maintenance has folded every visitor mark the ingestion appended. */

@@ -1,11 +1,11 @@
 // The unique index behind idempotent drains and imports (migration 0024), on the embedded PostgreSQL:
 //   node bench/import-key-index.ts [--stored 2000000] [--views 200000]
-// Two tables shaped like a leaf of analytics_page_views, each holding `--stored` keyed views of the
-// past month, one with the index ordered (project, key, time) as before migration 0024 and one
-// (project, time, key) as now. Then `--views` live views (the last minute, random 16-byte keys as
-// request-identity.ts makes) are inserted into each with the writer's ON CONFLICT DO NOTHING, 2,000
-// per statement, alternating between the tables; time per 1,000 views and the ratio are printed,
-// with each index's size. The table sizes and shared_buffers decide how much of the index stays
+// Three tables shaped like a leaf of analytics_page_views, each holding `--stored` keyed views of the
+// past month: one with the index ordered (project, key, time) as before migration 0024, one
+// (project, time, key) as now, and one without the unique index (what idempotency costs). Then
+// `--views` live views (the last minute, random 16-byte keys as request-identity.ts makes) are
+// inserted into each with the writer's ON CONFLICT DO NOTHING, 2,000 per statement, each table
+// first in turn; time per 1,000 views and the ratio are printed, with each index's size. The table sizes and shared_buffers decide how much of the index stays
 // cached: the default 128 MB holds the index of about a million views.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -24,7 +24,11 @@ const { values } = parseArgs({
 const stored = Number(values.stored);
 const views = Number(values.views);
 const perStatement = 2000;
-const orders = { 'key, then time': 'import_key, occurred_at', 'time, then key': 'occurred_at, import_key' };
+const orders = {
+  'index ordered by key, then time': 'import_key, occurred_at',
+  'index ordered by time, then key': 'occurred_at, import_key',
+  'no unique index': null,
+};
 
 const directory = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bench-'));
 await fs.chmod(directory, 0o755);
@@ -49,9 +53,11 @@ try {
         project_id text NOT NULL, occurred_at timestamptz NOT NULL, path text NOT NULL, category text NOT NULL,
         markdown boolean NOT NULL, import_key bytea)`);
     await pool.query(`CREATE INDEX ON ${table.name} USING brin (occurred_at)`);
-    await pool.query(
-      `CREATE UNIQUE INDEX ${table.name}_key ON ${table.name} (project_id, ${table.columns}) WHERE import_key IS NOT NULL`,
-    );
+    if (table.columns !== null) {
+      await pool.query(
+        `CREATE UNIQUE INDEX ${table.name}_key ON ${table.name} (project_id, ${table.columns}) WHERE import_key IS NOT NULL`,
+      );
+    }
     // A month of history in time order, keys as random as SHA-256 makes them.
     await pool.query(
       `INSERT INTO ${table.name}
@@ -69,7 +75,8 @@ try {
     const at = Array.from({ length: count }, () => new Date(Date.now() - Math.random() * 60_000));
     const keys = Array.from({ length: count }, () => randomBytes(16));
     const paths = Array.from({ length: count }, (_, index) => `/docs/page-${(done + index) % 5000}`);
-    for (const table of done % (2 * perStatement) === 0 ? tables : [...tables].reverse()) {
+    const first = (done / perStatement) % tables.length;
+    for (const table of [...tables.slice(first), ...tables.slice(0, first)]) {
       const started = performance.now();
       await pool.query(
         `INSERT INTO ${table.name} (project_id, occurred_at, path, category, markdown, import_key)
@@ -82,10 +89,13 @@ try {
     }
   }
   for (const table of tables) {
-    const size = (await pool.query(`SELECT pg_size_pretty(pg_relation_size('${table.name}_key')) AS size`))
-      .rows[0].size;
+    const size =
+      table.columns === null
+        ? 'none'
+        : (await pool.query(`SELECT pg_size_pretty(pg_relation_size('${table.name}_key')) AS size`)).rows[0]
+            .size;
     console.log(
-      `index ordered by ${table.label}: ${(((milliseconds.get(table.name) ?? 0) / views) * 1000).toFixed(1)} ms ` +
+      `${table.label}: ${(((milliseconds.get(table.name) ?? 0) / views) * 1000).toFixed(1)} ms ` +
         `per 1,000 views inserted (index ${size})`,
     );
   }
