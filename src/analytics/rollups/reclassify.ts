@@ -17,7 +17,7 @@ export interface ReclassifyReport {
   userAgents: number;
   viewsUpdated: number;
   viewsChanged: number;
-  /** Visitor marks that moved with their views (between human and AI, or dropped as bots). */
+  /** Visitor marks that moved with their views (between human, AI and bot). */
   visitorMarksMoved: number;
   rollupsRebuiltFrom: Date | null;
 }

@@ -64,18 +64,15 @@ export function encodeVisitorMarks(
   options: { distinct: boolean },
 ): { bytes: Buffer; firstHour: number; lastHour: number } | null {
   if (!options.distinct) return encodeInHourOrder(marks);
-  const counted: HourMark[] = [];
-  for (const mark of marks) {
-    counted.push({
-      hour: Math.floor(mark.occurredAt / hourMilliseconds),
-      pathId: mark.pathId,
-      group: markGroupOf(mark.category),
-      visitor: mark.visitor >>> 0,
-      profile: mark.profile ?? 0,
-    });
-  }
-  if (counted.length === 0) return null;
-  counted.sort(
+  if (marks.length === 0) return null;
+  const sorted: HourMark[] = marks.map((mark) => ({
+    hour: Math.floor(mark.occurredAt / hourMilliseconds),
+    pathId: mark.pathId,
+    group: markGroupOf(mark.category),
+    visitor: mark.visitor >>> 0,
+    profile: mark.profile ?? 0,
+  }));
+  sorted.sort(
     (left, right) =>
       left.hour - right.hour ||
       left.pathId - right.pathId ||
@@ -85,7 +82,7 @@ export function encodeVisitorMarks(
   );
   const writer = new VarintWriter();
   let previous: HourMark | undefined;
-  for (const mark of counted) {
+  for (const mark of sorted) {
     // Sorted, so a repeat (the same visitor of the same page, hour, group and profile) is the one before.
     if (
       previous !== undefined &&
@@ -105,8 +102,8 @@ export function encodeVisitorMarks(
   }
   return {
     bytes: writer.toBuffer(),
-    firstHour: (counted[0] as HourMark).hour * hourMilliseconds,
-    lastHour: (counted.at(-1) as HourMark).hour * hourMilliseconds,
+    firstHour: (sorted[0] as HourMark).hour * hourMilliseconds,
+    lastHour: (sorted.at(-1) as HourMark).hour * hourMilliseconds,
   };
 }
 

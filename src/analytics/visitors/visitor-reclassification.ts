@@ -4,8 +4,8 @@
  * takes its new group (bots' marks are kept in a group no count includes, so a bot that becomes a
  * person or an agent gains its visitors), and the days those marks fall in are counted again from
  * all their marks, which are the exact visitors of their hours. Marks of an unknown profile
- * (written before migration 0023) stay where they are, and so do bots' views stored before bots
- * had marks (migration 0024's release).
+ * (written before migration 0023) stay where they are, and bots' views stored before bots had
+ * marks have none to move.
  */
 import type pg from 'pg';
 import { advisoryLockKeys } from '../../db/advisory-locks.ts';
@@ -93,16 +93,14 @@ export async function reclassifyVisitorMarks(
       };
       decodeVisitorMarks(row.marks, visit, { bots: true });
       if (!changed) continue;
-      // Compacted rows stay sorted and distinct; the others keep their hour order.
+      // Compacted rows stay sorted and distinct; the others keep their hour order. Every mark is
+      // kept (a bot's too), so a changed row is never empty.
       const encoded = encodeVisitorMarks(marks, { distinct: row.state === 2 });
-      if (encoded === null) {
-        await client.query('DELETE FROM analytics_visitor_marks WHERE id = $1::bigint', [row.id]);
-      } else {
-        await client.query('UPDATE analytics_visitor_marks SET marks = $2 WHERE id = $1::bigint', [
-          row.id,
-          encoded.bytes,
-        ]);
-      }
+      if (encoded === null) throw new Error('A changed row of visitor marks has no marks');
+      await client.query('UPDATE analytics_visitor_marks SET marks = $2 WHERE id = $1::bigint', [
+        row.id,
+        encoded.bytes,
+      ]);
     }
   }
 
