@@ -58,6 +58,7 @@ const pages = 5000;
 const day = 86_400_000;
 
 const benchDirectory = values.keep ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bench-')));
+await fs.mkdir(benchDirectory, { recursive: true });
 await fs.chmod(benchDirectory, 0o755);
 const embedded = await acquireEmbeddedPostgres({
   dataDirectory: path.join(benchDirectory, 'data'),

@@ -42,7 +42,6 @@ export async function ingestDrain(
     return { accepted: 0, alreadyStored: 0, skipped: 0 };
   const identifier = createRequestIdentifier();
   const result: DrainResult = { accepted: 0, alreadyStored: 0, skipped: 0 };
-  const keys = new Set<string>();
   let views: StoredPageView[] = [];
   let verifications: Array<Promise<void>> = [];
   const write = async () => {
@@ -60,17 +59,12 @@ export async function ingestDrain(
       result.skipped += 1;
       continue;
     }
-    const view = viewOfLoggedRequest(parsed.request, identifier.identify(parsed.request), dependencies);
+    const view = viewOfLoggedRequest(parsed.request, identifier.identityOf(parsed.request), dependencies);
     if (!view.ok) {
       result.skipped += 1;
       continue;
     }
-    const key = (view.view.importKey as Buffer).toString('base64');
-    if (keys.has(key)) {
-      result.alreadyStored += 1;
-      continue;
-    }
-    keys.add(key);
+    // A request twice in the batch is stored once, and counted as already stored, by the writer.
     views.push(view.view);
     const verification = verifyLoggedView(dependencies.verifier, parsed.request, view.view);
     if (verification !== undefined) verifications.push(verification);

@@ -23,15 +23,16 @@ import {
  * come from its profile (`$4`, 1-based, into `$6`-`$10`): a batch has few distinct ones, and
  * arrays with one element per view are what PostgreSQL spends its time parsing.
  */
-const rawInsert = `
-  WITH user_agents AS (
+const rawInsertInputs = `
+  user_agents AS (
     INSERT INTO analytics_user_agents (id, user_agent)
     SELECT id, user_agent FROM unnest($11::bigint[], $12::text[]) AS agents (id, user_agent)
     ON CONFLICT (id) DO NOTHING
   ), profiles AS (
     SELECT * FROM unnest($6::text[], $7::text[], $8::text[], $9::bigint[], $10::boolean[], $14::text[], $15::boolean[])
       WITH ORDINALITY AS profile (category, agent, classifier_version, user_agent_id, markdown, signature_agent, verified, number)
-  )
+  )`;
+const rawInsertRows = `
   INSERT INTO analytics_page_views
     (project_id, occurred_at, path, category, agent, classifier_version, user_agent_id, markdown, referrer_host, import_key,
      signature_agent, verified, ai_referrer)
@@ -43,9 +44,20 @@ const rawInsert = `
   FROM unnest($2::bigint[], $3::text[], $4::integer[], $5::text[], $13::bytea[], $16::text[])
     AS views (occurred_at, path, profile, referrer_host, import_key, ai_referrer)
   JOIN profiles ON profiles.number = views.profile`;
+const rawInsert = `WITH ${rawInsertInputs} ${rawInsertRows}`;
 
-// Imports (`$13`, their import keys) learn which views were new: only those go into the rollups.
-const importedRawInsert = `${rawInsert} ON CONFLICT DO NOTHING RETURNING import_key`;
+/**
+ * Imports (`$13`, their import keys) learn which views were new, since only those go into the
+ * rollups: the first row (`inserted`) counts them, and only when some were not new do the other
+ * rows name those that were. A drain's batch is new as a whole unless the provider retried it, so
+ * its keys are rarely sent back.
+ */
+const importedRawInsert = `
+  WITH ${rawInsertInputs}, inserted AS (${rawInsertRows} ON CONFLICT DO NOTHING RETURNING import_key),
+  inserted_count AS (SELECT count(*)::integer AS inserted FROM inserted)
+  SELECT inserted, NULL::bytea AS import_key FROM inserted_count
+  UNION ALL
+  SELECT NULL, import_key FROM inserted WHERE (SELECT inserted FROM inserted_count) < cardinality($13::bytea[])`;
 
 /**
  * Adds counts summed by the writer to the rollups, in a fixed order (concurrent writers lock shared
@@ -107,7 +119,6 @@ export async function insertPageViews(
 ): Promise<readonly number[] | null> {
   if (views.length === 0) return null;
   const profiled = profileViews(views);
-  const imported = profiled.importKeys.length > 0;
   await db.query({
     name: 'analytics-packing-lock-shared',
     text: `SELECT ${packingLock('shared', '$1')}`,
@@ -115,7 +126,7 @@ export async function insertPageViews(
   });
   const stored = await insertRawViews(db, projectId, profiled);
   let counted: readonly number[] | null = null;
-  if (imported) {
+  if (stored !== 'all') {
     // A key twice in one call (a provider's retried entry inside one batch) was inserted once:
     // only its first view is counted, so the rollups agree with the raw rows.
     counted = profiled.importKeys.flatMap((importKey, index) =>
@@ -133,17 +144,20 @@ export async function insertPageViews(
   return counted;
 }
 
-/** Inserts the raw events; returns the import keys (base64) of the imported views that were new. */
+/**
+ * Inserts the raw events; returns `'all'` when every view was new (always, for views without
+ * import keys), else the import keys (base64) of those that were.
+ */
 async function insertRawViews(
   db: Queryable,
   projectId: string,
   profiled: ProfiledViews,
-): Promise<Set<string>> {
+): Promise<'all' | Set<string>> {
   const { profiles, userAgents } = profiled;
   const imported = profiled.importKeys.length > 0;
   const userAgentIds = [...userAgents.keys()].sort();
   // Named: prepared once per connection instead of planned on every batch.
-  const result = await db.query<{ import_key: Buffer }>({
+  const result = await db.query<{ inserted: number | null; import_key: Buffer | null }>({
     name: imported ? 'analytics-insert-imported-views' : 'analytics-insert-views',
     text: imported ? importedRawInsert : rawInsert,
     values: [
@@ -166,7 +180,10 @@ async function insertRawViews(
       textArrayLiteral(profiled.aiReferrers),
     ],
   });
-  return new Set(result.rows.map((row) => row.import_key.toString('base64')));
+  if (!imported || result.rows.some((row) => row.inserted === profiled.importKeys.length)) return 'all';
+  return new Set(
+    result.rows.flatMap((row) => (row.import_key === null ? [] : [row.import_key.toString('base64')])),
+  );
 }
 
 async function addToRollups(db: Queryable, projectId: string, sums: RollupSums): Promise<void> {

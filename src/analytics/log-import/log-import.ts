@@ -139,7 +139,7 @@ export async function importLog(options: LogImport): Promise<ImportSummary> {
       continue;
     }
     parsedRecords += 1;
-    const result = viewOfLoggedRequest(parsed.request, identifier.identify(parsed.request), dependencies);
+    const result = viewOfLoggedRequest(parsed.request, identifier.identityOf(parsed.request), dependencies);
     if (!result.ok) {
       skip(result.stage, result.reason);
       continue;

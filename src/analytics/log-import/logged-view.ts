@@ -29,7 +29,8 @@ const controlCharacter = /[\u0000-\u001f\u007f]/;
 
 export function viewOfLoggedRequest(
   request: LoggedRequest,
-  importKey: Buffer,
+  /** The request's identity (request-identity.ts), asked for only when the request is a view. */
+  importKey: () => Buffer,
   dependencies: PipelineDependencies,
 ): LoggedViewResult {
   if (hasControlCharacter(request))
@@ -55,7 +56,7 @@ export function viewOfLoggedRequest(
     view: {
       ...prepared.view,
       userAgent: request.userAgent,
-      importKey,
+      importKey: importKey(),
       // The address only identifies the visitor (visitor-identity.ts); it is never stored.
       ...(address === undefined ? {} : { address }),
     },

@@ -38,28 +38,39 @@ export function createRequestIdentifier() {
     }
   };
   return {
-    identify(request: LoggedRequest): Buffer {
-      if (request.requestId !== undefined) return identity(`id\n${request.requestId}`);
-      if (request.occurredAt < latest - segmentBreakMilliseconds) {
-        counts.clear();
-        latest = request.occurredAt;
-      } else if (request.occurredAt > latest) {
-        latest = request.occurredAt;
-        forget(Math.floor((latest - countWindowMilliseconds) / 1000));
-      }
-      const fields = hash('sha256', requestFields(request), 'buffer');
-      const key = fields.toString('base64');
-      const second = Math.floor(request.occurredAt / 1000);
-      let sameSecond = counts.get(second);
-      if (sameSecond === undefined) {
-        sameSecond = new Map();
-        counts.set(second, sameSecond);
-      }
-      const occurrence = (sameSecond.get(key) ?? 0) + 1;
-      sameSecond.set(key, occurrence);
-      return identity(Buffer.concat([fields, Buffer.from(`\n${occurrence}`)]));
+    /**
+     * The request's identity, computed when first asked for: one the provider names needs no
+     * counting, so an entry that turns out to be no page view (an asset, a runtime log line) is
+     * never hashed; any other request is counted now, in arrival order, view or not.
+     */
+    identityOf(request: LoggedRequest): () => Buffer {
+      const { requestId } = request;
+      if (requestId !== undefined) return () => identity(`id\n${requestId}`);
+      const key = countedIdentity(request);
+      return () => key;
     },
   };
+
+  function countedIdentity(request: LoggedRequest): Buffer {
+    if (request.occurredAt < latest - segmentBreakMilliseconds) {
+      counts.clear();
+      latest = request.occurredAt;
+    } else if (request.occurredAt > latest) {
+      latest = request.occurredAt;
+      forget(Math.floor((latest - countWindowMilliseconds) / 1000));
+    }
+    const fields = hash('sha256', requestFields(request), 'buffer');
+    const key = fields.toString('base64');
+    const second = Math.floor(request.occurredAt / 1000);
+    let sameSecond = counts.get(second);
+    if (sameSecond === undefined) {
+      sameSecond = new Map();
+      counts.set(second, sameSecond);
+    }
+    const occurrence = (sameSecond.get(key) ?? 0) + 1;
+    sameSecond.set(key, occurrence);
+    return identity(Buffer.concat([fields, Buffer.from(`\n${occurrence}`)]));
+  }
 }
 export type RequestIdentifier = ReturnType<typeof createRequestIdentifier>;
 
