@@ -29,6 +29,8 @@ for (const source of table.sources) {
     const removed = source.prefixes.filter((prefix) => !prefixes.includes(prefix)).length;
     source.prefixes = [...new Set(prefixes)].sort();
     source.retrieved = values.date;
+    // Read from the operator now, not from a mirror's copy.
+    delete source.via;
     console.log(`${source.url}: ${source.prefixes.length} prefixes (+${added} -${removed})`);
   } catch (error: unknown) {
     failures += 1;

@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import ipaddr from 'ipaddr.js';
 import { startWebBotAuthDouble } from '../../../test/web-bot-auth-double.ts';
 import { createAgentVerifier, type VerificationRequest } from './agent-verifier.ts';
-import { createIpRangeMatcher, prefixesFromPublishedList } from './ip-ranges.ts';
+import { createIpRangeMatcher, type IpRangeSource, prefixesFromPublishedList } from './ip-ranges.ts';
+import { publishedIpRanges } from './published-ip-ranges.ts';
 import type { ReverseDnsResolver } from './reverse-dns.ts';
 import { createHttpKeyDirectory } from './web-bot-auth.ts';
 
@@ -248,5 +251,84 @@ describe('agent verification', () => {
     assert.throws(() => prefixesFromPublishedList({ prefixes: [{ ipv4Prefix: '1.2.3.4/33' }] }), /CIDR/);
     assert.equal(createIpRangeMatcher(ipRanges).covers('gptbot'), true);
     assert.equal(createIpRangeMatcher(ipRanges).covers('PerplexityBot'), false);
+  });
+
+  it('falls back to reverse DNS for an address outside the published ranges', async () => {
+    const fallback = createAgentVerifier({
+      ipRanges: {
+        sources: [{ ...(ipRanges.sources[0] as IpRangeSource), agents: ['Googlebot'] }],
+      },
+      resolver,
+      keyDirectory: { keys: async () => [] },
+    });
+    const googlebot = (ip: string) => request({ agent: 'Googlebot', ip });
+    assert.equal(await fallback.verify(googlebot('192.0.2.9')), true, 'in the ranges');
+    assert.equal(
+      await fallback.verify(googlebot('66.249.66.1')),
+      true,
+      'a range added since: its PTR confirms',
+    );
+    assert.equal(await fallback.verify(googlebot('198.51.100.7')), false, "not the operator's domain");
+  });
+});
+
+describe('the shipped address ranges', () => {
+  const verifier = createAgentVerifier({
+    ipRanges: publishedIpRanges,
+    resolver: fakeResolver({ ptr: {}, forward: {} }),
+    keyDirectory: { keys: async () => [] },
+  });
+
+  it('name their source and date, and verify every agent inside its list only', async () => {
+    assert.ok(publishedIpRanges.sources.length >= 10);
+    for (const source of publishedIpRanges.sources) {
+      assert.match(source.retrieved ?? '', /^\d{4}-\d{2}-\d{2}$/, source.url);
+      assert.ok(source.prefixes.length > 0, source.url);
+      assert.match(source.via?.commit ?? '', /^[0-9a-f]{40}$/, source.url);
+      // The network address of every published prefix is inside it; TEST-NET-2 is in no list.
+      for (const prefix of source.prefixes) {
+        const [network] = ipaddr.parseCIDR(prefix);
+        for (const agent of source.agents) {
+          assert.equal(
+            await verifier.verify(request({ agent, ip: network.toString() })),
+            true,
+            `${agent} ${prefix}`,
+          );
+        }
+      }
+      for (const agent of source.agents) {
+        assert.equal(
+          await verifier.verify(request({ agent, ip: '198.51.100.1' })),
+          false,
+          `spoofed ${agent}`,
+        );
+      }
+    }
+    // Bisection over merged intervals agrees with testing every prefix, at and around their edges.
+    const google = publishedIpRanges.sources.find((source) => source.operator === 'Google') as IpRangeSource;
+    const matcher = createIpRangeMatcher(publishedIpRanges);
+    const prefixes = google.prefixes
+      .filter((prefix) => !prefix.includes(':'))
+      .map((p) => ipaddr.parseCIDR(p));
+    fc.assert(
+      fc.property(fc.nat(prefixes.length - 1), fc.integer({ min: -3, max: 300 }), (index, offset) => {
+        const [network, bits] = prefixes[index] as [ipaddr.IPv4, number];
+        const value = ipaddr
+          .parse(network.toString())
+          .toByteArray()
+          .reduce((sum, byte) => sum * 256 + byte, 0);
+        const shifted =
+          (value + (offset >= 0 ? (offset * 2 ** (32 - bits)) / 256 : offset) + 2 ** 32) % 2 ** 32;
+        const address = ipaddr
+          .fromByteArray([24, 16, 8, 0].map((shift) => Math.floor(shifted / 2 ** shift) % 256))
+          .toString();
+        const expected = prefixes.some(([n, b]) => ipaddr.parse(address).match(n, b));
+        assert.equal(matcher.contains('Googlebot', address), expected, address);
+      }),
+      { numRuns: 2000 },
+    );
+    // One operator's ranges never verify another's agent.
+    const gptbotNetwork = ipaddr.parseCIDR(publishedIpRanges.sources[0]?.prefixes[0] as string)[0].toString();
+    assert.equal(await verifier.verify(request({ agent: 'PerplexityBot', ip: gptbotNetwork })), false);
   });
 });

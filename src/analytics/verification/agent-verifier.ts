@@ -65,14 +65,12 @@ export function createAgentVerifier(dependencies: {
     const key = `${agent.toLowerCase()} ${ip}`;
     let answer = answers.get(key);
     if (answer !== undefined) return answer;
-    if (ranges.covers(agent)) answer = Promise.resolve(ranges.contains(agent, ip));
-    else {
-      const suffixes = reverseDnsSuffixes[agent.toLowerCase()];
-      answer =
-        suffixes === undefined
-          ? Promise.resolve(false)
-          : verifiedByReverseDns(dependencies.resolver, ip, suffixes);
-    }
+    // The shipped ranges are checked first (no lookup); an address outside them is asked of reverse
+    // DNS where the operator documents it, since operators add ranges between two table releases.
+    const suffixes = reverseDnsSuffixes[agent.toLowerCase()];
+    if (ranges.covers(agent) && ranges.contains(agent, ip)) answer = Promise.resolve(true);
+    else if (suffixes === undefined) answer = Promise.resolve(false);
+    else answer = verifiedByReverseDns(dependencies.resolver, ip, suffixes);
     if (answers.size >= cacheSize) answers.delete(answers.keys().next().value as string);
     answers.set(key, answer);
     return answer;

@@ -3,7 +3,7 @@
  * versioned data like the AI-agent table: each source names the agents it covers, the URL it was read
  * from and when; `scripts/refresh-agent-ip-ranges.ts` rebuilds it from the operators' JSON files
  * (`{"creationTime", "prefixes": [{"ipv4Prefix"} | {"ipv6Prefix"}]}`, the format of
- * https://developers.google.com/search/apis/ipranges/googlebot.json and https://openai.com/gptbot.json).
+ * https://developers.google.com/static/crawling/ipranges/common-crawlers.json and https://openai.com/gptbot.json).
  * Parsing and matching use `ipaddr.js`.
  */
 import ipaddr from 'ipaddr.js';
@@ -15,6 +15,11 @@ export interface IpRangeSource {
   url: string;
   /** `YYYY-MM-DD`, or null when the list has not been retrieved yet. */
   retrieved: string | null;
+  /**
+   * Where the list was read when not from `url` itself: a public mirror that downloads the
+   * operators' lists daily, at the commit whose copy was taken (`retrieved` is then that copy's date).
+   */
+  via?: { repository: string; commit: string; path: string; license: string };
   prefixes: string[];
 }
 
@@ -31,17 +36,32 @@ export interface IpRangeMatcher {
 
 type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
 
+/**
+ * An agent's ranges: IPv4 as sorted, merged intervals searched by bisection (Google's and
+ * DuckDuckGo's lists hold hundreds of prefixes, and every claimed view with a new address is
+ * checked); IPv6 (a few prefixes) scanned.
+ */
+interface AgentRanges {
+  starts: number[];
+  ends: number[];
+  v6: Array<[ipaddr.IPv6, number]>;
+}
+
 export function createIpRangeMatcher(table: IpRangeTable): IpRangeMatcher {
-  const byAgent = new Map<string, Range[]>();
+  const prefixesByAgent = new Map<string, Range[]>();
   for (const source of table.sources) {
     const ranges = source.prefixes.map((prefix) => ipaddr.parseCIDR(prefix));
     for (const agent of source.agents) {
       const key = agent.toLowerCase();
-      byAgent.set(key, [...(byAgent.get(key) ?? []), ...ranges]);
+      prefixesByAgent.set(key, [...(prefixesByAgent.get(key) ?? []), ...ranges]);
     }
   }
+  const byAgent = new Map<string, AgentRanges>();
+  for (const [agent, ranges] of prefixesByAgent) {
+    if (ranges.length > 0) byAgent.set(agent, agentRanges(ranges));
+  }
   return {
-    covers: (agent) => (byAgent.get(agent.toLowerCase())?.length ?? 0) > 0,
+    covers: (agent) => byAgent.has(agent.toLowerCase()),
     contains(agent, address) {
       const ranges = byAgent.get(agent.toLowerCase());
       if (ranges === undefined || !ipaddr.isValid(address)) return false;
@@ -50,11 +70,53 @@ export function createIpRangeMatcher(table: IpRangeTable): IpRangeMatcher {
       if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
         parsed = (parsed as ipaddr.IPv6).toIPv4Address();
       }
-      return ranges.some(
-        ([network, bits]) => parsed.kind() === network.kind() && parsed.match(network, bits),
-      );
+      if (parsed.kind() === 'ipv6') {
+        const v6 = parsed as ipaddr.IPv6;
+        return ranges.v6.some(([network, bits]) => v6.match(network, bits));
+      }
+      const value = ipv4Number(parsed as ipaddr.IPv4);
+      // The last interval starting at or before the address.
+      let low = 0;
+      let high = ranges.starts.length - 1;
+      while (low <= high) {
+        const middle = (low + high) >>> 1;
+        if ((ranges.starts[middle] as number) <= value) low = middle + 1;
+        else high = middle - 1;
+      }
+      return high >= 0 && value <= (ranges.ends[high] as number);
     },
   };
+}
+
+function agentRanges(ranges: readonly Range[]): AgentRanges {
+  const intervals: Array<[number, number]> = [];
+  const v6: Array<[ipaddr.IPv6, number]> = [];
+  for (const [network, bits] of ranges) {
+    if (network.kind() === 'ipv6') {
+      v6.push([network as ipaddr.IPv6, bits]);
+      continue;
+    }
+    const size = 2 ** (32 - bits);
+    const start = Math.floor(ipv4Number(network as ipaddr.IPv4) / size) * size;
+    intervals.push([start, start + size - 1]);
+  }
+  intervals.sort((a, b) => a[0] - b[0]);
+  const starts: number[] = [];
+  const ends: number[] = [];
+  for (const [start, end] of intervals) {
+    const last = ends.length - 1;
+    if (last >= 0 && start <= (ends[last] as number) + 1) ends[last] = Math.max(ends[last] as number, end);
+    else {
+      starts.push(start);
+      ends.push(end);
+    }
+  }
+  return { starts, ends, v6 };
+}
+
+function ipv4Number(address: ipaddr.IPv4): number {
+  const [a, b, c, d] = address.octets as [number, number, number, number];
+  return ((a << 24) >>> 0) + (b << 16) + (c << 8) + d;
 }
 
 /** Reads an operator's published list; throws on anything but its documented shape. */
