@@ -99,11 +99,15 @@ export async function ingestEvents(
           headers: event.headers ?? {},
         };
         if (verifier.canVerify(claim)) {
-          verifications.push(
-            verifier.verify(claim).then((verified) => {
-              view.verified = verified;
-            }),
-          );
+          const verdict = verifier.verify(claim);
+          if (typeof verdict === 'boolean') view.verified = verdict;
+          else {
+            verifications.push(
+              verdict.then((verified) => {
+                view.verified = verified;
+              }),
+            );
+          }
         }
       }
     } else if (prepared.kind === 'skipped') skipped += 1;

@@ -10,7 +10,7 @@ import type { AgentVerifier } from '../verification/index.ts';
 import type { LoggedRequest } from './logged-request.ts';
 import { visitorAddressOf } from './logged-view.ts';
 
-/** Starts checking `view`'s agent and sets `view.verified` when done; undefined when there is nothing to check. */
+/** Checks `view`'s agent and sets `view.verified`; a promise only while a lookup is under way. */
 export function verifyLoggedView(
   verifier: AgentVerifier | undefined,
   request: LoggedRequest,
@@ -28,7 +28,12 @@ export function verifyLoggedView(
     verifiedBotCategory: request.verifiedBotCategory,
   };
   if (!verifier.canVerify(claim)) return undefined;
-  return verifier.verify(claim).then((verified) => {
+  const verdict = verifier.verify(claim);
+  if (typeof verdict === 'boolean') {
+    view.verified = verdict;
+    return undefined;
+  }
+  return verdict.then((verified) => {
     view.verified = verified;
   });
 }

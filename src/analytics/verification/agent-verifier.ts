@@ -35,7 +35,12 @@ export interface AgentVerifier {
    * cheap, so that ingestion starts no verification for the many views that cannot be verified.
    */
   canVerify(request: VerificationRequest): boolean;
-  verify(request: VerificationRequest): Promise<boolean>;
+  /**
+   * The verdict: at once when it needs no lookup (the CDN's category, a published range, an agent
+   * nothing can verify), else a promise (a signature's key directory, reverse DNS), so that
+   * ingestion waits only for the views that need it.
+   */
+  verify(request: VerificationRequest): boolean | Promise<boolean>;
 }
 
 export function createAgentVerifier(dependencies: {
@@ -47,8 +52,7 @@ export function createAgentVerifier(dependencies: {
   const ranges =
     'sources' in dependencies.ipRanges ? createIpRangeMatcher(dependencies.ipRanges) : dependencies.ipRanges;
   const cacheSize = dependencies.cacheSize ?? 10_000;
-  // Answers per (agent, address), by range or reverse DNS: a crawler sends many requests from one
-  // address, and a range check parses the address and scans the operator's prefixes.
+  // Reverse DNS answers per (agent, address): a crawler sends many requests from one address.
   const answers = new Map<string, Promise<boolean>>();
 
   const signed = (request: VerificationRequest) =>
@@ -61,16 +65,18 @@ export function createAgentVerifier(dependencies: {
     request.category !== undefined &&
     agreesWithVerifiedBotCategory(request.category, request.verifiedBotCategory);
 
-  function byAddress(agent: string, ip: string): Promise<boolean> {
+  function byAddress(agent: string | null, ip: string | undefined): boolean | Promise<boolean> {
+    if (agent === null || ip === undefined) return false;
+    // The shipped ranges are checked first (a bisection, no lookup); an address outside them is
+    // asked of reverse DNS where the operator documents it, since operators add ranges between two
+    // releases of the table.
+    if (ranges.covers(agent) && ranges.contains(agent, ip)) return true;
+    const suffixes = reverseDnsSuffixes[agent.toLowerCase()];
+    if (suffixes === undefined) return false;
     const key = `${agent.toLowerCase()} ${ip}`;
     let answer = answers.get(key);
     if (answer !== undefined) return answer;
-    // The shipped ranges are checked first (no lookup); an address outside them is asked of reverse
-    // DNS where the operator documents it, since operators add ranges between two table releases.
-    const suffixes = reverseDnsSuffixes[agent.toLowerCase()];
-    if (ranges.covers(agent) && ranges.contains(agent, ip)) answer = Promise.resolve(true);
-    else if (suffixes === undefined) answer = Promise.resolve(false);
-    else answer = verifiedByReverseDns(dependencies.resolver, ip, suffixes);
+    answer = verifiedByReverseDns(dependencies.resolver, ip, suffixes);
     if (answers.size >= cacheSize) answers.delete(answers.keys().next().value as string);
     answers.set(key, answer);
     return answer;
@@ -81,22 +87,18 @@ export function createAgentVerifier(dependencies: {
       if (request.agent === null) return false;
       return cdnAgrees(request) || signed(request) || checksAddress(request.agent, request.ip);
     },
-    async verify(request) {
+    verify(request) {
       if (request.agent === null) return false;
       if (cdnAgrees(request)) return true;
-      if (signed(request)) {
-        const verified = await verifiedByWebBotAuth(dependencies.keyDirectory, {
-          method: request.method ?? 'GET',
-          host: request.host as string,
-          target: request.target,
-          headers: request.headers,
-        });
-        // A signature that does not check (forged, or expired, as in a log imported later) leaves
-        // the agent's address to decide.
-        if (verified) return true;
-      }
-      if (request.ip === undefined || !checksAddress(request.agent, request.ip)) return false;
-      return byAddress(request.agent, request.ip);
+      if (!signed(request)) return byAddress(request.agent, request.ip);
+      // A signature that does not check (forged, or expired, as in a log imported later) leaves the
+      // agent's address to decide.
+      return verifiedByWebBotAuth(dependencies.keyDirectory, {
+        method: request.method ?? 'GET',
+        host: request.host as string,
+        target: request.target,
+        headers: request.headers,
+      }).then((verified) => verified || byAddress(request.agent, request.ip));
     },
   };
 }

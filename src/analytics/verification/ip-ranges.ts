@@ -64,7 +64,10 @@ export function createIpRangeMatcher(table: IpRangeTable): IpRangeMatcher {
     covers: (agent) => byAgent.has(agent.toLowerCase()),
     contains(agent, address) {
       const ranges = byAgent.get(agent.toLowerCase());
-      if (ranges === undefined || !ipaddr.isValid(address)) return false;
+      if (ranges === undefined) return false;
+      const quad = dottedQuad(address);
+      if (quad !== undefined) return inIntervals(ranges, quad);
+      if (!ipaddr.isValid(address)) return false;
       let parsed = ipaddr.parse(address);
       // An IPv4 client seen through an IPv6 socket (`::ffff:192.0.2.1`) is an IPv4 client.
       if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
@@ -74,18 +77,38 @@ export function createIpRangeMatcher(table: IpRangeTable): IpRangeMatcher {
         const v6 = parsed as ipaddr.IPv6;
         return ranges.v6.some(([network, bits]) => v6.match(network, bits));
       }
-      const value = ipv4Number(parsed as ipaddr.IPv4);
-      // The last interval starting at or before the address.
-      let low = 0;
-      let high = ranges.starts.length - 1;
-      while (low <= high) {
-        const middle = (low + high) >>> 1;
-        if ((ranges.starts[middle] as number) <= value) low = middle + 1;
-        else high = middle - 1;
-      }
-      return high >= 0 && value <= (ranges.ends[high] as number);
+      return inIntervals(ranges, ipv4Number(parsed as ipaddr.IPv4));
     },
   };
+}
+
+function inIntervals(ranges: AgentRanges, value: number): boolean {
+  // The last interval starting at or before the address.
+  let low = 0;
+  let high = ranges.starts.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    if ((ranges.starts[middle] as number) <= value) low = middle + 1;
+    else high = middle - 1;
+  }
+  return high >= 0 && value <= (ranges.ends[high] as number);
+}
+
+/**
+ * A plain dotted-quad IPv4 address (what logs and sockets give) as a number, without `ipaddr.js`'s
+ * general parser; any other spelling (leading zeros, hexadecimal, IPv6) is left to it.
+ */
+function dottedQuad(address: string): number | undefined {
+  const parts = address.split('.');
+  if (parts.length !== 4) return undefined;
+  let value = 0;
+  for (const part of parts) {
+    if (!/^(?:0|[1-9]\d{0,2})$/.test(part)) return undefined;
+    const octet = Number(part);
+    if (octet > 255) return undefined;
+    value = value * 256 + octet;
+  }
+  return value;
 }
 
 function agentRanges(ranges: readonly Range[]): AgentRanges {
