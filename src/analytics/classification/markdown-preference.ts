@@ -13,7 +13,8 @@ const markdownTypes = new Set(['text/markdown', 'text/x-markdown']);
  * and RFC 9110 gives the order within a header no meaning to break the tie with.
  */
 export function prefersMarkdown(accept: string | undefined): boolean {
-  if (accept === undefined) return false;
+  // Nearly every request's header names no Markdown type at all: answered without parsing it.
+  if (accept === undefined || !/markdown/i.test(accept)) return false;
   let markdown = 0;
   let html = 0;
   for (const part of accept.split(',')) {

@@ -37,7 +37,11 @@ export async function ingestDrain(
   provider: DrainProvider,
   body: Buffer,
 ): Promise<DrainResult> {
-  const records = bodyRecords((await decompressBody(body)).toString('utf8'));
+  const text = (await decompressBody(body)).toString('utf8');
+  // JSON strings cannot hold a raw control character: without an escape sequence or DEL in the
+  // text, none of the records' fields can (http/json-body.ts makes the same judgement).
+  const plainText = !text.includes('\\') && !text.includes('\u007f');
+  const records = bodyRecords(text);
   if (provider === 'cloudflare' && isCloudflareValidation(records))
     return { accepted: 0, alreadyStored: 0, skipped: 0 };
   const identifier = createRequestIdentifier();
@@ -59,7 +63,9 @@ export async function ingestDrain(
       result.skipped += 1;
       continue;
     }
-    const view = viewOfLoggedRequest(parsed.request, identifier.identityOf(parsed.request), dependencies);
+    const view = viewOfLoggedRequest(parsed.request, identifier.identityOf(parsed.request), dependencies, {
+      plainText,
+    });
     if (!view.ok) {
       result.skipped += 1;
       continue;

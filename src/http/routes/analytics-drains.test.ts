@@ -338,6 +338,40 @@ describe('POST /v1/analytics/:projectId/drains/netlify', () => {
     // client_ip: a visitor per user agent.
     assert.deepEqual((await exportVisitors(project.id, reader.secret)).totals, { human: 1, ai: 1, total: 2 });
   });
+
+  it('skips a record with a control character, escaped or a raw DEL, and keeps the others', async () => {
+    const { project, key } = await buildProjectWithKey(database.pool, { scopes: ['ingest', 'read'] });
+    const traffic = (requestId: string, userAgent: string) => ({
+      log_type: 'traffic',
+      request_id: requestId,
+      method: 'GET',
+      url: 'https://docs.example.com/docs/intro',
+      status_code: 200,
+      timestamp: '2026-05-01T12:00:02.123Z',
+      client_ip: '203.0.113.51',
+      user_agent: userAgent,
+    });
+    const ndjson = [
+      traffic('01HZXKJ3Q5ZB2M8V7RSCONTRL1', `${chrome}\u0001`),
+      traffic('01HZXKJ3Q5ZB2M8V7RSCONTRL2', `${chrome}\u007f`),
+      traffic('01HZXKJ3Q5ZB2M8V7RSCONTRL3', chrome),
+    ]
+      .map((record) => JSON.stringify(record))
+      .join('\n');
+    assert.ok(ndjson.includes('\u007f'), 'JSON.stringify leaves DEL raw');
+    const response = await drain('netlify', project.id, key, ndjson);
+    assert.equal(response.statusCode, 200, response.body);
+    assert.deepEqual(response.json(), { accepted: 1, alreadyStored: 0, skipped: 2 });
+    assert.deepEqual((await exportViews(project.id, key)).totals, { human: 1, ai: 0, total: 1 });
+    // Without its escaped neighbour, a raw DEL alone is still found.
+    const alone = await drain(
+      'netlify',
+      project.id,
+      key,
+      JSON.stringify(traffic('01HZXKJ3Q5ZB2M8V7RSCONTRL4', `${chrome}\u007f`)),
+    );
+    assert.deepEqual(alone.json(), { accepted: 0, alreadyStored: 0, skipped: 1 });
+  });
 });
 
 describe('the drains in the OpenAPI document', () => {
