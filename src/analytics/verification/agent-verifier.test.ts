@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import ipaddr from 'ipaddr.js';
+import { loadUserAgentCorpus } from '../../../test/user-agent-corpus.ts';
 import { startWebBotAuthDouble } from '../../../test/web-bot-auth-double.ts';
+import type { AiAgentTable } from '../classification/ai-agent-table-builder.ts';
+import { createClassifier } from '../classification/classify.ts';
+import aiAgentTable from '../classification/data/ai-agents.json' with { type: 'json' };
 import { createAgentVerifier, type VerificationRequest } from './agent-verifier.ts';
 import { createIpRangeMatcher, type IpRangeSource, prefixesFromPublishedList } from './ip-ranges.ts';
 import { publishedIpRanges } from './published-ip-ranges.ts';
@@ -274,6 +278,24 @@ describe('agent verification', () => {
 });
 
 describe('the shipped address ranges', () => {
+  it('cover agents under the names the classifier gives real user agents', () => {
+    // Verification looks ranges up by the classified agent's name: a name no user agent gets would
+    // verify nothing. Real user agents: the labelled corpus (crawler-user-agents, operators' docs).
+    const classifier = createClassifier();
+    const named = new Set(
+      loadUserAgentCorpus(aiAgentTable as AiAgentTable).map(
+        (entry) =>
+          classifier.classify({ userAgent: entry.userAgent, markdown: false }).agent?.toLowerCase() ?? '',
+      ),
+    );
+    const tableTokens = new Set(aiAgentTable.agents.map((agent) => agent.token.toLowerCase()));
+    for (const source of publishedIpRanges.sources) {
+      for (const agent of source.agents) {
+        assert.ok(named.has(agent.toLowerCase()) || tableTokens.has(agent.toLowerCase()), agent);
+      }
+    }
+  });
+
   const verifier = createAgentVerifier({
     ipRanges: publishedIpRanges,
     resolver: fakeResolver({ ptr: {}, forward: {} }),
