@@ -15,6 +15,7 @@
 //   Vercel documents no batch size: 500 entries per batch.
 // - Netlify (https://docs.netlify.com/manage/monitoring/log-drains/): NDJSON traffic records
 //   (`log_type: "traffic"`) and some function log records; no documented batch size: 500 records.
+import os from 'node:os';
 import { gzipSync } from 'node:zlib';
 
 export interface DrainBenchmarkOptions {
@@ -87,8 +88,21 @@ const agents: Array<[string, string]> = [
 const assets = ['/assets/app.js', '/assets/app.css', '/images/logo.svg', '/fonts/inter.woff2'];
 const pick = <T>(items: readonly T[]) => items[Math.floor(Math.random() * items.length)] as T;
 
-/** The batch endpoint, then each drain, then the batch endpoint again; ratios against its mean. */
-export async function drainsBenchmark(options: DrainBenchmarkOptions): Promise<void> {
+interface Measured {
+  endpoint: Endpoint;
+  viewsPerSecond: number;
+  /** Server and PostgreSQL CPU seconds per view. */
+  cpuPerView: number;
+  /** Load generator CPU seconds per view. */
+  generatorPerView: number;
+}
+
+/**
+ * The batch endpoint, then each drain, then the batch endpoint again; ratios against its mean. With
+ * `rounds` above 1 the sequence repeats and the medians of each round's ratios are printed: one
+ * round's ratio moves by up to a third with whatever else the machine runs.
+ */
+export async function drainsBenchmark(options: DrainBenchmarkOptions & { rounds: number }): Promise<void> {
   let serial = 0;
   const visit = (): Visit => {
     const ai = Math.random() < 0.1;
@@ -114,57 +128,119 @@ export async function drainsBenchmark(options: DrainBenchmarkOptions): Promise<v
     () => netlifyEndpoint(options, visit, unique),
     () => batchEndpoint(options, visit),
   ];
-  const results: Array<{ endpoint: Endpoint; viewsPerSecond: number; cpuPerView: number }> = [];
-  for (const build of builders) {
-    // Built (and encoded) before the clock starts: the load generator shares the cores with the server.
-    const endpoint = build();
-    await options.visitorMarksFolded();
-    const cpuBefore = await options.cpuSeconds();
-    await options.statements?.(null);
-    const generatorBefore = process.cpuUsage();
-    const measured = await postAll(options, endpoint);
-    const generator = process.cpuUsage(generatorBefore);
-    await options.visitorMarksFolded();
-    const cpuAfter = await options.cpuSeconds();
-    await options.statements?.(endpoint.label);
-    const server = cpuAfter.server - cpuBefore.server;
-    const postgres = cpuAfter.postgres - cpuBefore.postgres;
-    const cpuPerView = (server + postgres) / measured.accepted;
-    results.push({ endpoint, viewsPerSecond: measured.viewsPerSecond, cpuPerView });
-    const megabytes = endpoint.bodies.reduce((sum, body) => sum + body.byteLength, 0) / 1024 / 1024;
-    console.log(
-      `drains: ${endpoint.label}: ${measured.accepted} views of ${endpoint.entries} entries in ` +
-        `${measured.seconds.toFixed(1)} s = ${Math.round(measured.viewsPerSecond)} views/s, ` +
-        `${Math.round(endpoint.entries / measured.seconds)} entries/s (${endpoint.bodies.length} requests, ` +
-        `${megabytes.toFixed(1)} MB on the wire, request p50 ${measured.p50.toFixed(0)} ms, p95 ` +
-        `${measured.p95.toFixed(0)} ms, ${measured.failures} failed)`,
-    );
-    const perThousand = (seconds: number) => ((seconds / measured.accepted) * 1e6).toFixed(1);
-    console.log(
-      `  CPU per 1,000 views, visitor marks folded: server ${perThousand(server)} ms, PostgreSQL ` +
-        `${perThousand(postgres)} ms, load generator ${perThousand((generator.user + generator.system) / 1e6)} ms`,
-    );
-    if (measured.accepted !== endpoint.views) {
-      console.log(
-        `drains: ${endpoint.label}: expected ${endpoint.views} views, ${measured.accepted} accepted`,
-      );
-    }
+  const rounds: Measured[][] = [];
+  for (let round = 1; round <= options.rounds; round += 1) {
+    if (options.rounds > 1) console.log(`drains: round ${round} of ${options.rounds}`);
+    const results: Measured[] = [];
+    // Each endpoint's bodies are built (and encoded) before its clock starts: the load generator
+    // shares the cores with the server.
+    for (const build of builders) results.push(await measure(options, build()));
+    rounds.push(results);
+    printRatios(results);
   }
-  const batch = results.filter((result) => result.endpoint.path.endsWith('/events'));
-  const baseline = batch.reduce((sum, result) => sum + result.viewsPerSecond, 0) / batch.length;
-  const baselineCpu = batch.reduce((sum, result) => sum + result.cpuPerView, 0) / batch.length;
-  const drains = results.filter((result) => !result.endpoint.path.endsWith('/events'));
+  if (rounds.length > 1) printMedians(rounds, (numbers) => options.percentile(numbers, 50));
+}
+
+async function measure(options: DrainBenchmarkOptions, endpoint: Endpoint): Promise<Measured> {
+  await options.visitorMarksFolded();
+  const cpuBefore = await options.cpuSeconds();
+  await options.statements?.(null);
+  const generatorBefore = process.cpuUsage();
+  const measured = await postAll(options, endpoint);
+  const generator = process.cpuUsage(generatorBefore);
+  await options.visitorMarksFolded();
+  const cpuAfter = await options.cpuSeconds();
+  await options.statements?.(endpoint.label);
+  const server = cpuAfter.server - cpuBefore.server;
+  const postgres = cpuAfter.postgres - cpuBefore.postgres;
+  const generatorSeconds = (generator.user + generator.system) / 1e6;
+  const megabytes = endpoint.bodies.reduce((sum, body) => sum + body.byteLength, 0) / 1024 / 1024;
+  console.log(
+    `drains: ${endpoint.label}: ${measured.accepted} views of ${endpoint.entries} entries in ` +
+      `${measured.seconds.toFixed(1)} s = ${Math.round(measured.viewsPerSecond)} views/s, ` +
+      `${Math.round(endpoint.entries / measured.seconds)} entries/s (${endpoint.bodies.length} requests, ` +
+      `${megabytes.toFixed(1)} MB on the wire, request p50 ${measured.p50.toFixed(0)} ms, p95 ` +
+      `${measured.p95.toFixed(0)} ms, ${measured.failures} failed)`,
+  );
+  const perThousand = (seconds: number) => ((seconds / measured.accepted) * 1e6).toFixed(1);
+  console.log(
+    `  CPU per 1,000 views, visitor marks folded: server ${perThousand(server)} ms, PostgreSQL ` +
+      `${perThousand(postgres)} ms, load generator ${perThousand(generatorSeconds)} ms`,
+  );
+  if (measured.accepted !== endpoint.views) {
+    console.log(`drains: ${endpoint.label}: expected ${endpoint.views} views, ${measured.accepted} accepted`);
+  }
+  return {
+    endpoint,
+    viewsPerSecond: measured.viewsPerSecond,
+    cpuPerView: (server + postgres) / measured.accepted,
+    generatorPerView: generatorSeconds / measured.accepted,
+  };
+}
+
+const isBatch = (result: Measured) => result.endpoint.path.endsWith('/events');
+const mean = (numbers: number[]) => numbers.reduce((sum, number) => sum + number, 0) / numbers.length;
+
+/** Each drain against the mean of the batch endpoint's runs around it: views/s and CPU per view. */
+function ratiosOf(results: Measured[]): Array<{ label: string; views: number; cpu: number }> {
+  const batch = results.filter(isBatch);
+  const baseline = mean(batch.map((result) => result.viewsPerSecond));
+  const baselineCpu = mean(batch.map((result) => result.cpuPerView));
+  return results
+    .filter((result) => !isBatch(result))
+    .map((result) => ({
+      label: result.endpoint.label,
+      views: result.viewsPerSecond / baseline,
+      cpu: result.cpuPerView / baselineCpu,
+    }));
+}
+
+function printRatios(results: Measured[]): void {
+  const ratios = ratiosOf(results);
+  const baseline = mean(results.filter(isBatch).map((result) => result.viewsPerSecond));
   console.log(
     `drains: ratio to the batch endpoint (mean of its two runs, ${Math.round(baseline)} views/s): ` +
-      drains
-        .map((result) => `${result.endpoint.label} ${(result.viewsPerSecond / baseline).toFixed(2)}`)
-        .join(', '),
+      ratios.map((ratio) => `${ratio.label} ${ratio.views.toFixed(2)}`).join(', '),
   );
   // Steadier than views/s, which moves with whatever else the machine runs.
   console.log(
     `drains: server and PostgreSQL CPU per view, relative to the batch endpoint's: ` +
-      drains
-        .map((result) => `${result.endpoint.label} ${(result.cpuPerView / baselineCpu).toFixed(2)}`)
+      ratios.map((ratio) => `${ratio.label} ${ratio.cpu.toFixed(2)}`).join(', '),
+  );
+  // Where the load generator, the server and PostgreSQL share the cores, no endpoint can store views
+  // faster than the cores divided by the CPU all three spend per view.
+  const cores = os.availableParallelism();
+  const ceiling = (result: Measured) => cores / (result.cpuPerView + result.generatorPerView);
+  const batchCeiling = mean(results.filter(isBatch).map(ceiling));
+  console.log(
+    `drains: ceiling on ${cores} cores (the cores over the CPU per view of server, PostgreSQL and load ` +
+      `generator): batch endpoint ${Math.round(batchCeiling)} views/s; ` +
+      results
+        .filter((result) => !isBatch(result))
+        .map((result) => {
+          const entriesPerView = result.endpoint.entries / result.endpoint.views;
+          return (
+            `${result.endpoint.label} ${Math.round(ceiling(result))} views/s ` +
+            `(${Math.round(ceiling(result) * entriesPerView)} entries/s)`
+          );
+        })
+        .join(', '),
+  );
+}
+
+function printMedians(rounds: Measured[][], median: (numbers: number[]) => number): void {
+  const perRound = rounds.map(ratiosOf);
+  const labels = (perRound[0] ?? []).map((ratio) => ratio.label);
+  const column = (index: number, key: 'views' | 'cpu') =>
+    perRound.map((ratios) => (ratios[index] as { views: number; cpu: number })[key]);
+  console.log(
+    `drains: medians over ${rounds.length} rounds, ratio of views/s (of CPU per view) to the batch endpoint's: ` +
+      labels
+        .map(
+          (label, index) =>
+            `${label} ${median(column(index, 'views')).toFixed(2)} (${median(column(index, 'cpu')).toFixed(2)}); ` +
+            `range ${Math.min(...column(index, 'views')).toFixed(2)}-${Math.max(...column(index, 'views')).toFixed(2)}`,
+        )
         .join(', '),
   );
 }

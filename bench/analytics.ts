@@ -1,7 +1,7 @@
 // Analytics benchmark on the embedded PostgreSQL (figures in docs/benchmarks.md):
 //   node bench/analytics.ts [--events 10000000] [--ingest-seconds 20] [--concurrency 16] [--keep DIR]
 //     [--ingest-only] [--without-addresses]
-//   node bench/analytics.ts --drains [--drain-views 100000] [--statements]   (the drain comparison only, see 5.)
+//   node bench/analytics.ts --drains [--drain-views 100000] [--drain-rounds 1] [--statements]   (the drain comparison only, see 5.)
 //   SERVER_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=DIR' node bench/analytics.ts ...   (profiles the server)
 // 1. Ingestion through the HTTP batch endpoint of a `quire serve` child process: batches of 1,000
 //    events (Zipf paths over 5,000 pages, 10% AI), acknowledged after commit; a year replayed in
@@ -15,7 +15,9 @@
 //    visits, so ingestion runs with visitors on; the export data set gets a visitor per view and its
 //    sketches; `/visitors` at 30 and 365 days beside an exact COUNT(DISTINCT), and sketch disk use.
 // 5. With --drains, instead of the above: the same live page views through the batch endpoint and
-//    through each drain endpoint (bench/analytics-drains.ts), views/s and the ratio to the batch endpoint.
+//    through each drain endpoint (bench/analytics-drains.ts), views/s and the ratio to the batch endpoint,
+//    and the ceiling the CPU per view sets on these cores; --drain-rounds N repeats it all and prints
+//    the median ratios.
 //    --statements also prints, per endpoint, the statements PostgreSQL spent the most time on; it
 //    needs pg_stat_statements loaded: run once with --keep DIR, add
 //    `shared_preload_libraries = 'pg_stat_statements'` to DIR/data/postgres/postgresql.conf, run
@@ -48,6 +50,7 @@ const { values } = parseArgs({
     'without-addresses': { type: 'boolean', default: false },
     drains: { type: 'boolean', default: false },
     'drain-views': { type: 'string', default: '100000' },
+    'drain-rounds': { type: 'string', default: '1' },
     statements: { type: 'boolean', default: false },
   },
 });
@@ -143,6 +146,7 @@ try {
       projectId: ingestProject.id,
       key: ingestKey,
       views: Number(values['drain-views']),
+      rounds: Number(values['drain-rounds']),
       concurrency,
       post: (path, key, body, headers) => send(path, key, body, headers),
       percentile,
