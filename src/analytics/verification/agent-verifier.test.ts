@@ -355,5 +355,11 @@ describe('the shipped address ranges', () => {
     // One operator's ranges never verify another's agent.
     const gptbotNetwork = ipaddr.parseCIDR(publishedIpRanges.sources[0]?.prefixes[0] as string)[0].toString();
     assert.equal(await verifier.verify(request({ agent: 'PerplexityBot', ip: gptbotNetwork })), false);
+    // Anthropic publishes one list for its three crawlers (claude.com/crawling/bots.json): an address
+    // inside its /22, not a prefix's first, verifies each; ClaudeBot from another cloud address does not.
+    for (const agent of ['ClaudeBot', 'Claude-SearchBot', 'Claude-User']) {
+      assert.equal(await verifier.verify(request({ agent, ip: '216.73.217.16' })), true, agent);
+    }
+    assert.equal(await verifier.verify(request({ agent: 'ClaudeBot', ip: '34.162.191.82' })), false);
   });
 });
