@@ -32,6 +32,13 @@ export async function* readLogRecords(
   else yield* readLines(rest, options);
 }
 
+/**
+ * Output chunk size for inflating logs: in zlib's default 16 KiB chunks every chunk is a trip to the
+ * thread pool and a callback. 256 KiB chunks cut the CPU of inflating a 68 MB access log from about
+ * 120-160 ms to 35, and a 1.9 MB Logpush batch (drains) from 4 ms to 1.2, measured alone.
+ */
+export const gunzipChunkBytes = 256 * 1024;
+
 /** `source` as it is, or gunzipped when it starts with gzip's magic bytes (RFC 1952 §2.3.1). */
 async function* decompress(source: AsyncIterable<Chunk>): AsyncGenerator<Chunk> {
   const iterator = source[Symbol.asyncIterator]();
@@ -57,7 +64,9 @@ async function* decompress(source: AsyncIterable<Chunk>): AsyncGenerator<Chunk> 
     yield* rest;
     return;
   }
-  const gunzip = Readable.from(prepend(start, rest), { objectMode: false }).pipe(createGunzip());
+  const gunzip = Readable.from(prepend(start, rest), { objectMode: false }).pipe(
+    createGunzip({ chunkSize: gunzipChunkBytes }),
+  );
   try {
     for await (const chunk of gunzip) yield chunk as Uint8Array;
   } catch (error: unknown) {
