@@ -38,6 +38,7 @@ import { migrate } from '../src/db/migrator.ts';
 import { insertProject } from '../src/projects/project-store.ts';
 import { drainsBenchmark } from './analytics-drains.ts';
 import { loadVisitorSketches, visitorExpression, visitorsBenchmark } from './analytics-visitors.ts';
+import { clusterCpuSeconds, processCpuSeconds } from './process-cpu.ts';
 
 const { values } = parseArgs({
   options: {
@@ -235,37 +236,14 @@ function send(
 }
 
 /**
- * CPU seconds (user + system) the server and the PostgreSQL cluster have used so far: throughput
- * depends on what else the machine runs, CPU per event much less. The cluster's are its
- * postmaster's, its live children's and those of children that exited.
+ * CPU seconds the server and the PostgreSQL cluster have used so far: throughput depends on what
+ * else the machine runs, CPU per event much less.
  */
 async function cpuSeconds(): Promise<{ server: number; postgres: number }> {
-  const ticks = 100; // USER_HZ on Linux
-  const stat = async (pid: number) => {
-    const text = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-    // Fields after the command (which may hold spaces) in parentheses: 4 is ppid, 14-17 the times.
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return {
-      ppid: Number(fields[1]),
-      own: Number(fields[11]) + Number(fields[12]),
-      children: Number(fields[13]) + Number(fields[14]),
-    };
+  return {
+    server: await processCpuSeconds(serverPid),
+    postgres: await clusterCpuSeconds(path.join(benchDirectory, 'data', 'postgres')),
   };
-  const postmaster = Number(
-    (await fs.readFile(path.join(benchDirectory, 'data', 'postgres', 'postmaster.pid'), 'utf8')).split(
-      '\n',
-    )[0],
-  );
-  let postgres = 0;
-  for (const entry of await fs.readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const pid = Number(entry);
-    const process = await stat(pid);
-    if (pid === postmaster) postgres += process.own + process.children;
-    else if (process.ppid === postmaster) postgres += process.own;
-  }
-  const server = await stat(serverPid);
-  return { server: server.own / ticks, postgres: postgres / ticks };
 }
 
 /** `--statements`: resets pg_stat_statements (`label` null), or prints its top statements since. */
