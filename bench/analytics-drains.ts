@@ -12,9 +12,10 @@
 //   a quarter of them assets (scripts, styles, images), which are skipped.
 // - Vercel (https://vercel.com/docs/drains/reference/logs): a JSON array of entries, request entries
 //   with the `proxy` object; a function request's entry is followed by its runtime line (no `proxy`).
-//   Vercel documents no batch size: 500 entries per batch.
+//   Vercel documents no batch size: 500 entries per batch unless `--drain-batch` says otherwise.
 // - Netlify (https://docs.netlify.com/manage/monitoring/log-drains/): NDJSON traffic records
-//   (`log_type: "traffic"`) and some function log records; no documented batch size: 500 records.
+//   (`log_type: "traffic"`) and some function log records; no documented batch size: 500 records
+//   unless `--drain-batch` says otherwise.
 import os from 'node:os';
 import { gzipSync } from 'node:zlib';
 
@@ -23,6 +24,8 @@ export interface DrainBenchmarkOptions {
   key: string;
   /** Page views per endpoint. */
   views: number;
+  /** Entries per Vercel and Netlify request: neither provider documents its batch size. */
+  batchEntries: number;
   concurrency: number;
   /** Posts `body` to `path` on the server; resolves with the status and the response body. */
   post(
@@ -440,14 +443,14 @@ function vercelEndpoint(options: DrainBenchmarkOptions, visit: () => Visit, uniq
   };
   const built = buildBodies(
     options.views,
-    500,
+    options.batchEntries,
     entries,
     visit,
     (lines) => encoder.encode(`[${lines.join(',')}]`),
     0.25,
   );
   return {
-    label: 'Vercel (500 entries, JSON array)',
+    label: `Vercel (${options.batchEntries} entries, JSON array)`,
     path: `/v1/analytics/${options.projectId}/drains/vercel`,
     headers: { 'content-type': 'application/json' },
     ...built,
@@ -488,14 +491,14 @@ function netlifyEndpoint(options: DrainBenchmarkOptions, visit: () => Visit, uni
   };
   const built = buildBodies(
     options.views,
-    500,
+    options.batchEntries,
     entries,
     visit,
     (lines) => encoder.encode(`${lines.join('\n')}\n`),
     0.25,
   );
   return {
-    label: 'Netlify (500 records, NDJSON)',
+    label: `Netlify (${options.batchEntries} records, NDJSON)`,
     path: `/v1/analytics/${options.projectId}/drains/netlify`,
     headers: { 'content-type': 'application/x-ndjson' },
     ...built,
