@@ -307,7 +307,8 @@ describe('the shipped address ranges', () => {
     for (const source of publishedIpRanges.sources) {
       assert.match(source.retrieved ?? '', /^\d{4}-\d{2}-\d{2}$/, source.url);
       assert.ok(source.prefixes.length > 0, source.url);
-      assert.match(source.via?.commit ?? '', /^[0-9a-f]{40}$/, source.url);
+      // A list read from a mirror names its commit; one refreshed from the operator has no `via`.
+      if (source.via !== undefined) assert.match(source.via.commit, /^[0-9a-f]{40}$/, source.url);
       // The network address of every published prefix is inside it; TEST-NET-2 is in no list.
       for (const prefix of source.prefixes) {
         const [network] = ipaddr.parseCIDR(prefix);
