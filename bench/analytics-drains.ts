@@ -58,7 +58,7 @@ interface Endpoint {
   views: number;
 }
 
-interface Visit {
+export interface Visit {
   path: string;
   at: number;
   userAgent: string;
@@ -395,56 +395,10 @@ function cloudflareEndpoint(
 
 function vercelEndpoint(options: DrainBenchmarkOptions, visit: () => Visit, unique: () => string): Endpoint {
   const encoder = new TextEncoder();
-  const common = {
-    deploymentId: 'dpl_233NRGRjVZX1caZrXWtz5g1TAksD',
-    projectId: 'gdufoJxB6b9b1fEqr1jUtFkyavUU',
-    host: 'docs-abc123.vercel.app',
-    environment: 'production',
-    level: 'info',
-  };
-  const entries = (seen: Visit | null) => {
-    const at = seen?.at ?? Date.now() - Math.floor(Math.random() * 60_000);
-    const requestId = `${unique()}-975a-4cc7-9e7a-1eda11539d90`;
-    const lambda = seen !== null && Math.random() < 0.2;
-    const request = {
-      ...common,
-      id: `1573817250283${unique()}`,
-      source: lambda ? 'lambda' : 'static',
-      timestamp: at,
-      requestId,
-      statusCode: 200,
-      path: seen?.path ?? pick(assets),
-      proxy: {
-        timestamp: at,
-        method: 'GET',
-        scheme: 'https',
-        host: 'docs.example.com',
-        path: seen?.path ?? pick(assets),
-        userAgent: [seen?.userAgent ?? pick(browsers)],
-        referer: 'https://www.google.com/',
-        statusCode: 200,
-        clientIp: seen?.address ?? options.clientAddress(),
-        region: 'sfo1',
-        responseByteSize: 18_432,
-        vercelCache: lambda ? 'MISS' : 'HIT',
-      },
-    };
-    if (!lambda) return [JSON.stringify(request)];
-    const runtime = {
-      ...common,
-      id: `1573817250283${unique()}`,
-      source: 'lambda',
-      timestamp: at + 15,
-      requestId,
-      type: 'stdout',
-      message: `rendered ${seen?.path} in 12 ms`,
-    };
-    return [JSON.stringify(request), JSON.stringify(runtime)];
-  };
   const built = buildBodies(
     options.views,
     options.batchEntries,
-    entries,
+    (seen) => vercelEntries(seen, options.clientAddress, unique),
     visit,
     (lines) => encoder.encode(`[${lines.join(',')}]`),
     0.25,
@@ -457,42 +411,65 @@ function vercelEndpoint(options: DrainBenchmarkOptions, visit: () => Visit, uniq
   };
 }
 
+const vercelCommon = {
+  deploymentId: 'dpl_233NRGRjVZX1caZrXWtz5g1TAksD',
+  projectId: 'gdufoJxB6b9b1fEqr1jUtFkyavUU',
+  host: 'docs-abc123.vercel.app',
+  environment: 'production',
+  level: 'info',
+};
+
+/** A Vercel request's entries: its request entry, and a function's runtime line after it; an asset's when `seen` is null. */
+export function vercelEntries(
+  seen: Visit | null,
+  clientAddress: () => string,
+  unique: () => string,
+): string[] {
+  const at = seen?.at ?? Date.now() - Math.floor(Math.random() * 60_000);
+  const requestId = `${unique()}-975a-4cc7-9e7a-1eda11539d90`;
+  const lambda = seen !== null && Math.random() < 0.2;
+  const request = {
+    ...vercelCommon,
+    id: `1573817250283${unique()}`,
+    source: lambda ? 'lambda' : 'static',
+    timestamp: at,
+    requestId,
+    statusCode: 200,
+    path: seen?.path ?? pick(assets),
+    proxy: {
+      timestamp: at,
+      method: 'GET',
+      scheme: 'https',
+      host: 'docs.example.com',
+      path: seen?.path ?? pick(assets),
+      userAgent: [seen?.userAgent ?? pick(browsers)],
+      referer: 'https://www.google.com/',
+      statusCode: 200,
+      clientIp: seen?.address ?? clientAddress(),
+      region: 'sfo1',
+      responseByteSize: 18_432,
+      vercelCache: lambda ? 'MISS' : 'HIT',
+    },
+  };
+  if (!lambda) return [JSON.stringify(request)];
+  const runtime = {
+    ...vercelCommon,
+    id: `1573817250283${unique()}`,
+    source: 'lambda',
+    timestamp: at + 15,
+    requestId,
+    type: 'stdout',
+    message: `rendered ${seen?.path} in 12 ms`,
+  };
+  return [JSON.stringify(request), JSON.stringify(runtime)];
+}
+
 function netlifyEndpoint(options: DrainBenchmarkOptions, visit: () => Visit, unique: () => string): Endpoint {
   const encoder = new TextEncoder();
-  const entries = (seen: Visit | null) => {
-    const at = seen?.at ?? Date.now() - Math.floor(Math.random() * 60_000);
-    const requestId = `01HZXKJ3Q5${unique()}`;
-    const traffic = JSON.stringify({
-      log_type: 'traffic',
-      request_id: requestId,
-      method: 'GET',
-      url: `https://docs.example.com${seen?.path ?? pick(assets)}`,
-      status_code: 200,
-      timestamp: new Date(at).toISOString(),
-      client_ip: seen?.address ?? options.clientAddress(),
-      user_agent: seen?.userAgent ?? pick(browsers),
-      referrer: 'https://www.google.com/',
-      content_type: seen === null ? 'application/javascript' : 'text/html',
-      country: 'US',
-      duration: 12,
-      request_size: 512,
-      response_size: 18_432,
-      site_id: 'b1a2c3d4-e5f6-4000-8000-000000000000',
-      deploy_id: '64f0c0ffee0000000000abcd',
-    });
-    if (seen === null || Math.random() >= 0.1) return [traffic];
-    const functionLog = JSON.stringify({
-      log_type: 'functions',
-      request_id: requestId,
-      message: 'served from the edge cache',
-      timestamp: new Date(at + 5).toISOString(),
-    });
-    return [traffic, functionLog];
-  };
   const built = buildBodies(
     options.views,
     options.batchEntries,
-    entries,
+    (seen) => netlifyEntries(seen, options.clientAddress, unique),
     visit,
     (lines) => encoder.encode(`${lines.join('\n')}\n`),
     0.25,
@@ -503,4 +480,40 @@ function netlifyEndpoint(options: DrainBenchmarkOptions, visit: () => Visit, uni
     headers: { 'content-type': 'application/x-ndjson' },
     ...built,
   };
+}
+
+/** A Netlify request's records: its traffic record, and sometimes a function's log record; an asset's when `seen` is null. */
+export function netlifyEntries(
+  seen: Visit | null,
+  clientAddress: () => string,
+  unique: () => string,
+): string[] {
+  const at = seen?.at ?? Date.now() - Math.floor(Math.random() * 60_000);
+  const requestId = `01HZXKJ3Q5${unique()}`;
+  const traffic = JSON.stringify({
+    log_type: 'traffic',
+    request_id: requestId,
+    method: 'GET',
+    url: `https://docs.example.com${seen?.path ?? pick(assets)}`,
+    status_code: 200,
+    timestamp: new Date(at).toISOString(),
+    client_ip: seen?.address ?? clientAddress(),
+    user_agent: seen?.userAgent ?? pick(browsers),
+    referrer: 'https://www.google.com/',
+    content_type: seen === null ? 'application/javascript' : 'text/html',
+    country: 'US',
+    duration: 12,
+    request_size: 512,
+    response_size: 18_432,
+    site_id: 'b1a2c3d4-e5f6-4000-8000-000000000000',
+    deploy_id: '64f0c0ffee0000000000abcd',
+  });
+  if (seen === null || Math.random() >= 0.1) return [traffic];
+  const functionLog = JSON.stringify({
+    log_type: 'functions',
+    request_id: requestId,
+    message: 'served from the edge cache',
+    timestamp: new Date(at + 5).toISOString(),
+  });
+  return [traffic, functionLog];
 }

@@ -15,7 +15,7 @@ import {
   viewOfLoggedRequest,
 } from '../log-import/index.ts';
 import type { AgentVerifier } from '../verification/index.ts';
-import { bodyRecords, decompressBody } from './drain-body.ts';
+import { bodyRecords, decompressBody, isPlainText } from './drain-body.ts';
 
 export const drainProviders = ['vercel', 'cloudflare', 'netlify'] as const;
 export type DrainProvider = (typeof drainProviders)[number];
@@ -37,11 +37,9 @@ export async function ingestDrain(
   provider: DrainProvider,
   body: Buffer,
 ): Promise<DrainResult> {
-  const text = (await decompressBody(body)).toString('utf8');
-  // JSON strings cannot hold a raw control character: without an escape sequence or DEL in the
-  // text, none of the records' fields can (http/json-body.ts makes the same judgement).
-  const plainText = !text.includes('\\') && !text.includes('\u007f');
-  const records = bodyRecords(text);
+  const decompressed = await decompressBody(body);
+  const plainText = isPlainText(decompressed);
+  const records = bodyRecords(decompressed);
   if (provider === 'cloudflare' && isCloudflareValidation(records))
     return { accepted: 0, alreadyStored: 0, skipped: 0 };
   const identifier = createRequestIdentifier();

@@ -1,0 +1,155 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { InvalidInputError } from '../../errors.ts';
+import { bodyRecords, isPlainText } from './drain-body.ts';
+
+/** The rules as they read on the decoded text: what bodyRecords must answer for any body. */
+function recordsOfText(text: string): unknown[] {
+  const start = text.search(/\S/);
+  if (start === -1) return [];
+  if (text[start] === '[') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new InvalidInputError('The body starts with [ but is not a JSON array');
+    }
+    if (!Array.isArray(parsed)) throw new InvalidInputError('The body is not a JSON array');
+    return parsed;
+  }
+  const records = text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => {
+      try {
+        return JSON.parse(line) as unknown;
+      } catch {
+        return undefined;
+      }
+    });
+  if (records.length > 0 && records.every((record) => record === undefined)) {
+    throw new InvalidInputError('The body is neither JSON lines nor a JSON array');
+  }
+  return records;
+}
+
+function answer(read: () => unknown[]): { records: unknown[] } | { error: string } {
+  try {
+    return { records: read() };
+  } catch (error: unknown) {
+    assert.ok(error instanceof InvalidInputError);
+    return { error: error.message };
+  }
+}
+
+/** Whitespace that takes a body past the size below which bodies are parsed whole. */
+const padding = ' '.repeat(48 * 1024);
+
+function assertSameAsText(text: string) {
+  for (const padded of [text, `${padding}${text}`, `${text}${padding}`]) {
+    const body = Buffer.from(padded);
+    assert.deepEqual(
+      answer(() => bodyRecords(body)),
+      answer(() => recordsOfText(body.toString('utf8'))),
+      JSON.stringify(text),
+    );
+  }
+}
+
+// Entries as providers write them, with the strings that could fool a reader that cuts arrays
+// at `},{`: that very text, quotes, escapes, nested arrays of objects, non-ASCII text.
+const trickyString = fc.oneof(
+  fc.string(),
+  fc.constantFrom('},{', '"},{"', '\\', '\\"},{\\"', '}, {', ']', '[{', 'é ü 日本 😀', '\u2028'),
+);
+const entry = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    trickyString,
+    fc.integer(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie('object'), { maxLength: 3 }),
+    tie('object'),
+  ),
+  object: fc.dictionary(trickyString, tie('value'), { maxKeys: 4 }),
+})).object;
+
+describe('drained bodies read record by record', () => {
+  it('give every JSON array exactly its elements, however its strings and nesting look', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof({ weight: 5, arbitrary: entry }, { weight: 1, arbitrary: fc.jsonValue() }), {
+          maxLength: 12,
+        }),
+        fc.constantFrom('', ' ', '\n', '\r\n\t'),
+        (records, space) => assertSameAsText(`${space}${JSON.stringify(records)}${space}`),
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('answer damaged arrays and JSON lines as the whole text does: the same records or the same 400', () => {
+    const damaged = fc
+      .tuple(
+        fc.array(entry, { minLength: 1, maxLength: 6 }),
+        fc.nat(),
+        fc.nat(),
+        fc.constantFrom('', '}', ',', '{', '"', ']', '\\', '\n', 'x'),
+      )
+      .map(([records, at, length, insert]) => {
+        const text = JSON.stringify(records);
+        const from = at % text.length;
+        return text.slice(0, from) + insert + text.slice(from + (length % 4));
+      });
+    const lines = fc
+      .array(
+        fc.oneof(
+          entry.map((record) => JSON.stringify(record)),
+          fc.string(),
+        ),
+        { maxLength: 6 },
+      )
+      .map((items) => items.join('\n'));
+    fc.assert(fc.property(fc.oneof(damaged, lines), assertSameAsText), { numRuns: 600 });
+  });
+
+  it('read the shapes the providers send', () => {
+    const vercel = [
+      { id: '1', requestId: 'a', proxy: { path: '/docs', userAgent: ['Mozilla/5.0'] } },
+      { id: '2', requestId: 'a', message: 'rendered /docs},{"x":1}' },
+    ];
+    for (const space of ['', padding]) {
+      assert.deepEqual(bodyRecords(Buffer.from(`${JSON.stringify(vercel)}${space}`)), vercel);
+      assert.deepEqual(bodyRecords(Buffer.from(`{"RayID":"1"}\r\n\n{"RayID":"2"}\nnot json\n${space}`)), [
+        { RayID: '1' },
+        { RayID: '2' },
+        undefined,
+      ]);
+    }
+    for (const empty of ['', ' \n\t', '[]', ' [ ] ']) assertSameAsText(empty);
+    for (const odd of [
+      '\uFEFF[{"a":1},{"b":2}]',
+      '\u00a0[{"a":1}]',
+      '[1,2]',
+      '[{"a":1},{"b":2}] x',
+      '[{"a":1},{"b":2}',
+      '{"a":1},{"b":2}]',
+    ]) {
+      assertSameAsText(odd);
+    }
+  });
+
+  it('give up cutting a body whose strings are full of `},{` and parse it whole', () => {
+    const records = [{ message: '},{'.repeat(20_000) }, { message: '"},{"'.repeat(5_000) }];
+    assert.deepEqual(bodyRecords(Buffer.from(JSON.stringify(records))), records);
+  });
+
+  it('tell plain text from text with escapes or DEL', () => {
+    assert.equal(isPlainText(Buffer.from('[{"a":"é"}]')), true);
+    assert.equal(isPlainText(Buffer.from('[{"a":"\\u0000"}]')), false);
+    assert.equal(isPlainText(Buffer.from('[{"a":"\u007f"}]')), false);
+  });
+});
