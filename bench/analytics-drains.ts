@@ -355,11 +355,33 @@ function cloudflareEndpoint(
   visit: () => Visit,
   unique: () => string,
 ): Endpoint {
-  const record = (seen: Visit | null) => {
-    const at = seen?.at ?? Date.now() - Math.floor(Math.random() * 60_000);
-    const userAgent = seen?.userAgent ?? pick(browsers);
-    return JSON.stringify({
-      ClientIP: seen?.address ?? options.clientAddress(),
+  const built = buildBodies(
+    options.views,
+    5000,
+    (seen) => cloudflareEntries(seen, options.clientAddress, unique),
+    visit,
+    (lines) => gzipSync(`${lines.join('\n')}\n`),
+    0.25,
+  );
+  return {
+    label: 'Cloudflare Logpush (5,000 records, gzip NDJSON)',
+    path: `/v1/analytics/${options.projectId}/drains/cloudflare`,
+    headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    ...built,
+  };
+}
+
+/** A Cloudflare request's Logpush record (an asset's when `seen` is null). */
+export function cloudflareEntries(
+  seen: Visit | null,
+  clientAddress: () => string,
+  unique: () => string,
+): string[] {
+  const at = seen?.at ?? Date.now() - Math.floor(Math.random() * 60_000);
+  const userAgent = seen?.userAgent ?? pick(browsers);
+  return [
+    JSON.stringify({
+      ClientIP: seen?.address ?? clientAddress(),
       ClientRequestHost: 'docs.example.com',
       ClientRequestMethod: 'GET',
       ClientRequestURI: seen === null ? pick(assets) : seen.path,
@@ -375,22 +397,8 @@ function cloudflareEndpoint(
       RayID: unique(),
       RequestHeaders: { accept: seen?.markdown ? 'text/markdown, text/html;q=0.9' : 'text/html,*/*;q=0.8' },
       VerifiedBotCategory: seen?.verifiedBotCategory ?? '',
-    });
-  };
-  const built = buildBodies(
-    options.views,
-    5000,
-    (seen) => [record(seen)],
-    visit,
-    (lines) => gzipSync(`${lines.join('\n')}\n`),
-    0.25,
-  );
-  return {
-    label: 'Cloudflare Logpush (5,000 records, gzip NDJSON)',
-    path: `/v1/analytics/${options.projectId}/drains/cloudflare`,
-    headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
-    ...built,
-  };
+    }),
+  ];
 }
 
 function vercelEndpoint(options: DrainBenchmarkOptions, visit: () => Visit, unique: () => string): Endpoint {

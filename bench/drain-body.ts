@@ -5,9 +5,11 @@
 // Prints µs per body for each, and what decoding alone costs at sizes around 128 KiB: V8 puts every
 // string over 128 KiB in freshly mapped pages, whose page faults are what a whole-body string costs
 // on a machine where they are dear.
-import { parseArgs } from 'node:util';
-import { bodyRecords } from '../src/analytics/drains/drain-body.ts';
-import { netlifyEntries, type Visit, vercelEntries } from './analytics-drains.ts';
+import { parseArgs, promisify } from 'node:util';
+import { gunzip, gzipSync } from 'node:zlib';
+import { bodyRecords, decompressBody, maximumDecompressedBytes } from '../src/analytics/drains/drain-body.ts';
+import { gunzipChunkBytes } from '../src/analytics/log-import/index.ts';
+import { cloudflareEntries, netlifyEntries, type Visit, vercelEntries } from './analytics-drains.ts';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '2000' } } });
 const rounds = Number(values.rounds);
@@ -70,17 +72,41 @@ function timed(read: () => unknown): number {
 }
 
 for (const { label, body } of bodies) {
-  const records = bodyRecords(body);
+  const records = bodyRecords([body]);
   if (JSON.stringify(records) !== JSON.stringify(oneString(body)))
     throw new Error(`${label}: records differ`);
   const whole = timed(() => oneString(body));
-  const byRecord = timed(() => bodyRecords(body));
+  const byRecord = timed(() => bodyRecords([body]));
   console.log(
     `${label}, ${Math.round(body.length / 1024)} KiB: one string ${whole.toFixed(0)} µs, ` +
       `bodyRecords ${byRecord.toFixed(0)} µs (${(byRecord / whole).toFixed(2)} of the baseline), ` +
       `${((byRecord - whole) / records.length).toFixed(2)} µs per record against it`,
   );
 }
+
+// A Logpush batch: inflated in one buffer and read as one string before, now inflated into chunks
+// and read line by line. zlib inflates on the thread pool, so this counts the process's CPU time.
+const logpush = gzipSync(`${entries(5000, cloudflareEntries).join('\n')}\n`);
+const gunzipAsync = promisify(gunzip);
+async function cpuTimed(read: () => Promise<unknown>): Promise<number> {
+  const count = Math.max(20, Math.round(rounds / 20));
+  for (let round = 0; round < count; round += 1) await read();
+  const start = process.cpuUsage();
+  for (let round = 0; round < count; round += 1) await read();
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / count;
+}
+const inflatedWhole = await cpuTimed(async () =>
+  oneString(
+    await gunzipAsync(logpush, { chunkSize: gunzipChunkBytes, maxOutputLength: maximumDecompressedBytes }),
+  ),
+);
+const inflatedInChunks = await cpuTimed(async () => bodyRecords(await decompressBody(logpush)));
+console.log(
+  `Cloudflare, 5,000 records (${Math.round(logpush.length / 1024)} KiB gzipped): one buffer and one string ` +
+    `${inflatedWhole.toFixed(0)} µs of CPU, decompressBody and bodyRecords ${inflatedInChunks.toFixed(0)} µs ` +
+    `(${(inflatedInChunks / inflatedWhole).toFixed(2)} of the baseline)`,
+);
 
 for (const kibibytes of [64, 120, 136, 256, 512]) {
   const body = Buffer.alloc(kibibytes * 1024, 'a');

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { InvalidInputError } from '../../errors.ts';
-import { bodyRecords, isPlainText } from './drain-body.ts';
+import { bodyRecords, decompressBody, isPlainText } from './drain-body.ts';
 
 /** The rules as they read on the decoded text: what bodyRecords must answer for any body. */
 function recordsOfText(text: string): unknown[] {
@@ -46,16 +47,29 @@ function answer(read: () => unknown[]): { records: unknown[] } | { error: string
 /** Whitespace that takes a body past the size below which bodies are parsed whole. */
 const padding = ' '.repeat(48 * 1024);
 
-function assertSameAsText(text: string) {
+/** `body` cut into pieces, as zlib hands out an inflated body: at `cuts`, anywhere in a character. */
+function chunked(body: Buffer, cuts: readonly number[]): Buffer[] {
+  const offsets = [...new Set(cuts.map((cut) => cut % (body.length + 1)))].sort((a, b) => a - b);
+  return [0, ...offsets].map((offset, index) => body.subarray(offset, offsets[index] ?? body.length));
+}
+
+function assertSameAsText(text: string, cuts: readonly number[] = []) {
   for (const padded of [text, `${padding}${text}`, `${text}${padding}`]) {
     const body = Buffer.from(padded);
+    const expected = answer(() => recordsOfText(body.toString('utf8')));
     assert.deepEqual(
-      answer(() => bodyRecords(body)),
-      answer(() => recordsOfText(body.toString('utf8'))),
+      answer(() => bodyRecords([body])),
+      expected,
       JSON.stringify(text),
+    );
+    assert.deepEqual(
+      answer(() => bodyRecords(chunked(body, cuts))),
+      expected,
+      `${JSON.stringify(text)} cut at ${cuts}`,
     );
   }
 }
+const cuts = fc.array(fc.nat(), { maxLength: 4 });
 
 // Entries as providers write them, with the strings that could fool a reader that cuts arrays
 // at `},{`: that very text, quotes, escapes, nested arrays of objects, non-ASCII text.
@@ -85,7 +99,8 @@ describe('drained bodies read record by record', () => {
           maxLength: 12,
         }),
         fc.constantFrom('', ' ', '\n', '\r\n\t'),
-        (records, space) => assertSameAsText(`${space}${JSON.stringify(records)}${space}`),
+        cuts,
+        (records, space, at) => assertSameAsText(`${space}${JSON.stringify(records)}${space}`, at),
       ),
       { numRuns: 400 },
     );
@@ -113,7 +128,10 @@ describe('drained bodies read record by record', () => {
         { maxLength: 6 },
       )
       .map((items) => items.join('\n'));
-    fc.assert(fc.property(fc.oneof(damaged, lines), assertSameAsText), { numRuns: 600 });
+    fc.assert(
+      fc.property(fc.oneof(damaged, lines), cuts, (text, at) => assertSameAsText(text, at)),
+      { numRuns: 600 },
+    );
   });
 
   it('read the shapes the providers send', () => {
@@ -122,8 +140,8 @@ describe('drained bodies read record by record', () => {
       { id: '2', requestId: 'a', message: 'rendered /docs},{"x":1}' },
     ];
     for (const space of ['', padding]) {
-      assert.deepEqual(bodyRecords(Buffer.from(`${JSON.stringify(vercel)}${space}`)), vercel);
-      assert.deepEqual(bodyRecords(Buffer.from(`{"RayID":"1"}\r\n\n{"RayID":"2"}\nnot json\n${space}`)), [
+      assert.deepEqual(bodyRecords([Buffer.from(`${JSON.stringify(vercel)}${space}`)]), vercel);
+      assert.deepEqual(bodyRecords([Buffer.from(`{"RayID":"1"}\r\n\n{"RayID":"2"}\nnot json\n${space}`)]), [
         { RayID: '1' },
         { RayID: '2' },
         undefined,
@@ -144,12 +162,24 @@ describe('drained bodies read record by record', () => {
 
   it('give up cutting a body whose strings are full of `},{` and parse it whole', () => {
     const records = [{ message: '},{'.repeat(20_000) }, { message: '"},{"'.repeat(5_000) }];
-    assert.deepEqual(bodyRecords(Buffer.from(JSON.stringify(records))), records);
+    assert.deepEqual(bodyRecords([Buffer.from(JSON.stringify(records))]), records);
+  });
+
+  it('inflate gzip into chunks that join to the body, and refuse what is not gzip', async () => {
+    const text = `${Array.from({ length: 20_000 }, (_, index) => JSON.stringify({ RayID: index })).join('\n')}\n`;
+    const chunks = await decompressBody(gzipSync(text));
+    assert.ok(chunks.length > 1);
+    assert.equal(Buffer.concat(chunks).toString('utf8'), text);
+    assert.equal(bodyRecords(chunks).length, 20_000);
+    await assert.rejects(decompressBody(gzipSync(text).subarray(0, 100)), InvalidInputError);
+    const plain = Buffer.from('{"RayID":"1"}');
+    assert.deepEqual(await decompressBody(plain), [plain]);
   });
 
   it('tell plain text from text with escapes or DEL', () => {
-    assert.equal(isPlainText(Buffer.from('[{"a":"é"}]')), true);
-    assert.equal(isPlainText(Buffer.from('[{"a":"\\u0000"}]')), false);
-    assert.equal(isPlainText(Buffer.from('[{"a":"\u007f"}]')), false);
+    assert.equal(isPlainText([Buffer.from('[{"a":"é"}]')]), true);
+    assert.equal(isPlainText([Buffer.from('[{"a":"\\u0000"}]')]), false);
+    assert.equal(isPlainText([Buffer.from('[{"a":"\u007f"}]')]), false);
+    assert.equal(isPlainText([Buffer.from('[{"a":"'), Buffer.from('\\n"}]')]), false);
   });
 });

@@ -6,32 +6,46 @@
  * The records of a large body are read from its bytes one at a time, never from one string of the
  * whole body: V8 puts every string over 128 KiB in freshly mapped pages, and on a virtual machine
  * whose page faults are dear (this project's, measured in docs/benchmarks.md) decoding a 350 KB
- * Vercel batch into one string cost 1.2-1.6 ms, more than parsing it.
+ * Vercel batch into one string cost 1.2-1.6 ms, more than parsing it. For the same reason an
+ * inflated body stays in the chunks zlib wrote it in.
  */
-import { promisify } from 'node:util';
-import { gunzip } from 'node:zlib';
+import { createGunzip } from 'node:zlib';
 import { InvalidInputError, PayloadTooLargeError } from '../../errors.ts';
 import { gunzipChunkBytes } from '../log-import/index.ts';
-
-const gunzipAsync = promisify(gunzip);
 
 /** Decompressed bodies above this are refused (413): a few MB compress to a few hundred KB. */
 export const maximumDecompressedBytes = 64 * 1024 * 1024;
 
-export async function decompressBody(body: Buffer): Promise<Buffer> {
-  if (body[0] !== 0x1f || body[1] !== 0x8b) return body;
-  try {
-    return await gunzipAsync(body, {
-      maxOutputLength: maximumDecompressedBytes,
-      chunkSize: gunzipChunkBytes,
+/**
+ * The body's bytes, in the chunks they were inflated in: joining a Logpush batch's 1.9 MB into one
+ * buffer cost more than inflating it (docs/benchmarks.md), and JSON lines need no join.
+ */
+export async function decompressBody(body: Buffer): Promise<Buffer[]> {
+  if (body[0] !== 0x1f || body[1] !== 0x8b) return [body];
+  const chunks: Buffer[] = [];
+  let total = 0;
+  const gunzip = createGunzip({ chunkSize: gunzipChunkBytes });
+  return new Promise((resolve, reject) => {
+    gunzip.on('data', (chunk: Buffer) => {
+      total += chunk.length;
+      if (total > maximumDecompressedBytes) {
+        gunzip.destroy(
+          new PayloadTooLargeError(`The decompressed body is over ${maximumDecompressedBytes} bytes`),
+        );
+        return;
+      }
+      chunks.push(chunk);
     });
-  } catch (error: unknown) {
-    const code = (error as { code?: unknown }).code;
-    if (code === 'ERR_BUFFER_TOO_LARGE') {
-      throw new PayloadTooLargeError(`The decompressed body is over ${maximumDecompressedBytes} bytes`);
-    }
-    throw new InvalidInputError('The body starts like gzip but is not valid gzip');
-  }
+    gunzip.on('end', () => resolve(chunks));
+    gunzip.on('error', (error: unknown) => {
+      reject(
+        error instanceof PayloadTooLargeError
+          ? error
+          : new InvalidInputError('The body starts like gzip but is not valid gzip'),
+      );
+    });
+    gunzip.end(body);
+  });
 }
 
 /**
@@ -39,21 +53,25 @@ export async function decompressBody(body: Buffer): Promise<Buffer> {
  * one, so without an escape sequence or DEL none can (http/json-body.ts makes the same judgement).
  * Bytes of UTF-8's multi-byte characters are all above 0x7f, so the bytes tell.
  */
-export function isPlainText(body: Buffer): boolean {
-  return !body.includes(0x5c) && !body.includes(0x7f);
+export function isPlainText(chunks: readonly Buffer[]): boolean {
+  return chunks.every((chunk) => !chunk.includes(0x5c) && !chunk.includes(0x7f));
 }
 
 /** One record per array element or per line; `undefined` for a line that is not JSON. */
-export function bodyRecords(body: Buffer): unknown[] {
+export function bodyRecords(chunks: readonly Buffer[]): unknown[] {
+  const length = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
   // Small bodies are quicker parsed whole: 50 Vercel entries (35 KiB) took 0.86 of the time.
-  if (body.length <= wholeBodyBytes) return textRecords(body.toString('utf8'));
-  const start = firstNonWhitespace(body);
-  if (start === body.length) return [];
+  if (length <= wholeBodyBytes) return textRecords(joined(chunks).toString('utf8'));
+  const first = firstNonWhitespace(chunks);
+  if (first === undefined) return [];
   // A body that starts with a character beyond ASCII (a byte-order mark, say) is neither shape;
   // it gets the same answer as ever from the text.
-  if ((body[start] as number) >= 0x80) return textRecords(body.toString('utf8'));
-  if (body[start] === openBracket) return arrayElements(body, start) ?? wholeArray(body.toString('utf8'));
-  return jsonLines(body);
+  if (first >= 0x80) return textRecords(joined(chunks).toString('utf8'));
+  if (first === openBracket) {
+    const body = joined(chunks);
+    return arrayElements(body, body.indexOf(openBracket)) ?? wholeArray(body.toString('utf8'));
+  }
+  return jsonLines(chunks);
 }
 
 /** Well below V8's 128 KiB, even for text of characters beyond Latin-1 (two bytes each in V8). */
@@ -62,29 +80,50 @@ const openBracket = 0x5b;
 const closeBracket = 0x5d;
 const newline = 0x0a;
 
+function joined(chunks: readonly Buffer[]): Buffer {
+  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+}
+
 /** ASCII bytes that JavaScript's `\s` matches: tab, line feed, vertical tab, form feed, CR, space. */
 function isWhitespaceByte(byte: number): boolean {
   return byte === 0x20 || (byte >= 0x09 && byte <= 0x0d);
 }
 
-function firstNonWhitespace(body: Buffer): number {
-  let index = 0;
-  while (index < body.length && isWhitespaceByte(body[index] as number)) index += 1;
-  return index;
+/** The body's first byte that is not ASCII whitespace; `undefined` when there is none. */
+function firstNonWhitespace(chunks: readonly Buffer[]): number | undefined {
+  for (const chunk of chunks) {
+    for (const byte of chunk) if (!isWhitespaceByte(byte)) return byte;
+  }
+  return undefined;
 }
 
-function jsonLines(body: Buffer): unknown[] {
+function jsonLines(chunks: readonly Buffer[]): unknown[] {
   const records: unknown[] = [];
-  // Every byte of a multi-byte UTF-8 character is above 0x7f, so no line break is inside one.
-  for (let start = 0; start < body.length; ) {
-    let end = body.indexOf(newline, start);
-    if (end === -1) end = body.length;
-    const line = body.toString('utf8', start, end);
-    start = end + 1;
-    if (line.trim() === '') continue;
+  const read = (line: string) => {
+    if (line.trim() === '') return;
     const record = parsed(line);
     records.push(record === notJson ? undefined : record);
+  };
+  // Every byte of a multi-byte UTF-8 character is above 0x7f, so no line break is inside one; a
+  // line that runs from one chunk into the next is joined before it is decoded.
+  let carried: Buffer | undefined;
+  for (const chunk of chunks) {
+    let start = 0;
+    for (let end = chunk.indexOf(newline); end !== -1; end = chunk.indexOf(newline, start)) {
+      read(
+        carried === undefined
+          ? chunk.toString('utf8', start, end)
+          : Buffer.concat([carried, chunk.subarray(start, end)]).toString('utf8'),
+      );
+      carried = undefined;
+      start = end + 1;
+    }
+    if (start < chunk.length) {
+      carried =
+        carried === undefined ? chunk.subarray(start) : Buffer.concat([carried, chunk.subarray(start)]);
+    }
   }
+  if (carried !== undefined) read(carried.toString('utf8'));
   return linesOrRefused(records);
 }
 
