@@ -16,9 +16,9 @@
 //    visits, so ingestion runs with visitors on; the export data set gets a visitor per view and its
 //    sketches; `/visitors` at 30 and 365 days beside an exact COUNT(DISTINCT), and sketch disk use.
 // 5. With --drains, instead of the above: the same live page views through the batch endpoint and
-//    through each drain endpoint (bench/analytics-drains.ts), views/s and the ratio to the batch endpoint,
-//    and the ceiling the CPU per view sets on these cores; --drain-rounds N repeats it all and prints
-//    the median ratios.
+//    through each drain endpoint (bench/analytics-drains.ts), after a warm-up pass of every endpoint
+//    (not counted), views/s and the ratio to the batch endpoint, and the ceiling the CPU per view sets
+//    on these cores; --drain-rounds N repeats it all and prints the median ratios.
 //    --statements also prints, per endpoint, the statements PostgreSQL spent the most time on; it
 //    needs pg_stat_statements loaded: run once with --keep DIR, add
 //    `shared_preload_libraries = 'pg_stat_statements'` to DIR/data/postgres/postgresql.conf, run
