@@ -25,6 +25,8 @@ const assistantsByHost: ReadonlyArray<[host: string, assistant: string]> = [
   ['duck.ai', 'Duck.ai'],
 ];
 
+const assistantByHost = new Map(assistantsByHost);
+
 /** `utm_source` values (lower-cased) that assistants put on the links they cite. */
 const assistantsByUtmSource: Readonly<Record<string, string>> = {
   chatgpt: 'ChatGPT',
@@ -46,11 +48,13 @@ const assistantsByUtmSource: Readonly<Record<string, string>> = {
 
 /** The AI assistant that sent a view, from its referrer's host or the page URL's `utm_source`; or null. */
 export function aiReferrerOf(referrerHost: string | null, target: string): string | null {
-  if (referrerHost !== null) {
-    const host = referrerHost.toLowerCase();
-    for (const [domain, assistant] of assistantsByHost) {
-      if (host === domain || host.endsWith(`.${domain}`)) return assistant;
-    }
+  // The host and each of its parent domains, looked up in turn: every referred view asks, and most
+  // referrers are no assistant's.
+  for (let host = referrerHost?.toLowerCase(); host !== undefined; ) {
+    const assistant = assistantByHost.get(host);
+    if (assistant !== undefined) return assistant;
+    const dot = host.indexOf('.');
+    host = dot === -1 ? undefined : host.slice(dot + 1);
   }
   const query = target.indexOf('?');
   if (query === -1) return null;
