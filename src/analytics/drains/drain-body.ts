@@ -4,13 +4,19 @@
  * array (Vercel's and Netlify's `json` delivery) or JSON lines (`ndjson`, Cloudflare).
  *
  * The records of a large body are read from its bytes one at a time, never from one string of the
- * whole body: V8 puts every string over 128 KiB in freshly mapped pages, and on a virtual machine
- * whose page faults are dear (this project's, measured in docs/benchmarks.md) decoding a 350 KB
- * Vercel batch into one string cost 1.2-1.6 ms, more than parsing it. For the same reason an
- * inflated body stays in the chunks zlib wrote it in.
+ * whole body (json-array-elements.ts says why); for the same reason an inflated body stays in the
+ * chunks zlib wrote it in.
  */
 import { createGunzip } from 'node:zlib';
 import { InvalidInputError, PayloadTooLargeError } from '../../errors.ts';
+import {
+  arrayElements,
+  isJsonWhitespaceByte,
+  lastNonWhitespace,
+  notJson,
+  parsedJson,
+  wholeTextBytes,
+} from '../../json-array-elements.ts';
 import { gunzipChunkBytes } from '../log-import/index.ts';
 
 /** Decompressed bodies above this are refused (413): a few MB compress to a few hundred KB. */
@@ -60,24 +66,25 @@ export function isPlainText(chunks: readonly Buffer[]): boolean {
 /** One record per array element or per line; `undefined` for a line that is not JSON. */
 export function bodyRecords(chunks: readonly Buffer[]): unknown[] {
   const length = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
-  // Small bodies are quicker parsed whole: 50 Vercel entries (35 KiB) took 0.86 of the time.
-  if (length <= wholeBodyBytes) return textRecords(joined(chunks).toString('utf8'));
+  // Small bodies are parsed whole, which is as quick for them (bench/drain-body.ts).
+  if (length <= wholeTextBytes) return textRecords(joined(chunks).toString('utf8'));
   const first = firstNonWhitespace(chunks);
   if (first === undefined) return [];
   // A body that starts with a character beyond ASCII (a byte-order mark, say) is neither shape;
   // it gets the same answer as ever from the text.
   if (first >= 0x80) return textRecords(joined(chunks).toString('utf8'));
   if (first === openBracket) {
+    // Read by the pieces only between JSON's own whitespace: a form feed before the `[` is fine to
+    // JavaScript's `\s` but not to JSON.parse, which must still refuse the body.
     const body = joined(chunks);
-    return arrayElements(body, body.indexOf(openBracket)) ?? wholeArray(body.toString('utf8'));
+    let open = 0;
+    while (isJsonWhitespaceByte(body[open] as number)) open += 1;
+    return arrayElements(body, open, lastNonWhitespace(body)) ?? wholeArray(body.toString('utf8'));
   }
   return jsonLines(chunks);
 }
 
-/** Well below V8's 128 KiB, even for text of characters beyond Latin-1 (two bytes each in V8). */
-const wholeBodyBytes = 48 * 1024;
 const openBracket = 0x5b;
-const closeBracket = 0x5d;
 const newline = 0x0a;
 
 function joined(chunks: readonly Buffer[]): Buffer {
@@ -89,7 +96,7 @@ function isWhitespaceByte(byte: number): boolean {
   return byte === 0x20 || (byte >= 0x09 && byte <= 0x0d);
 }
 
-/** The body's first byte that is not ASCII whitespace; `undefined` when there is none. */
+/** The body's first byte that is not ASCII whitespace as `\s` sees it; `undefined` when none. */
 function firstNonWhitespace(chunks: readonly Buffer[]): number | undefined {
   for (const chunk of chunks) {
     for (let index = 0; index < chunk.length; index += 1) {
@@ -104,7 +111,7 @@ function jsonLines(chunks: readonly Buffer[]): unknown[] {
   const records: unknown[] = [];
   const read = (line: string) => {
     if (line.trim() === '') return;
-    const record = parsed(line);
+    const record = parsedJson(line);
     records.push(record === notJson ? undefined : record);
   };
   // Every byte of a multi-byte UTF-8 character is above 0x7f, so no line break is inside one. A
@@ -125,50 +132,6 @@ function jsonLines(chunks: readonly Buffer[]): unknown[] {
   return linesOrRefused(records);
 }
 
-/**
- * The elements of a JSON array, each parsed from its own slice, or `undefined` when they cannot be
- * told apart this way (the caller then parses the whole text). Objects are cut at every `},{`, the
- * way providers write their arrays; a cut inside a string or a nested array leaves a piece that is
- * no JSON value, and that piece is extended to the next cut. When every piece parses, the body is
- * `[` piece `,` piece ... `]` with each piece a whole JSON value, which is a valid array whose
- * elements are exactly those pieces (a JSON value's end is fixed by its start). Extending costs
- * a failed parse: once the failures have read as many bytes as the body, the whole text is parsed.
- */
-function arrayElements(body: Buffer, open: number): unknown[] | undefined {
-  let close = body.length - 1;
-  while (close > open && isWhitespaceByte(body[close] as number)) close -= 1;
-  if (close === open || body[close] !== closeBracket) return undefined;
-  let cut = body.indexOf(separator, open);
-  if (cut === -1 || cut > close) return undefined;
-  const elements: unknown[] = [];
-  let failedBytes = 0;
-  let start = open + 1;
-  for (;;) {
-    const end = cut === -1 || cut > close ? close : cut + 1;
-    const element = parsed(body.toString('utf8', start, end));
-    if (element !== notJson) {
-      elements.push(element);
-      if (end === close) return elements;
-      start = cut + 2;
-    } else {
-      failedBytes += end - start;
-      if (end === close || failedBytes > body.length) return undefined;
-    }
-    cut = body.indexOf(separator, cut + 1);
-  }
-}
-
-const separator = Buffer.from('},{');
-const notJson = Symbol('not JSON');
-
-function parsed(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return notJson;
-  }
-}
-
 /** The rules for a decoded body: a JSON array when it starts with `[`, else JSON lines. */
 function textRecords(text: string): unknown[] {
   const start = text.search(/\S/);
@@ -178,14 +141,14 @@ function textRecords(text: string): unknown[] {
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => {
-      const record = parsed(line);
+      const record = parsedJson(line);
       return record === notJson ? undefined : record;
     });
   return linesOrRefused(records);
 }
 
 function wholeArray(text: string): unknown[] {
-  const records = parsed(text);
+  const records = parsedJson(text);
   if (records === notJson) throw new InvalidInputError('The body starts with [ but is not a JSON array');
   if (!Array.isArray(records)) throw new InvalidInputError('The body is not a JSON array');
   return records;
