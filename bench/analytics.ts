@@ -19,10 +19,10 @@
 //    through each drain endpoint (bench/analytics-drains.ts), after a warm-up pass of every endpoint
 //    (not counted), views/s and the ratio to the batch endpoint, and the ceiling the CPU per view sets
 //    on these cores; --drain-rounds N repeats it all and prints the median ratios.
-//    --statements also prints, per endpoint, the statements PostgreSQL spent the most time on; it
-//    needs pg_stat_statements loaded: run once with --keep DIR, add
-//    `shared_preload_libraries = 'pg_stat_statements'` to DIR/data/postgres/postgresql.conf, run
-//    again with the same --keep DIR.
+//    --statements also prints, per endpoint, the statements PostgreSQL spent the most time on, with
+//    the shared buffers they touched and the WAL they wrote; it needs pg_stat_statements loaded: run
+//    once with --keep DIR, add `shared_preload_libraries = 'pg_stat_statements'` to
+//    DIR/data/postgres/postgresql.conf, run again with the same --keep DIR.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import http from 'node:http';
@@ -257,14 +257,25 @@ async function statements(label: string | null): Promise<void> {
     await pool.query('SELECT pg_stat_statements_reset()');
     return;
   }
-  const top = await pool.query<{ milliseconds: number; calls: number; rows: number; query: string }>(
+  const top = await pool.query<{
+    milliseconds: number;
+    calls: number;
+    rows: number;
+    buffers: number;
+    wal: string;
+    query: string;
+  }>(
     `SELECT round(total_exec_time)::integer AS milliseconds, calls::integer, rows::integer,
+       (shared_blks_hit + shared_blks_read)::integer AS buffers, pg_size_pretty(wal_bytes) AS wal,
        left(regexp_replace(query, '\\s+', ' ', 'g'), 100) AS query
      FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 6`,
   );
   console.log(`  statements, most time first (${label}):`);
   for (const row of top.rows) {
-    console.log(`    ${row.milliseconds} ms, ${row.calls} calls, ${row.rows} rows: ${row.query}`);
+    console.log(
+      `    ${row.milliseconds} ms, ${row.calls} calls, ${row.rows} rows, ${row.buffers} buffers touched, ` +
+        `${row.wal} of WAL: ${row.query}`,
+    );
   }
 }
 
