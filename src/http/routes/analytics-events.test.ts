@@ -84,6 +84,31 @@ describe('POST /v1/analytics/:projectId/events', () => {
     await shortRetention.close();
   });
 
+  it('reads a large batch element by element and judges it as a small one: valid stored, bad refused', async () => {
+    // Over 48 KiB, a plain body of this shape is read element by element (json-body.ts).
+    const events = Array.from({ length: 1000 }, (_, index) => ({
+      path: `/docs/large-batch-${index}`,
+      timestamp: '2026-03-03T10:00:00Z',
+      userAgent: chrome,
+    }));
+    assert.ok(JSON.stringify({ events }).length > 64 * 1024);
+    const before = await storedCount();
+    const response = await post({ events });
+    assert.equal(response.statusCode, 202, response.body);
+    assert.deepEqual(response.json(), { accepted: 1000, skipped: 0 });
+    assert.equal(await storedCount(), before + 1000);
+    const bad = await post({ events: [...events.slice(1), { path: 42 }] });
+    assert.equal(bad.statusCode, 400, bad.body);
+    assert.equal(bad.json().error, 'Invalid body');
+    assert.deepEqual(bad.json().details, [{ message: 'body.events.999.path must be string' }]);
+    // A quote missing in the middle: the piece fails, and so does the whole text.
+    const broken = await post(
+      JSON.stringify({ events }).replace('"/docs/large-batch-500"', '"/docs/large-batch-500'),
+    );
+    assert.equal(broken.statusCode, 400, broken.body);
+    assert.equal(await storedCount(), before + 1000);
+  });
+
   it('refuses the whole batch when any event is bad, naming each bad index', async () => {
     const before = await storedCount();
     const response = await post({
