@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createTestDatabase } from '../../test/database.ts';
-import { booleanArrayLiteral, integerArrayLiteral, textArrayLiteral } from './array-literal.ts';
+import {
+  booleanArrayLiteral,
+  hexByteaArrayLiteral,
+  integerArrayLiteral,
+  textArrayLiteral,
+} from './array-literal.ts';
 
 const database = await createTestDatabase();
 
@@ -39,5 +44,18 @@ test('integer and boolean array literals', async () => {
   );
   assert.deepEqual(result.rows[0]?.integers, integers.map(String));
   assert.deepEqual(result.rows[0]?.booleans, [true, false, true]);
+  assert.deepEqual(result.rows[0]?.empty, []);
+});
+
+test('bytea array literals from hex digits reach PostgreSQL as those bytes', async () => {
+  const values = ['00ff', '5c22', '', '7b2c7d', '3f0f2a48ea9786cf65f141d389337833'];
+  const result = await database.pool.query<{ bytes: Buffer[]; empty: Buffer[] }>(
+    'SELECT $1::bytea[] AS bytes, $2::bytea[] AS empty',
+    [hexByteaArrayLiteral(values), hexByteaArrayLiteral([])],
+  );
+  assert.deepEqual(
+    result.rows[0]?.bytes.map((bytes) => bytes.toString('hex')),
+    values,
+  );
   assert.deepEqual(result.rows[0]?.empty, []);
 });

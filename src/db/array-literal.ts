@@ -22,6 +22,12 @@ export function textArrayLiteral(values: readonly (string | null)[]): string {
   return `${literal}}`;
 }
 
+/** Byte strings (`bytea[]`) given as hex digits (`0-9a-f`, an even number of them; not checked). */
+export function hexByteaArrayLiteral(values: readonly string[]): string {
+  // Each element is `"\\x<hex>"`: `\x<hex>` once the array's quoting is read, bytea's hex format.
+  return values.length === 0 ? '{}' : `{"\\\\x${values.join('","\\\\x')}"}`;
+}
+
 /** Booleans (`boolean[]`). */
 export function booleanArrayLiteral(values: readonly boolean[]): string {
   return `{${values.map((value) => (value ? 't' : 'f')).join(',')}}`;

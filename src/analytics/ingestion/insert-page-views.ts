@@ -4,7 +4,12 @@
  * rollup rows itself (rollup-arithmetic.ts; PostgreSQL only adds them), and deletes the packed rows
  * of the buckets the views fall in (rollup-packer.ts packs them again).
  */
-import { booleanArrayLiteral, integerArrayLiteral, textArrayLiteral } from '../../db/array-literal.ts';
+import {
+  booleanArrayLiteral,
+  hexByteaArrayLiteral,
+  integerArrayLiteral,
+  textArrayLiteral,
+} from '../../db/array-literal.ts';
 import type { Queryable } from '../../db/database.ts';
 import type { RollupSeries } from '../storage/index.ts';
 import { packingLock } from '../storage/index.ts';
@@ -55,9 +60,9 @@ const rawInsert = `WITH ${rawInsertInputs} ${rawInsertRows}`;
 const importedRawInsert = `
   WITH ${rawInsertInputs}, inserted AS (${rawInsertRows} ON CONFLICT DO NOTHING RETURNING import_key),
   inserted_count AS (SELECT count(*)::integer AS inserted FROM inserted)
-  SELECT inserted, NULL::bytea AS import_key FROM inserted_count
+  SELECT inserted, NULL AS import_key FROM inserted_count
   UNION ALL
-  SELECT NULL, import_key FROM inserted WHERE (SELECT inserted FROM inserted_count) < cardinality($13::bytea[])`;
+  SELECT NULL, encode(import_key, 'hex') FROM inserted WHERE (SELECT inserted FROM inserted_count) < cardinality($13::bytea[])`;
 
 /**
  * Adds counts summed by the writer to the rollups, in a fixed order (concurrent writers lock shared
@@ -129,9 +134,7 @@ export async function insertPageViews(
   if (stored !== 'all') {
     // A key twice in one call (a provider's retried entry inside one batch) was inserted once:
     // only its first view is counted, so the rollups agree with the raw rows.
-    counted = profiled.importKeys.flatMap((importKey, index) =>
-      stored.delete(importKey.toString('base64')) ? [index] : [],
-    );
+    counted = profiled.importKeys.flatMap((importKey, index) => (stored.delete(importKey) ? [index] : []));
     if (counted.length === 0) return counted;
   }
   await addToRollups(db, projectId, sumRollups(profiled, pathIds, series, counted));
@@ -146,7 +149,7 @@ export async function insertPageViews(
 
 /**
  * Inserts the raw events; returns `'all'` when every view was new (always, for views without
- * import keys), else the import keys (base64) of those that were.
+ * import keys), else the import keys of those that were.
  */
 async function insertRawViews(
   db: Queryable,
@@ -157,7 +160,7 @@ async function insertRawViews(
   const imported = profiled.importKeys.length > 0;
   const userAgentIds = [...userAgents.keys()].sort();
   // Named: prepared once per connection instead of planned on every batch.
-  const result = await db.query<{ inserted: number | null; import_key: Buffer | null }>({
+  const result = await db.query<{ inserted: number | null; import_key: string | null }>({
     name: imported ? 'analytics-insert-imported-views' : 'analytics-insert-views',
     text: imported ? importedRawInsert : rawInsert,
     values: [
@@ -174,16 +177,14 @@ async function insertRawViews(
       // In id order: concurrent writers adding the same new user agents lock them in the same order.
       textArrayLiteral(userAgentIds),
       textArrayLiteral(userAgentIds.map((id) => userAgents.get(id) ?? null)),
-      imported ? profiled.importKeys : null,
+      imported ? hexByteaArrayLiteral(profiled.importKeys) : null,
       textArrayLiteral(profiles.map((profile) => profile.signatureAgent)),
       booleanArrayLiteral(profiles.map((profile) => profile.verified)),
       textArrayLiteral(profiled.aiReferrers),
     ],
   });
   if (!imported || result.rows.some((row) => row.inserted === profiled.importKeys.length)) return 'all';
-  return new Set(
-    result.rows.flatMap((row) => (row.import_key === null ? [] : [row.import_key.toString('base64')])),
-  );
+  return new Set(result.rows.flatMap((row) => (row.import_key === null ? [] : [row.import_key])));
 }
 
 async function addToRollups(db: Queryable, projectId: string, sums: RollupSums): Promise<void> {

@@ -56,7 +56,7 @@ describe('createPageViewWriter', () => {
     const imported = (keys: number[]) =>
       keys.map((key) => ({
         ...(views(1, `/imported/${key}`)[0] as StoredPageView),
-        importKey: Buffer.from(`request ${key}`),
+        importKey: Buffer.from(`request ${key}`).toString('hex'),
       }));
     const results = await Promise.all([
       writer.write(project.id, views(3, '/first')),

@@ -62,8 +62,9 @@ export interface PageView {
 export interface StoredPageView extends PageView {
   /** `undefined`: the ingesting client did not report one. */
   userAgent: string | undefined;
-  /** Log imports and drains: the identity of the logged request, so nothing is stored twice. */
-  importKey?: Buffer;
+  /** Log imports and drains: the identity of the logged request (request-identity.ts: 32 lower-case
+   *  hex digits), so nothing is stored twice. */
+  importKey?: string;
   /** The client's IP address, for the visitor identity only: never stored. */
   address?: string | undefined;
 }

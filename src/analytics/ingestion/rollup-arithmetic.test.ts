@@ -222,7 +222,9 @@ describe('profileViews', () => {
     assert.throws(
       () =>
         profileViews([
-          view('2026-02-10T10:00:00Z', '/docs/install', 'human', { importKey: Buffer.from('line 1') }),
+          view('2026-02-10T10:00:00Z', '/docs/install', 'human', {
+            importKey: Buffer.from('line 1').toString('hex'),
+          }),
           view('2026-02-10T10:01:00Z', '/docs/install'),
         ]),
       /Imported and other views in one call/,

@@ -39,7 +39,7 @@ export interface ProfiledViews {
   /** The AI assistant that sent each view (people only), or null. */
   aiReferrers: Array<string | null>;
   /** One per view when the batch is imported, else empty. */
-  importKeys: Buffer[];
+  importKeys: string[];
   profiles: Profile[];
   /** User agent text by id, for the batch's distinct user agents. */
   userAgents: Map<string, string>;

@@ -144,7 +144,7 @@ export async function importLog(options: LogImport): Promise<ImportSummary> {
       skip(result.stage, result.reason);
       continue;
     }
-    const key = (result.view.importKey as Buffer).toString('base64');
+    const key = result.view.importKey as string;
     if (batchKeys.has(key)) {
       summary.alreadyImported += 1;
       continue;

@@ -30,7 +30,7 @@ const controlCharacter = /[\u0000-\u001f\u007f]/;
 export function viewOfLoggedRequest(
   request: LoggedRequest,
   /** The request's identity (request-identity.ts), asked for only when the request is a view. */
-  importKey: () => Buffer,
+  importKey: () => string,
   dependencies: PipelineDependencies,
   /** `plainText`: the caller knows no field holds a control character (a drain whose JSON text
    *  holds no escape sequence or DEL, as for the batch endpoint), so they are not searched again. */

@@ -21,7 +21,7 @@ describe('hmacSha256', () => {
       const salt = randomBytes(32);
       assert.deepEqual(
         hmacSha256(hmacKey(salt), message),
-        createHmac('sha256', salt).update(message).digest(),
+        createHmac('sha256', salt).update(message).digest('hex'),
       );
     }
   });
