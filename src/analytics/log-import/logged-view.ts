@@ -3,7 +3,7 @@
  * Shared by log import and the drains, so both judge requests the same way.
  */
 import { isIP } from 'node:net';
-import type { PipelineDependencies, StoredPageView } from '../ingestion/index.ts';
+import type { PipelineDependencies, SignalHeaderName, StoredPageView } from '../ingestion/index.ts';
 import { maximumSignalHeaderLength, preparePageView } from '../ingestion/index.ts';
 import type { LoggedRequest } from './logged-request.ts';
 
@@ -87,8 +87,10 @@ function hasControlCharacter(request: LoggedRequest): boolean {
   ]) {
     if (value !== undefined && controlCharacter.test(value)) return true;
   }
-  if (request.headers !== undefined) {
-    for (const [name, value] of Object.entries(request.headers)) {
+  const { headers } = request;
+  if (headers !== undefined) {
+    for (const name of Object.keys(headers) as SignalHeaderName[]) {
+      const value = headers[name];
       if (controlCharacter.test(name) || (value !== undefined && controlCharacter.test(value))) return true;
     }
   }
@@ -97,7 +99,10 @@ function hasControlCharacter(request: LoggedRequest): boolean {
 
 /** The name of a signal header over the batch endpoint's length limit, if any. */
 function longSignalHeader(request: LoggedRequest): string | undefined {
-  for (const [name, value] of Object.entries(request.headers ?? {})) {
+  const { headers } = request;
+  if (headers === undefined) return undefined;
+  for (const name of Object.keys(headers) as SignalHeaderName[]) {
+    const value = headers[name];
     if (value !== undefined && value.length > maximumSignalHeaderLength) return name;
   }
   return undefined;
