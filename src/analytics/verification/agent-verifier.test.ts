@@ -61,8 +61,11 @@ describe('agent verification', () => {
       '203.0.113.9': ['crawl-203-0-113-9.googlebot.com'],
       '198.51.100.7': ['host.example.net'],
       '2001:db8:ffff::1': ['crawl.googlebot.com'],
+      // Every Compute Engine address has a forward-confirmed name like this one.
+      '34.120.0.7': ['7.0.120.34.bc.googleusercontent.com.'],
     },
     forward: {
+      '7.0.120.34.bc.googleusercontent.com': ['34.120.0.7'],
       'crawl-66-249-66-1.googlebot.com': ['66.249.66.1'],
       'crawl-203-0-113-9.googlebot.com': ['192.0.2.200'],
       'crawl.googlebot.com': ['2001:0db8:ffff:0000:0000:0000:0000:0001'],
@@ -94,6 +97,11 @@ describe('agent verification', () => {
     assert.equal(await verifier.verify(googlebot('203.0.113.9')), false, 'the name does not resolve back');
     assert.equal(await verifier.verify(googlebot('198.51.100.7')), false, "not the operator's domain");
     assert.equal(await verifier.verify(googlebot('198.51.100.99')), false, 'no PTR record');
+    assert.equal(
+      await verifier.verify(googlebot('34.120.0.7')),
+      false,
+      "a rented Google Cloud machine's own name is not Google's crawler",
+    );
     // An agent whose operator documents neither is never verified by its address.
     assert.equal(await verifier.verify(request({ agent: 'curl', ip: '66.249.66.1' })), false);
     // An agent whose published list is still empty falls through (PerplexityBot has no DNS rule).

@@ -16,12 +16,19 @@ export interface ReverseDnsResolver {
   lookup(hostname: string): Promise<string[]>;
 }
 
-/** Host name suffixes per agent, from each operator's documentation (links above). */
+/**
+ * Host name suffixes per agent, from each operator's documentation (links above). Google's common
+ * crawlers (Googlebot, GoogleOther) resolve to `googlebot.com` names, its special-case crawlers and
+ * its own user-triggered fetchers to `google.com` ones. Never `googleusercontent.com`: Google gives
+ * that domain to its customers' machines (`*.bc.googleusercontent.com` for every Compute Engine
+ * address, forward-confirmed), and its `gae.` names are fetchers run by code of Google Cloud's
+ * users, so anyone renting a virtual machine would pass for Googlebot.
+ */
 export const reverseDnsSuffixes: Readonly<Record<string, readonly string[]>> = {
-  googlebot: ['.googlebot.com', '.google.com', '.googleusercontent.com'],
-  googleother: ['.googlebot.com', '.google.com', '.googleusercontent.com'],
-  'googleother-image': ['.googlebot.com', '.google.com', '.googleusercontent.com'],
-  'googleother-video': ['.googlebot.com', '.google.com', '.googleusercontent.com'],
+  googlebot: ['.googlebot.com', '.google.com'],
+  googleother: ['.googlebot.com', '.google.com'],
+  'googleother-image': ['.googlebot.com', '.google.com'],
+  'googleother-video': ['.googlebot.com', '.google.com'],
   bingbot: ['.search.msn.com'],
   applebot: ['.applebot.apple.com'],
   amazonbot: ['.crawl.amazonbot.amazon'],
