@@ -3,5 +3,5 @@ export { type AiAgentTable, buildAiAgentTable } from './ai-agent-table-builder.t
 export { aiReferrerOf } from './ai-referrers.ts';
 export { type Classifier, createClassifier } from './classify.ts';
 export { prefersMarkdown } from './markdown-preference.ts';
-export { signatureAgentHost } from './signature-agent.ts';
+export { signatureAgentHost, signingAgentOf } from './signature-agent.ts';
 export { exportColumn, type TrafficCategory, trafficCategories } from './traffic-category.ts';

@@ -31,3 +31,14 @@ export function signatureAgentHost(header: string | undefined): string | undefin
   if (url === null || url.protocol !== 'https:' || url.hostname === '') return undefined;
   return url.hostname.toLowerCase();
 }
+
+/**
+ * The agent a `Signature-Agent` header speaks for: a known signer's agent, else the signer's host (as
+ * the classifier names a signed request whose user agent names no agent). A valid signature proves
+ * this agent and no other: a user agent that claims GPTBot, signed with someone else's keys, is not
+ * OpenAI's.
+ */
+export function signingAgentOf(header: string | undefined): string | undefined {
+  const host = signatureAgentHost(header);
+  return host === undefined ? undefined : (knownSigningAgents[host]?.agent ?? host);
+}

@@ -138,6 +138,10 @@ describe('agent verification', () => {
       false,
     );
     assert.equal(await signed.verify({ ...signedRequest, host: undefined }), false);
+    // A valid signature proves its signer only: a user agent that claims GPTBot, signed with the
+    // signer's own keys, is verified by GPTBot's addresses or not at all.
+    assert.equal(await signed.verify({ ...signedRequest, agent: 'GPTBot', ip: '198.51.100.9' }), false);
+    assert.equal(await signed.verify({ ...signedRequest, agent: 'GPTBot', ip: '192.0.2.9' }), true);
     // Expired.
     const old = new Date(Date.now() - 3_600_000);
     const expired = await agent.sign({
@@ -217,6 +221,11 @@ describe('agent verification', () => {
     assert.equal(
       verifier.canVerify(request({ agent: 'a.example', headers: signed, host: undefined })),
       false,
+    );
+    assert.equal(
+      verifier.canVerify(request({ agent: 'GPTBot', headers: signed, ip: undefined })),
+      false,
+      "another signer's signature cannot verify GPTBot",
     );
   });
 

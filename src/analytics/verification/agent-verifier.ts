@@ -8,7 +8,7 @@
  *   const claim = { agent: 'GPTBot', ip: '192.0.2.1', method: 'GET', host, target, headers };
  *   if (verifier.canVerify(claim)) view.verified = await verifier.verify(claim);
  */
-import type { TrafficCategory } from '../classification/index.ts';
+import { signingAgentOf, type TrafficCategory } from '../classification/index.ts';
 import { agreesWithVerifiedBotCategory } from './cloudflare-verified-bot.ts';
 import { createIpRangeMatcher, type IpRangeMatcher, type IpRangeTable } from './ip-ranges.ts';
 import { type ReverseDnsResolver, reverseDnsSuffixes, verifiedByReverseDns } from './reverse-dns.ts';
@@ -55,10 +55,13 @@ export function createAgentVerifier(dependencies: {
   // Reverse DNS answers per (agent, address): a crawler sends many requests from one address.
   const answers = new Map<string, Promise<boolean>>();
 
+  // Signed by the agent the view is counted as: a valid signature proves its signer, so one by another
+  // signer (a user agent that claims GPTBot, signed with anyone's own keys) leaves the address to decide.
   const signed = (request: VerificationRequest) =>
     request.headers.signature !== undefined &&
-    request.headers['signature-agent'] !== undefined &&
-    request.host !== undefined;
+    request.host !== undefined &&
+    request.agent !== null &&
+    signingAgentOf(request.headers['signature-agent']) === request.agent;
   const checksAddress = (agent: string, ip: string | undefined) =>
     ip !== undefined && (ranges.covers(agent) || reverseDnsSuffixes[agent.toLowerCase()] !== undefined);
   const cdnAgrees = (request: VerificationRequest) =>

@@ -31,6 +31,13 @@ describe('verified agents through the batch endpoint and the agents report', () 
       url: 'https://docs.example.com/guide',
       signatureAgent: '"https://chatgpt.com"',
     });
+    // A scraper that claims GPTBot and signs with keys of its own: its signature is valid, and proves
+    // only that scraper.example sent it.
+    const selfSigned = await agent.sign({
+      method: 'GET',
+      url: 'https://docs.example.com/guide',
+      signatureAgent: '"https://scraper.example"',
+    });
     const events = [
       // Googlebot from an address whose reverse DNS Google's records confirm, in a partial hour (raw
       // events) and in a whole one (rollups); and a spoofed Googlebot.
@@ -52,6 +59,17 @@ describe('verified agents through the batch endpoint and the agents report', () 
         headers: { 'user-agent': chrome, ...signed, signature: `sig1=:${'A'.repeat(86)}==:` },
       },
       { path: '/guide', timestamp: '2026-04-11T09:00:00Z', userAgent: chrome, ip: '66.249.66.1' },
+      {
+        path: 'https://docs.example.com/guide',
+        timestamp: '2026-04-11T10:00:00Z',
+        host: 'docs.example.com',
+        method: 'GET',
+        ip: '198.51.100.8',
+        headers: {
+          'user-agent': 'Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)',
+          ...selfSigned,
+        },
+      },
     ];
     const ingest = await app.inject({
       method: 'POST',
@@ -60,7 +78,7 @@ describe('verified agents through the batch endpoint and the agents report', () 
       payload: { events },
     });
     assert.equal(ingest.statusCode, 202, ingest.body);
-    assert.deepEqual(ingest.json(), { accepted: 6, skipped: 0 });
+    assert.deepEqual(ingest.json(), { accepted: 7, skipped: 0 });
 
     const stored = await database.pool.query(
       `SELECT agent, category, verified FROM analytics_page_views WHERE project_id = $1 ORDER BY occurred_at`,
@@ -75,6 +93,7 @@ describe('verified agents through the batch endpoint and the agents report', () 
         ['ChatGPT-Agent', 'ai_assistant', true],
         ['ChatGPT-Agent', 'ai_assistant', false],
         [null, 'human', false],
+        ['GPTBot', 'ai_training', false],
       ],
     );
 
@@ -87,6 +106,7 @@ describe('verified agents through the batch endpoint and the agents report', () 
     assert.deepEqual(report.json().agents, [
       { agent: 'Googlebot', category: 'bot', views: 3, verifiedViews: 2 },
       { agent: 'ChatGPT-Agent', category: 'ai_assistant', views: 2, verifiedViews: 1 },
+      { agent: 'GPTBot', category: 'ai_training', views: 1, verifiedViews: 0 },
     ]);
   });
 });
