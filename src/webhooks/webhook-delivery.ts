@@ -5,12 +5,11 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
-import net from 'node:net';
 import type { PgBoss } from 'pg-boss';
 import type { Queryable } from '../db/database.ts';
+import { publicOnlyLookup, refusePrivateLiteral } from '../net/safe-address.ts';
 import { inTransaction, webhookQueue } from '../queue/queue.ts';
 import type { SecretBox } from '../secrets/index.ts';
-import { isPrivateAddress, publicOnlyLookup } from './safe-address.ts';
 import { signWebhook } from './webhook-signature.ts';
 import { findWebhook } from './webhook-store.ts';
 
@@ -66,11 +65,7 @@ export async function deliverWebhook(
   });
   const timestamp = Math.floor(Date.now() / 1000);
   const url = new URL(webhook.url);
-  // Literal addresses never go through DNS lookup, so they are checked here.
-  const literal = url.hostname.replace(/^\[|\]$/g, '');
-  if (!options.allowPrivateTargets && net.isIP(literal) !== 0 && isPrivateAddress(literal)) {
-    throw new Error(`Refusing to deliver to ${url.hostname}: a private address`);
-  }
+  if (!options.allowPrivateTargets) refusePrivateLiteral(url);
   const client = url.protocol === 'https:' ? https : http;
   const status = await new Promise<number>((resolve, reject) => {
     const request = client.request(

@@ -113,7 +113,7 @@ describe('agent verification', () => {
     const signed = createAgentVerifier({
       ipRanges,
       resolver,
-      keyDirectory: createHttpKeyDirectory({ urlOf: () => agent.url }),
+      keyDirectory: createHttpKeyDirectory({ urlOf: () => agent.url, allowPrivateAddresses: true }),
     });
     const url = 'https://docs.example.com/intro';
     const headers = await agent.sign({ method: 'GET', url, signatureAgent: '"https://agent.example"' });
@@ -157,16 +157,29 @@ describe('agent verification', () => {
     const fresh = createAgentVerifier({
       ipRanges,
       resolver,
-      keyDirectory: createHttpKeyDirectory({ urlOf: () => agent.url }),
+      keyDirectory: createHttpKeyDirectory({ urlOf: () => agent.url, allowPrivateAddresses: true }),
     });
     assert.equal(await fresh.verify(signedRequest), false);
     // An unreachable directory.
     const unreachable = createAgentVerifier({
       ipRanges,
       resolver,
-      keyDirectory: createHttpKeyDirectory({ urlOf: () => 'http://127.0.0.1:1', timeoutMilliseconds: 500 }),
+      keyDirectory: createHttpKeyDirectory({
+        urlOf: () => 'http://127.0.0.1:1',
+        timeoutMilliseconds: 500,
+        allowPrivateAddresses: true,
+      }),
     });
     assert.equal(await unreachable.verify(signedRequest), false);
+    // Any visitor names the signer: a directory on a loopback or private address is never fetched.
+    const fetches = agent.fetches;
+    const guarded = createAgentVerifier({
+      ipRanges,
+      resolver,
+      keyDirectory: createHttpKeyDirectory({ urlOf: () => agent.url }),
+    });
+    assert.equal(await guarded.verify(signedRequest), false);
+    assert.equal(agent.fetches, fetches);
   });
 
   it("counts Cloudflare's verified bot category when it agrees with the classified kind", async () => {
@@ -242,7 +255,7 @@ describe('agent verification', () => {
         },
       },
       resolver,
-      keyDirectory: createHttpKeyDirectory({ urlOf: () => agent.url }),
+      keyDirectory: createHttpKeyDirectory({ urlOf: () => agent.url, allowPrivateAddresses: true }),
     });
     const old = new Date(Date.now() - 3_600_000);
     const expired = await agent.sign({

@@ -9,6 +9,7 @@
  */
 import { HTTP_MESSAGE_SIGNATURES_DIRECTORY, helpers, jwkToKeyID, verify } from 'web-bot-auth';
 import { verifierFromJWK } from 'web-bot-auth/crypto';
+import { getText } from '../../net/get-text.ts';
 import { signatureAgentHost } from '../classification/index.ts';
 
 /** The key directory port: the keys an agent's origin publishes. A local HTTP double in tests. */
@@ -29,14 +30,17 @@ const maximumDirectoryBytes = 64 * 1024;
 
 /**
  * Fetches key directories over HTTPS, caching each origin's keys (and failures, for less time) so that
- * a burst of signed requests costs one fetch. `urlOf` maps a host to its directory's base URL (tests
- * point it at a local server).
+ * a burst of signed requests costs one fetch. The host comes from a request's `Signature-Agent`, which
+ * anyone sends (a visitor of the site, through a drained log), so only public addresses are fetched
+ * (src/net/get-text.ts). `urlOf` maps a host to its directory's base URL (tests point it at a local
+ * server, with `allowPrivateAddresses`).
  */
 export function createHttpKeyDirectory(
   options: {
     timeoutMilliseconds?: number;
     cacheMilliseconds?: number;
     urlOf?: (host: string) => string;
+    allowPrivateAddresses?: boolean;
     now?: () => number;
   } = {},
 ): KeyDirectory {
@@ -45,13 +49,11 @@ export function createHttpKeyDirectory(
   const urlOf = options.urlOf ?? ((host: string) => `https://${host}`);
   const cache = new Map<string, { until: number; keys: Promise<JsonWebKey[]> }>();
   async function fetchKeys(host: string): Promise<JsonWebKey[]> {
-    const response = await fetch(`${urlOf(host)}${HTTP_MESSAGE_SIGNATURES_DIRECTORY}`, {
-      signal: AbortSignal.timeout(options.timeoutMilliseconds ?? 2_000),
-      redirect: 'error',
+    const text = await getText(`${urlOf(host)}${HTTP_MESSAGE_SIGNATURES_DIRECTORY}`, {
+      timeoutMilliseconds: options.timeoutMilliseconds ?? 2_000,
+      maximumBytes: maximumDirectoryBytes,
+      allowPrivateAddresses: options.allowPrivateAddresses ?? false,
     });
-    if (!response.ok) throw new Error(`key directory answered ${response.status}`);
-    const text = await response.text();
-    if (text.length > maximumDirectoryBytes) throw new Error('key directory too large');
     const keys = (JSON.parse(text) as { keys?: unknown }).keys;
     if (!Array.isArray(keys)) throw new Error('key directory without keys');
     return keys.filter((key): key is JsonWebKey => typeof key === 'object' && key !== null);

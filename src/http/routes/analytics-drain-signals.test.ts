@@ -22,7 +22,7 @@ const signer = await startWebBotAuthDouble();
 const app = await buildTestApp(database, {
   environment: { QUIRE_ANALYTICS_RETENTION_MONTHS: '1200' },
   verification: {
-    keyDirectory: createHttpKeyDirectory({ urlOf: () => signer.url }),
+    keyDirectory: createHttpKeyDirectory({ urlOf: () => signer.url, allowPrivateAddresses: true }),
     resolver: {
       reverse: async (address) => (address === '66.249.66.1' ? ['crawl-66-249-66-1.googlebot.com'] : []),
       lookup: async (hostname) => (hostname === 'crawl-66-249-66-1.googlebot.com' ? ['66.249.66.1'] : []),

@@ -12,7 +12,7 @@ const agent = await startWebBotAuthDouble();
 const app = await buildTestApp(database, {
   environment: { QUIRE_ANALYTICS_RETENTION_MONTHS: '1200' },
   verification: {
-    keyDirectory: createHttpKeyDirectory({ urlOf: () => agent.url }),
+    keyDirectory: createHttpKeyDirectory({ urlOf: () => agent.url, allowPrivateAddresses: true }),
     resolver: {
       reverse: async (address) => (address === '66.249.66.1' ? ['crawl-66-249-66-1.googlebot.com'] : []),
       lookup: async (hostname) => (hostname === 'crawl-66-249-66-1.googlebot.com' ? ['66.249.66.1'] : []),

@@ -10,7 +10,9 @@ const database = await createTestDatabase();
 const agent = await startWebBotAuthDouble();
 const app = await buildTestApp(database, {
   environment: { QUIRE_ANALYTICS_RETENTION_MONTHS: '1200' },
-  verification: { keyDirectory: createHttpKeyDirectory({ urlOf: () => agent.url }) },
+  verification: {
+    keyDirectory: createHttpKeyDirectory({ urlOf: () => agent.url, allowPrivateAddresses: true }),
+  },
 });
 const { project, key } = await buildProjectWithKey(database.pool);
 const chrome =

@@ -1,7 +1,8 @@
 /**
- * Webhook targets are URLs a project owner chose, so they must not reach into the network Quire
- * runs in (SSRF). Addresses are checked after DNS resolution, at connection time, so a name that
- * resolves to a private address (or changes to one) is refused too.
+ * Outbound requests to places someone else chose (webhook targets a project owner set, key
+ * directories a request's `Signature-Agent` names) must not reach into the network Quire runs in
+ * (SSRF). Addresses are checked after DNS resolution, at connection time, so a name that resolves to
+ * a private address (or changes to one) is refused too.
  */
 import dns from 'node:dns';
 import net from 'node:net';
@@ -43,6 +44,15 @@ export function isPrivateAddress(address: string): boolean {
   return true;
 }
 
+/** Throws when the URL's host is a literal private or loopback address: literals never go
+ *  through `publicOnlyLookup`. */
+export function refusePrivateLiteral(url: URL): void {
+  const literal = url.hostname.replace(/^\[|\]$/g, '');
+  if (net.isIP(literal) !== 0 && isPrivateAddress(literal)) {
+    throw new Error(`Refusing to connect to ${url.hostname}: a private address`);
+  }
+}
+
 /** A `lookup` for `http.request` that refuses private and loopback addresses. */
 export const publicOnlyLookup: net.LookupFunction = (hostname, options, callback) => {
   dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
@@ -51,7 +61,7 @@ export const publicOnlyLookup: net.LookupFunction = (hostname, options, callback
     const refused = list.find((entry) => isPrivateAddress(entry.address));
     if (refused || list.length === 0) {
       const denial = Object.assign(
-        new Error(`Refusing to deliver to ${hostname}: it resolves to a private address`),
+        new Error(`Refusing to connect to ${hostname}: it resolves to a private address`),
         {
           code: 'EQUIRE_PRIVATE_ADDRESS',
         },
