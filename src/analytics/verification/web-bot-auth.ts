@@ -32,8 +32,10 @@ const maximumDirectoryBytes = 64 * 1024;
  * Fetches key directories over HTTPS, caching each origin's keys (and failures, for less time) so that
  * a burst of signed requests costs one fetch. The host comes from a request's `Signature-Agent`, which
  * anyone sends (a visitor of the site, through a drained log), so only public addresses are fetched
- * (src/net/get-text.ts). `urlOf` maps a host to its directory's base URL (tests point it at a local
- * server, with `allowPrivateAddresses`).
+ * (src/net/get-text.ts), and at most `maximumFetches` at once: a batch of 1,000 events naming 1,000
+ * made-up signers must not start 1,000 connections. A signer asked for beyond that is not verified
+ * this time, and not remembered, so its next request tries again. `urlOf` maps a host to its
+ * directory's base URL (tests point it at a local server, with `allowPrivateAddresses`).
  */
 export function createHttpKeyDirectory(
   options: {
@@ -41,10 +43,13 @@ export function createHttpKeyDirectory(
     cacheMilliseconds?: number;
     urlOf?: (host: string) => string;
     allowPrivateAddresses?: boolean;
+    maximumFetches?: number;
     now?: () => number;
   } = {},
 ): KeyDirectory {
   const cacheMilliseconds = options.cacheMilliseconds ?? 60 * 60 * 1000;
+  const maximumFetches = options.maximumFetches ?? 16;
+  let fetching = 0;
   const now = options.now ?? Date.now;
   const urlOf = options.urlOf ?? ((host: string) => `https://${host}`);
   const cache = new Map<string, { until: number; keys: Promise<JsonWebKey[]> }>();
@@ -62,7 +67,13 @@ export function createHttpKeyDirectory(
     keys(host) {
       const cached = cache.get(host);
       if (cached !== undefined && cached.until > now()) return cached.keys;
-      const keys = fetchKeys(host);
+      if (fetching >= maximumFetches) {
+        return Promise.reject(new Error(`${maximumFetches} key directories are being fetched already`));
+      }
+      fetching += 1;
+      const keys = fetchKeys(host).finally(() => {
+        fetching -= 1;
+      });
       const entry = { until: now() + cacheMilliseconds, keys };
       // A failed fetch is remembered for a minute, not an hour: the agent may fix its directory.
       keys.catch(() => {
