@@ -108,6 +108,33 @@ describe('agent verification', () => {
     assert.equal(await verifier.verify(request({ agent: 'PerplexityBot', ip: '192.0.2.1' })), false);
   });
 
+  it('asks reverse DNS a few addresses at a time; one turned away is asked again later', async () => {
+    let answer: () => void = () => {};
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const stalling: ReverseDnsResolver = {
+      async reverse(address) {
+        await answered;
+        return address === '66.249.66.1' ? ['crawl-66-249-66-1.googlebot.com'] : [];
+      },
+      lookup: async () => ['66.249.66.1'],
+    };
+    const limited = createAgentVerifier({
+      ipRanges,
+      resolver: stalling,
+      keyDirectory: { keys: async () => [] },
+      maximumLookups: 2,
+    });
+    const googlebot = (ip: string) => request({ agent: 'Googlebot', ip });
+    const first = limited.verify(googlebot('198.51.100.1'));
+    const second = limited.verify(googlebot('198.51.100.2'));
+    assert.equal(limited.verify(googlebot('66.249.66.1')), false, 'a third lookup at once');
+    answer();
+    assert.deepEqual(await Promise.all([first, second]), [false, false]);
+    assert.equal(await limited.verify(googlebot('66.249.66.1')), true, 'asked once the others are done');
+  });
+
   it('verifies Web Bot Auth signatures against the key directory of the Signature-Agent', async () => {
     const agent = await startWebBotAuthDouble();
     const signed = createAgentVerifier({

@@ -48,12 +48,19 @@ export function createAgentVerifier(dependencies: {
   resolver: ReverseDnsResolver;
   keyDirectory: KeyDirectory;
   cacheSize?: number;
+  /**
+   * Reverse DNS checks in flight at most (default 64). Scrapers claim Googlebot from many addresses
+   * outside Google's ranges, each a lookup; one beyond this is not verified and not remembered.
+   */
+  maximumLookups?: number;
 }): AgentVerifier {
   const ranges =
     'sources' in dependencies.ipRanges ? createIpRangeMatcher(dependencies.ipRanges) : dependencies.ipRanges;
   const cacheSize = dependencies.cacheSize ?? 10_000;
   // Reverse DNS answers per (agent, address): a crawler sends many requests from one address.
   const answers = new Map<string, Promise<boolean>>();
+  const maximumLookups = dependencies.maximumLookups ?? 64;
+  let lookingUp = 0;
 
   // Signed by the agent the view is counted as: a valid signature proves its signer, so one by another
   // signer (a user agent that claims GPTBot, signed with anyone's own keys) leaves the address to decide.
@@ -79,7 +86,11 @@ export function createAgentVerifier(dependencies: {
     const key = `${agent.toLowerCase()} ${ip}`;
     let answer = answers.get(key);
     if (answer !== undefined) return answer;
-    answer = verifiedByReverseDns(dependencies.resolver, ip, suffixes);
+    if (lookingUp >= maximumLookups) return false;
+    lookingUp += 1;
+    answer = verifiedByReverseDns(dependencies.resolver, ip, suffixes).finally(() => {
+      lookingUp -= 1;
+    });
     if (answers.size >= cacheSize) answers.delete(answers.keys().next().value as string);
     answers.set(key, answer);
     return answer;
