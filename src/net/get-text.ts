@@ -12,6 +12,8 @@ import { publicOnlyLookup, refusePrivateLiteral } from './safe-address.ts';
 export interface GetTextOptions {
   timeoutMilliseconds: number;
   maximumBytes: number;
+  /** The `Accept` header; default any type. */
+  accept?: string;
   /** Allow loopback and private addresses (tests' local doubles). */
   allowPrivateAddresses?: boolean;
 }
@@ -28,7 +30,7 @@ export async function getText(url: string, options: GetTextOptions): Promise<str
     const request = client.get(
       target,
       {
-        headers: { accept: 'application/json', 'user-agent': 'Quire/1' },
+        headers: { accept: options.accept ?? '*/*', 'user-agent': 'Quire/1' },
         signal: AbortSignal.timeout(options.timeoutMilliseconds),
         ...(options.allowPrivateAddresses ? {} : { lookup: publicOnlyLookup }),
       },

@@ -57,6 +57,8 @@ export function createHttpKeyDirectory(
     const text = await getText(`${urlOf(host)}${HTTP_MESSAGE_SIGNATURES_DIRECTORY}`, {
       timeoutMilliseconds: options.timeoutMilliseconds ?? 2_000,
       maximumBytes: maximumDirectoryBytes,
+      // The directory's media type (https://datatracker.ietf.org/doc/draft-meunier-webbotauth-httpsig-directory/).
+      accept: 'application/http-message-signatures-directory+json, application/json;q=0.9',
       allowPrivateAddresses: options.allowPrivateAddresses ?? false,
     });
     const keys = (JSON.parse(text) as { keys?: unknown }).keys;
