@@ -119,6 +119,13 @@ export const supplementalAgents: ReadonlyArray<{
     reportedAs: 'Crawl4AI',
   },
   {
+    token: 'Google-GeminiNotebook',
+    category: 'ai_assistant',
+    operator: 'Google',
+    reason:
+      "Gemini Notebook fetching the pages its user adds as sources, as Google's list of user-triggered fetchers names it (https://developers.google.com/crawling/docs/crawlers-fetchers/google-user-triggered-fetchers); upstream has only its former name, NotebookLM",
+  },
+  {
     token: 'Windsurf',
     category: 'ai_assistant',
     operator: 'Windsurf (Codeium)',

@@ -19,8 +19,12 @@ import { botUserAgents, firstMatch, humanUserAgents } from './reviewed-user-agen
 import { knownSigningAgents, signatureAgentHost } from './signature-agent.ts';
 import type { TrafficCategory } from './traffic-category.ts';
 
-/** Bump when the rules in this file change, so that `quire analytics reclassify` redoes history. */
-const rulesRevision = 2;
+/**
+ * Bump when the rules in this file, or the review applied to the agent table without a new upstream
+ * commit (ai-agent-review.ts), change, so that `quire analytics reclassify` redoes history.
+ * 3: Google-GeminiNotebook added.
+ */
+const rulesRevision = 3;
 
 /** Longest agent name stored; user agents are hostile and unbounded. */
 const maximumAgentLength = 64;

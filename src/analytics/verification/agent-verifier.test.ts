@@ -63,8 +63,10 @@ describe('agent verification', () => {
       '2001:db8:ffff::1': ['crawl.googlebot.com'],
       // Every Compute Engine address has a forward-confirmed name like this one.
       '34.120.0.7': ['7.0.120.34.bc.googleusercontent.com.'],
+      '66.249.83.5': ['google-proxy-66-249-83-5.google.com'],
     },
     forward: {
+      'google-proxy-66-249-83-5.google.com': ['66.249.83.5'],
       '7.0.120.34.bc.googleusercontent.com': ['34.120.0.7'],
       'crawl-66-249-66-1.googlebot.com': ['66.249.66.1'],
       'crawl-203-0-113-9.googlebot.com': ['192.0.2.200'],
@@ -102,6 +104,9 @@ describe('agent verification', () => {
       false,
       "a rented Google Cloud machine's own name is not Google's crawler",
     );
+    // Google's own user-triggered agents fetch from google-proxy names.
+    assert.equal(await verifier.verify(request({ agent: 'Google-Agent', ip: '66.249.83.5' })), true);
+    assert.equal(await verifier.verify(request({ agent: 'Google-GeminiNotebook', ip: '34.120.0.7' })), false);
     // An agent whose operator documents neither is never verified by its address.
     assert.equal(await verifier.verify(request({ agent: 'curl', ip: '66.249.66.1' })), false);
     // An agent whose published list is still empty falls through (PerplexityBot has no DNS rule).

@@ -18,8 +18,10 @@ export interface ReverseDnsResolver {
 
 /**
  * Host name suffixes per agent, from each operator's documentation (links above). Google's common
- * crawlers (Googlebot, GoogleOther) resolve to `googlebot.com` names, its special-case crawlers and
- * its own user-triggered fetchers to `google.com` ones. Never `googleusercontent.com`: Google gives
+ * crawlers (Googlebot, GoogleOther, Google-CloudVertexBot) resolve to `googlebot.com` names, its
+ * special-case crawlers and its own user-triggered fetchers and agents (Google-Agent, Gemini Notebook:
+ * https://developers.google.com/crawling/docs/crawlers-fetchers/google-user-triggered-fetchers) to
+ * `google-proxy-*.google.com` ones, which only Google can name. Never `googleusercontent.com`: Google gives
  * that domain to its customers' machines (`*.bc.googleusercontent.com` for every Compute Engine
  * address, forward-confirmed), and its `gae.` names are fetchers run by code of Google Cloud's
  * users, so anyone renting a virtual machine would pass for Googlebot.
@@ -29,6 +31,10 @@ export const reverseDnsSuffixes: Readonly<Record<string, readonly string[]>> = {
   googleother: ['.googlebot.com', '.google.com'],
   'googleother-image': ['.googlebot.com', '.google.com'],
   'googleother-video': ['.googlebot.com', '.google.com'],
+  'google-cloudvertexbot': ['.googlebot.com', '.google.com'],
+  'google-agent': ['.google.com'],
+  'google-gemininotebook': ['.google.com'],
+  'google-notebooklm': ['.google.com'],
   bingbot: ['.search.msn.com'],
   applebot: ['.applebot.apple.com'],
   amazonbot: ['.crawl.amazonbot.amazon'],
