@@ -17,7 +17,11 @@ const server = http.createServer(async (request, response) => {
   response.end('{"keys": []}');
 });
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-after(() => server.close());
+// Released here too, so that a failed assertion cannot leave the server holding its connections.
+after(() => {
+  release();
+  server.close();
+});
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
 describe('createHttpKeyDirectory', () => {
