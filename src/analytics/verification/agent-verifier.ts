@@ -2,8 +2,8 @@
  * Decides whether a view's agent is who it claims to be: by the CDN's own verification when a
  * drained Cloudflare log carries it and agrees with the classification, by its Web Bot Auth
  * signature (the signer's own agent only), by the operator's published address ranges, or by
- * forward-confirmed reverse DNS where
- * the operator documents it. A claim that none of these can check stays claimed.
+ * forward-confirmed reverse DNS where the operator documents it. A claim that none of these can
+ * check stays claimed.
  *
  *   const verifier = createAgentVerifier({ ipRanges, resolver, keyDirectory });
  *   const claim = { agent: 'GPTBot', ip: '192.0.2.1', method: 'GET', host, target, headers };
