@@ -72,6 +72,32 @@ describe('createPageViewWriter', () => {
     await writer.close();
   });
 
+  it('stores every view at its own millisecond, before and long after the first view of its write', async () => {
+    const project = await buildProject(database.pool);
+    const writer = createPageViewWriter({ pool: database.pool });
+    // Offsets from the first view, as the insert sends them: negative, zero, and beyond 2^31 ms.
+    const times = [
+      '2026-03-05T12:00:00.123Z',
+      '2025-12-31T23:59:59.999Z',
+      '2026-03-05T12:00:00.123Z',
+      '2026-11-26T08:07:06.005Z',
+    ];
+    const written = times.map((time, index) => ({
+      ...(views(1, `/times/${index}`)[0] as StoredPageView),
+      occurredAt: Date.parse(time),
+    }));
+    assert.equal(await writer.write(project.id, written), times.length);
+    const result = await database.pool.query<{ path: string; occurred_at: Date }>(
+      'SELECT path, occurred_at FROM analytics_page_views WHERE project_id = $1 ORDER BY path',
+      [project.id],
+    );
+    assert.deepEqual(
+      result.rows.map((row) => row.occurred_at.toISOString()),
+      times,
+    );
+    await writer.close();
+  });
+
   it('fails only the write that is at fault when a group fails', async () => {
     const project = await buildProject(database.pool);
     const writer = createPageViewWriter({ pool: database.pool });
