@@ -20,6 +20,7 @@ import { createJobEventStreams, type JobEventStreams, type StreamLimits } from '
 import { installJsonBodyParser } from './json-body.ts';
 import { installMethodCheck } from './method-check.ts';
 import { installRateLimiting } from './rate-limiting.ts';
+import { loggedRequest } from './request-log.ts';
 import { optionalDefaults, withFrameworkErrors } from './schemas.ts';
 import { createValidatorCompiler } from './validation.ts';
 
@@ -55,7 +56,10 @@ export async function buildApp(
   options: AppOptions = {},
 ): Promise<App> {
   const app = Fastify({
-    logger: options.logger ?? false,
+    logger:
+      typeof options.logger === 'object' && options.logger !== null
+        ? { ...options.logger, serializers: { ...options.logger.serializers, req: loggedRequest } }
+        : (options.logger ?? false),
     // `request.ip` is the client's address: `X-Forwarded-For` is believed only from these proxies.
     trustProxy:
       dependencies.config.trustedProxies.length > 0 ? [...dependencies.config.trustedProxies] : false,
