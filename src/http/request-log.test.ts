@@ -59,4 +59,28 @@ describe("the service's request log", () => {
     assert.match(logged, /drains\/netlify\?key=\[redacted\]/);
     assert.ok(!logged.includes(key) && !logged.includes(encodeURIComponent(key)), 'the key is in the log');
   });
+
+  it("logs no visitor's address for the tracker's routes, and the client's address elsewhere", async () => {
+    const database = await createTestDatabase();
+    const app = await buildTestApp(database, { logger: { level: 'info', stream } });
+    after(() => app.close());
+    const { project } = await buildProjectWithKey(database.pool);
+    const visitor = '198.51.100.77';
+    lines.length = 0;
+    const requests = [
+      { method: 'GET', url: '/script.js' },
+      { method: 'OPTIONS', url: `/v1/analytics/${project.id}/beacon` },
+      { method: 'POST', url: `/v1/analytics/${project.id}/beacon` },
+    ] as const;
+    for (const request of requests)
+      await app.inject({
+        ...request,
+        remoteAddress: visitor,
+        payload: request.method === 'POST' ? '{}' : undefined,
+      });
+    assert.ok(lines.length >= requests.length * 2, 'every request is logged');
+    assert.ok(!lines.join('').includes(visitor), "a visitor's address is in the log");
+    await app.inject({ method: 'GET', url: '/healthz', remoteAddress: '192.0.2.10' });
+    assert.match(lines.join(''), /"remoteAddress":"192\.0\.2\.10"/);
+  });
 });

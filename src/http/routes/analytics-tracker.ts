@@ -72,7 +72,7 @@ export function registerAnalyticsTrackerRoutes(
     reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
   }
 
-  app.get('/script.js', { schema: { hide: true } }, async (_request, reply) =>
+  app.get('/script.js', { schema: { hide: true }, config: { visitors: true } }, async (_request, reply) =>
     reply
       .header('content-type', 'text/javascript; charset=utf-8')
       .header('cache-control', 'public, max-age=3600')
@@ -94,21 +94,26 @@ export function registerAnalyticsTrackerRoutes(
       },
     );
 
-    scope.options('/v1/analytics/:projectId/beacon', { schema: { hide: true } }, async (request, reply) => {
-      const origin = await checkOrigin(request, (request.params as { projectId: string }).projectId);
-      allowCors(reply, origin);
-      return reply
-        .header('access-control-allow-methods', 'POST')
-        .header('access-control-allow-headers', 'content-type')
-        .header('access-control-max-age', '86400')
-        .code(204)
-        .send();
-    });
+    scope.options(
+      '/v1/analytics/:projectId/beacon',
+      { schema: { hide: true }, config: { visitors: true } },
+      async (request, reply) => {
+        const origin = await checkOrigin(request, (request.params as { projectId: string }).projectId);
+        allowCors(reply, origin);
+        return reply
+          .header('access-control-allow-methods', 'POST')
+          .header('access-control-allow-headers', 'content-type')
+          .header('access-control-max-age', '86400')
+          .code(204)
+          .send();
+      },
+    );
 
     scope.post(
       '/v1/analytics/:projectId/beacon',
       {
         bodyLimit: 16 * 1024,
+        config: { visitors: true },
         schema: {
           tags: ['analytics'],
           summary: 'Record one page view from the browser tracker (public; allowed origins only)',
