@@ -315,7 +315,8 @@ describe('POST /v1/analytics/:projectId/drains/netlify', () => {
     const ndjson = records.map((record) => JSON.stringify(record)).join('\n');
     const viaQuery = await app.inject({
       method: 'POST',
-      url: `/v1/analytics/${project.id}/drains/netlify?key=${encodeURIComponent(key)}`,
+      // Netlify adds the drain's tags as query parameters (its log drains page, "Tags").
+      url: `/v1/analytics/${project.id}/drains/netlify?key=${encodeURIComponent(key)}&env=prod&service=docs`,
       headers: { 'content-type': 'application/x-ndjson' },
       payload: ndjson,
     });
