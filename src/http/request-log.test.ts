@@ -6,6 +6,17 @@ import { createTestDatabase } from '../../test/database.ts';
 import { buildProjectWithKey } from '../../test/factories.ts';
 import { redactedUrl } from './request-log.ts';
 
+const lines: string[] = [];
+const stream = new Writable({
+  write(chunk, _encoding, callback) {
+    lines.push(String(chunk));
+    callback();
+  },
+});
+const database = await createTestDatabase();
+const app = await buildTestApp(database, { logger: { level: 'info', stream } });
+after(() => app.close());
+
 describe('redactedUrl', () => {
   it('replaces the values of key and header_* parameters, in any case, and nothing else', () => {
     assert.equal(
@@ -25,18 +36,8 @@ describe('redactedUrl', () => {
 });
 
 describe("the service's request log", () => {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, callback) {
-      lines.push(String(chunk));
-      callback();
-    },
-  });
-
   it('never holds the API key a Netlify drain sends in its URL', async () => {
-    const database = await createTestDatabase();
-    const app = await buildTestApp(database, { logger: { level: 'info', stream } });
-    after(() => app.close());
+    lines.length = 0;
     const { project, key } = await buildProjectWithKey(database.pool, { scopes: ['ingest'] });
     const record = {
       request_id: '01HZXKJ3Q5ZB2M8V7RSLOGGED1',
@@ -61,12 +62,9 @@ describe("the service's request log", () => {
   });
 
   it("logs no visitor's address for the tracker's routes, and the client's address elsewhere", async () => {
-    const database = await createTestDatabase();
-    const app = await buildTestApp(database, { logger: { level: 'info', stream } });
-    after(() => app.close());
+    lines.length = 0;
     const { project } = await buildProjectWithKey(database.pool);
     const visitor = '198.51.100.77';
-    lines.length = 0;
     const requests = [
       { method: 'GET', url: '/script.js' },
       { method: 'OPTIONS', url: `/v1/analytics/${project.id}/beacon` },
