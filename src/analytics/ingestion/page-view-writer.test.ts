@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import pg from 'pg';
 import { createTestDatabase } from '../../../test/database.ts';
 import { buildProject } from '../../../test/factories.ts';
+import { quireTypeParsers } from '../../db/database.ts';
 import type { TrafficCategory } from '../classification/index.ts';
 import { verifyRollups } from '../rollups/index.ts';
 import type { StoredPageView } from './page-view.ts';
@@ -96,6 +98,46 @@ describe('createPageViewWriter', () => {
       times,
     );
     await writer.close();
+  });
+
+  it('inserts new keys plainly, and writes a group again with ON CONFLICT when one was stored', async () => {
+    const project = await buildProject(database.pool);
+    // A pool of its own, to see which insert statement each write used.
+    const pool = new pg.Pool({ connectionString: database.connectionString, types: quireTypeParsers() });
+    const statements: string[] = [];
+    pool.on('connect', (client) => {
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+        const name = (args[0] as { name?: string }).name;
+        if (name?.startsWith('analytics-insert-')) statements.push(name);
+        return query(...args);
+      };
+    });
+    const writer = createPageViewWriter({ pool, conflictMemoryMilliseconds: 60_000 });
+    const keyed = (keys: number[]) =>
+      keys.map((key) => ({
+        ...(views(1, `/keyed/${key}`)[0] as StoredPageView),
+        importKey: Buffer.from(`keyed ${key}`).toString('hex'),
+      }));
+    assert.equal(await writer.write(project.id, keyed([1, 2])), 2);
+    assert.deepEqual(statements.splice(0), ['analytics-insert-views']);
+    // Key 2 is stored: the plain insert fails, and the group is written again the careful way.
+    assert.equal(await writer.write(project.id, keyed([2, 3])), 1);
+    assert.deepEqual(statements.splice(0), ['analytics-insert-views', 'analytics-insert-imported-views']);
+    // The project stays careful for a while; another project does not.
+    assert.equal(await writer.write(project.id, keyed([4])), 1);
+    assert.deepEqual(statements.splice(0), ['analytics-insert-imported-views']);
+    const other = await buildProject(database.pool);
+    assert.equal(await writer.write(other.id, keyed([4, 5])), 2);
+    assert.deepEqual(statements.splice(0), ['analytics-insert-views']);
+    // A key twice in one write cannot be new twice: ON CONFLICT from the start.
+    assert.equal(await writer.write(other.id, keyed([6, 6])), 1);
+    assert.deepEqual(statements.splice(0), ['analytics-insert-imported-views']);
+    assert.equal(await stored(project.id), 4);
+    assert.equal(await stored(other.id), 3);
+    assert.deepEqual((await verifyRollups(database.pool, null)).mismatches, []);
+    await writer.close();
+    await pool.end();
   });
 
   it('fails only the write that is at fault when a group fails', async () => {

@@ -42,6 +42,14 @@ export interface PageViewWriterOptions {
   minimumConcurrentGroupSize?: number;
   /** Who the visitors of views with an address are; default: daily salts in `pool`. */
   identity?: VisitorIdentity;
+  /**
+   * How long a project's keyed views go through `ON CONFLICT DO NOTHING` after one of its keys was
+   * found stored (default 10 minutes). Otherwise they are inserted plainly (`optimistic` in
+   * insert-page-views.ts), and a unique violation rolls the group back and writes it again the
+   * careful way: a drain's batches are new unless the provider retries one, while an overlapping
+   * log import meets stored keys batch after batch.
+   */
+  conflictMemoryMilliseconds?: number;
 }
 
 interface PendingWrite {
@@ -55,6 +63,7 @@ interface IdentifiedWrite extends PendingWrite {
 }
 
 const retryableCodes = new Set(['40P01', '40001']);
+const uniqueViolation = '23505';
 
 /**
  * One insert per project for all its writes without import keys, and one for all its writes with
@@ -66,6 +75,7 @@ async function insertGroup(
   client: pg.PoolClient,
   group: IdentifiedWrite[],
   projects: ReadonlyMap<string, { paths: PathDictionary; series: RollupSeries }>,
+  conflicts: { optimistic(projectId: string): boolean; found(projectId: string): void },
 ): Promise<number[]> {
   const counts = group.map(() => 0);
   const merged = new Map<
@@ -99,7 +109,9 @@ async function insertGroup(
       project.paths.ids,
       project.series,
       visitors,
+      conflicts.optimistic(projectId),
     );
+    if (counted !== null && counted.length < views.length) conflicts.found(projectId);
     for (const viewIndex of counted ?? writes.keys()) {
       const index = writes[viewIndex] as number;
       counts[index] = (counts[index] as number) + 1;
@@ -112,6 +124,16 @@ export function createPageViewWriter(options: PageViewWriterOptions): PageViewWr
   const identity = options.identity ?? createVisitorIdentity({ db: options.pool });
   /** `${month} ${projectId}` of the partitions this process has made sure of. */
   const knownPartitions = new Set<string>();
+  const conflictMemory = options.conflictMemoryMilliseconds ?? 10 * 60_000;
+  /** When each project's keys last met stored ones. */
+  const lastConflicts = new Map<string, number>();
+  const conflicts = {
+    optimistic: (projectId: string) =>
+      Date.now() - (lastConflicts.get(projectId) ?? -Infinity) >= conflictMemory,
+    found: (projectId: string) => {
+      lastConflicts.set(projectId, Date.now());
+    },
+  };
 
   async function ensurePartitions(projectId: string, months: Iterable<number>, force = false): Promise<void> {
     const missing = [...months].filter((month) => force || !knownPartitions.has(`${month} ${projectId}`));
@@ -149,13 +171,28 @@ export function createPageViewWriter(options: PageViewWriterOptions): PageViewWr
       const visitors = anyAddress ? await identity.visitorsOf(write.projectId, write.views) : [];
       identified.push({ ...write, visitors: anyAddress ? visitors : write.views.map(() => undefined) });
     }
+    /** Set once a plain insert met a stored key: the group is written again with `ON CONFLICT`. */
+    let careful = false;
+    let partitionsRenewed = false;
+    const modes = {
+      optimistic: (projectId: string) => !careful && conflicts.optimistic(projectId),
+      found: conflicts.found,
+    };
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await transaction(options.pool, (client) => insertGroup(client, identified, projects));
+        return await transaction(options.pool, (client) => insertGroup(client, identified, projects, modes));
       } catch (error: unknown) {
         const code = errorCode(error);
+        if (code === uniqueViolation && !careful) {
+          careful = true;
+          for (const write of group) {
+            if (write.views.some((view) => view.importKey !== undefined)) conflicts.found(write.projectId);
+          }
+          continue;
+        }
         // 23514: no partition for a row; retention dropped a month this process thought it knew.
-        if (code === '23514' && attempt === 1) {
+        if (code === '23514' && !partitionsRenewed) {
+          partitionsRenewed = true;
           for (const [projectId, { months }] of byProject) await ensurePartitions(projectId, months, true);
           continue;
         }
