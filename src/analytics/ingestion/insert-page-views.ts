@@ -126,12 +126,27 @@ export async function insertPageViews(
   /**
    * Views with import keys are inserted without `ON CONFLICT`, expecting none to be stored yet: a
    * stored key then fails the statement with a unique violation (23505), and the caller must roll
-   * back and call again without this. Keys repeated within `views` are inserted as if it were
-   * false, since they cannot all be new.
+   * back and call again without this. A key repeated within `views` (one request's several
+   * entries) is inserted with its first view only.
    */
   optimistic = false,
 ): Promise<readonly number[] | null> {
   if (views.length === 0) return null;
+  if (optimistic && views[0]?.importKey !== undefined) {
+    const firsts = firstOfEachKey(views);
+    if (firsts.length < views.length) {
+      const counted = await insertPageViews(
+        db,
+        projectId,
+        firsts.map((index) => views[index] as StoredPageView),
+        pathIds,
+        series,
+        visitors && firsts.map((index) => visitors[index]),
+        true,
+      );
+      return counted === null ? firsts : counted.map((index) => firsts[index] as number);
+    }
+  }
   const profiled = profileViews(views);
   await db.query({
     name: 'analytics-packing-lock-shared',
@@ -156,6 +171,18 @@ export async function insertPageViews(
   return counted;
 }
 
+/** The indexes of the first view of each import key, in order. */
+function firstOfEachKey(views: readonly StoredPageView[]): number[] {
+  const seen = new Set<string | undefined>();
+  const firsts: number[] = [];
+  for (const [index, view] of views.entries()) {
+    if (seen.has(view.importKey)) continue;
+    seen.add(view.importKey);
+    firsts.push(index);
+  }
+  return firsts;
+}
+
 /**
  * Inserts the raw events; returns `'all'` when every view was new (always, for views without
  * import keys, or inserted optimistically), else the import keys of those that were.
@@ -169,8 +196,7 @@ async function insertRawViews(
   const { profiles, userAgents } = profiled;
   const keyed = profiled.importKeys.length > 0;
   // The plain statement takes keys as well; the unique index still refuses one already stored.
-  const onConflict =
-    keyed && !(optimistic && new Set(profiled.importKeys).size === profiled.importKeys.length);
+  const onConflict = keyed && !optimistic;
   const userAgentIds = [...userAgents.keys()].sort();
   const base = profiled.occurredAt[0] ?? 0;
   // Named: prepared once per connection instead of planned on every batch.

@@ -111,7 +111,10 @@ async function insertGroup(
       visitors,
       conflicts.optimistic(projectId),
     );
-    if (counted !== null && counted.length < views.length) conflicts.found(projectId);
+    // Fewer views counted than keys written: some were stored before.
+    if (counted !== null && counted.length < new Set(views.map((view) => view.importKey)).size) {
+      conflicts.found(projectId);
+    }
     for (const viewIndex of counted ?? writes.keys()) {
       const index = writes[viewIndex] as number;
       counts[index] = (counts[index] as number) + 1;
