@@ -20,8 +20,20 @@ export async function insertProject(db: Queryable, project: NewProject): Promise
   return projectFromRow(result.rows[0]!);
 }
 
+/**
+ * `ProjectRow`'s columns, listed: a prepared statement's result must keep its shape when a later
+ * migration adds a column, or PostgreSQL refuses to run it again on that connection.
+ */
+const projectColumns = 'id, name, repository, ref, code_host, settings, created_at, updated_at';
+
 export async function findProject(db: Queryable, id: string): Promise<Project | null> {
-  const result = await db.query<ProjectRow>('SELECT * FROM projects WHERE id = $1', [id]);
+  // Named: parsed and planned once per connection, since hot paths read their project (a Vercel
+  // drain, on every delivery).
+  const result = await db.query<ProjectRow>({
+    name: 'find-project',
+    text: `SELECT ${projectColumns} FROM projects WHERE id = $1`,
+    values: [id],
+  });
   const row = result.rows[0];
   return row ? projectFromRow(row) : null;
 }
