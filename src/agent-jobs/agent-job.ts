@@ -58,6 +58,16 @@ export interface AgentJobRow {
   archived_at: Date | null;
 }
 
+/**
+ * `AgentJobRow`'s columns, listed for named statements: a prepared statement's result must keep
+ * its shape when a later migration adds a column, or PostgreSQL refuses to run it again on that
+ * connection ("cached plan must not change result type") until the process restarts.
+ */
+export const agentJobColumns =
+  'id, project_id, status, repository, ref, model, branch, pull_request_url, error, history, input_tokens, ' +
+  'output_tokens, cache_read_tokens, cache_write_tokens, estimated_cost, run_failures, automation_id, ' +
+  'trigger, created_at, updated_at, archived_at';
+
 export function agentJobFromRow(row: AgentJobRow): AgentJob {
   return {
     id: row.id,

@@ -2,7 +2,13 @@
 import type { Queryable } from '../db/database.ts';
 import { newId } from '../ids.ts';
 import { agentRunInsertSql } from '../queue/queue.ts';
-import { type AgentJob, type AgentJobRow, agentJobFromRow, type JobTrigger } from './agent-job.ts';
+import {
+  type AgentJob,
+  type AgentJobRow,
+  agentJobColumns,
+  agentJobFromRow,
+  type JobTrigger,
+} from './agent-job.ts';
 import type { JobStatus } from './job-status.ts';
 
 export interface NewJob {
@@ -52,7 +58,7 @@ export async function insertQueuedJobs(
        ), run AS (
          ${agentRunInsertSql('job', 'job.id')}
        )
-       SELECT * FROM job`,
+       SELECT ${agentJobColumns} FROM job`,
     values: [
       jobIds,
       jobs.map((job) => job.projectId),
@@ -68,7 +74,7 @@ export async function insertQueuedJobs(
 export async function findJob(db: Queryable, projectId: string, id: string): Promise<AgentJob | null> {
   const result = await db.query<AgentJobRow>({
     name: 'find-agent-job',
-    text: 'SELECT * FROM agent_jobs WHERE id = $1 AND project_id = $2',
+    text: `SELECT ${agentJobColumns} FROM agent_jobs WHERE id = $1 AND project_id = $2`,
     values: [id, projectId],
   });
   const row = result.rows[0];
