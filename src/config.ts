@@ -53,6 +53,11 @@ export interface Config {
   /** Months of raw page views kept (rollups are kept for ever). */
   analyticsRetentionMonths: number;
   /**
+   * Decompressed bytes of drained bodies read at once, in MiB; a batch beyond waits, then gets a
+   * 429. Their parsed records take about four times as much heap.
+   */
+  drainMemoryMegabytes: number;
+  /**
    * Proxies (addresses or CIDRs) whose `X-Forwarded-For` is believed for the client's address
    * (`request.ip`); empty: the socket's peer is the client.
    */
@@ -253,6 +258,7 @@ export function loadConfig(
     clientUrl: (parseUrl(environment, 'QUIRE_URL', ['http:', 'https:']) ?? publicUrl).replace(/\/+$/, ''),
     clientApiKey: optional(environment, 'QUIRE_API_KEY'),
     analyticsRetentionMonths: parseInteger(environment, 'QUIRE_ANALYTICS_RETENTION_MONTHS', 13, 1, 1200),
+    drainMemoryMegabytes: parseInteger(environment, 'QUIRE_DRAIN_MEMORY_MB', 128, 1, 65_536),
     trustedProxies: parseTrustedProxies(environment),
     ...parseSecretKeys(environment),
   });

@@ -53,6 +53,7 @@ export async function createServices(
   const { notifier } = dependencies;
   const analyticsIngestion = createAnalyticsServices(pool, {
     retentionMonths: config.analyticsRetentionMonths,
+    drainMemoryBytes: config.drainMemoryMegabytes * 1024 * 1024,
     ...dependencies.verification,
   });
   return {

@@ -2,6 +2,7 @@ import { after } from 'node:test';
 import type { AgentRunner } from '../src/agent-jobs/agent-runner.ts';
 import type { JobService } from '../src/agent-jobs/job-service.ts';
 import { type JobWorker, startJobWorker } from '../src/agent-jobs/job-worker.ts';
+import type { AnalyticsServices } from '../src/analytics/ingestion/index.ts';
 import type { KeyDirectory, ReverseDnsResolver } from '../src/analytics/verification/index.ts';
 import { createApiKeyCache } from '../src/auth/api-key-cache.ts';
 import type { CodeHost, CodeHostProject } from '../src/code-hosts/code-host.ts';
@@ -45,6 +46,8 @@ export interface TestServices {
   jobs: JobService;
   notifier: Notifier;
   boss: Awaited<ReturnType<typeof startQueue>>;
+  /** The process's analytics objects, as the routes use them. */
+  analytics: AnalyticsServices;
   /** Starts a worker in this process with the given agent; stopped after the file's tests. */
   startWorker(
     runner: AgentRunner,
@@ -115,6 +118,7 @@ export async function buildTestServices(
     jobs,
     notifier,
     boss,
+    analytics: services.analyticsIngestion,
     async startWorker(runner, overrides = {}) {
       const worker = await startJobWorker({
         pool: database.pool,

@@ -44,6 +44,7 @@ export function registerAnalyticsImportCommand(analytics: Command): void {
           }
           const analytics = createAnalyticsServices(database.pool, {
             retentionMonths: config.analyticsRetentionMonths,
+            drainMemoryBytes: config.drainMemoryMegabytes * 1024 * 1024,
           });
           const summaries: Array<{ file: string; summary: ImportSummary }> = [];
           try {

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { InvalidInputError } from '../../errors.ts';
-import { bodyRecords, decompressBody, isPlainText } from './drain-body.ts';
+import { createByteBudget } from '../../byte-budget.ts';
+import { InvalidInputError, RateLimitedError } from '../../errors.ts';
+import { bodyRecords, decompressBody, expectedBodyBytes, isPlainText } from './drain-body.ts';
 
 /** The rules as they read on the decoded text: what bodyRecords must answer for any body. */
 function recordsOfText(text: string): unknown[] {
@@ -177,6 +178,33 @@ describe('drained bodies read record by record', () => {
     await assert.rejects(decompressBody(gzipSync(text).subarray(0, 100)), InvalidInputError);
     const plain = Buffer.from('{"RayID":"1"}');
     assert.deepEqual(await decompressBody(plain), [plain]);
+  });
+
+  it('reserve what the gzip trailer says, and grow the reservation when it says less', async () => {
+    const lines = (from: number) =>
+      `${Array.from({ length: 20_000 }, (_, index) => JSON.stringify({ RayID: from + index })).join('\n')}\n`;
+    const single = gzipSync(lines(0));
+    assert.equal(expectedBodyBytes(single), Buffer.byteLength(lines(0)));
+    assert.equal(expectedBodyBytes(Buffer.from('[{"a":1}]')), 9);
+    // Two gzip members one after the other: the trailer tells the last member's length only.
+    const concatenated = Buffer.concat([gzipSync(lines(0)), gzipSync(lines(20_000))]);
+    const budget = createByteBudget({
+      limitBytes: 1024 * 1024,
+      maximumWaitMilliseconds: 50,
+      busy: () => new RateLimitedError('busy', 5),
+    });
+    const memory = await budget.reserve(expectedBodyBytes(concatenated));
+    const chunks = await decompressBody(concatenated, memory);
+    assert.equal(bodyRecords(chunks).length, 40_000);
+    assert.equal(memory.bytes, Buffer.byteLength(lines(0)) + Buffer.byteLength(lines(20_000)));
+    memory.release();
+    // Growing waits for the budget that others hold, and gives up after the wait.
+    const held = await budget.reserve(1024 * 1024 - 1000);
+    const small = await budget.reserve(1000);
+    await assert.rejects(decompressBody(single, small), RateLimitedError);
+    small.release();
+    held.release();
+    assert.equal(budget.used, 0);
   });
 
   it('tell plain text from text with escapes or DEL', () => {

@@ -8,7 +8,8 @@
  * chunks zlib wrote it in.
  */
 import { createGunzip } from 'node:zlib';
-import { InvalidInputError, PayloadTooLargeError } from '../../errors.ts';
+import type { Reservation } from '../../byte-budget.ts';
+import { InvalidInputError, isQuireError, PayloadTooLargeError } from '../../errors.ts';
 import {
   arrayElements,
   isJsonWhitespaceByte,
@@ -23,11 +24,25 @@ import { gunzipChunkBytes } from '../log-import/index.ts';
 export const maximumDecompressedBytes = 64 * 1024 * 1024;
 
 /**
- * The body's bytes, in the chunks they were inflated in: joining a Logpush batch's 1.9 MB into one
- * buffer cost more than inflating it (docs/benchmarks.md), and JSON lines need no join.
+ * The bytes a body is expected to take once decompressed, to reserve before reading it: a gzip
+ * body's own trailer says (ISIZE, the last member's length modulo 2^32, RFC 1952 section 2.3.1),
+ * capped at what is accepted; a plain body is its length. A trailer that understates only means the
+ * reservation grows while inflating.
  */
-export async function decompressBody(body: Buffer): Promise<Buffer[]> {
-  if (body[0] !== 0x1f || body[1] !== 0x8b) return [body];
+export function expectedBodyBytes(body: Buffer): number {
+  if (!isGzip(body) || body.length < 18) return body.length;
+  return Math.min(body.readUInt32LE(body.length - 4), maximumDecompressedBytes);
+}
+
+const isGzip = (body: Buffer) => body[0] === 0x1f && body[1] === 0x8b;
+
+/**
+ * The body's bytes, in the chunks they were inflated in: joining a Logpush batch's 1.9 MB into one
+ * buffer cost more than inflating it (docs/benchmarks.md), and JSON lines need no join. With a
+ * reservation, inflating pauses whenever the output outgrows it until it has grown.
+ */
+export async function decompressBody(body: Buffer, memory?: Reservation): Promise<Buffer[]> {
+  if (!isGzip(body)) return [body];
   const chunks: Buffer[] = [];
   let total = 0;
   const gunzip = createGunzip({ chunkSize: gunzipChunkBytes });
@@ -41,11 +56,18 @@ export async function decompressBody(body: Buffer): Promise<Buffer[]> {
         return;
       }
       chunks.push(chunk);
+      if (memory !== undefined && total > memory.bytes) {
+        gunzip.pause();
+        memory.grow(total - memory.bytes).then(
+          () => gunzip.resume(),
+          (error: unknown) => gunzip.destroy(error as Error),
+        );
+      }
     });
     gunzip.on('end', () => resolve(chunks));
     gunzip.on('error', (error: unknown) => {
       reject(
-        error instanceof PayloadTooLargeError
+        isQuireError(error)
           ? error
           : new InvalidInputError('The body starts like gzip but is not valid gzip'),
       );

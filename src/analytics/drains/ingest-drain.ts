@@ -6,6 +6,8 @@
  * provider's format at all is refused (400). Every view carries its request's identity (the
  * provider's request id), so a retried batch stores nothing twice.
  */
+
+import type { ByteBudget } from '../../byte-budget.ts';
 import type { PageViewWriter, PipelineDependencies, StoredPageView } from '../ingestion/index.ts';
 import {
   createRequestIdentifier,
@@ -15,7 +17,7 @@ import {
   viewOfLoggedRequest,
 } from '../log-import/index.ts';
 import type { AgentVerifier } from '../verification/index.ts';
-import { bodyRecords, decompressBody, isPlainText } from './drain-body.ts';
+import { bodyRecords, decompressBody, expectedBodyBytes, isPlainText } from './drain-body.ts';
 
 export const drainProviders = ['vercel', 'cloudflare', 'netlify'] as const;
 export type DrainProvider = (typeof drainProviders)[number];
@@ -32,12 +34,30 @@ export interface DrainResult {
 const writeSize = 5000;
 
 export async function ingestDrain(
-  dependencies: PipelineDependencies & { writer: PageViewWriter; verifier?: AgentVerifier },
+  dependencies: PipelineDependencies & {
+    writer: PageViewWriter;
+    verifier?: AgentVerifier;
+    /** Held for the decompressed body while it is read and written (byte-budget.ts). */
+    memory: ByteBudget;
+  },
   projectId: string,
   provider: DrainProvider,
   body: Buffer,
 ): Promise<DrainResult> {
-  const decompressed = await decompressBody(body);
+  const memory = await dependencies.memory.reserve(expectedBodyBytes(body));
+  try {
+    return await ingestBody(dependencies, projectId, provider, await decompressBody(body, memory));
+  } finally {
+    memory.release();
+  }
+}
+
+async function ingestBody(
+  dependencies: PipelineDependencies & { writer: PageViewWriter; verifier?: AgentVerifier },
+  projectId: string,
+  provider: DrainProvider,
+  decompressed: Buffer[],
+): Promise<DrainResult> {
   const plainText = isPlainText(decompressed);
   const records = bodyRecords(decompressed);
   if (provider === 'cloudflare' && isCloudflareValidation(records))

@@ -1,9 +1,8 @@
 /**
- * A project's log drain settings, kept in `projects.settings` like its other settings (this
- * version of Quire has no encrypted secret store; the settings column is never shown to API
- * clients or printed):
- *  - `analyticsVercelDrainSecret`: the Vercel drain's signature secret; when set, every delivery
- *    must carry a matching `x-vercel-signature`;
+ * A project's log drain settings, kept in `projects.settings` like its other settings (the
+ * settings column is never shown to API clients or printed):
+ *  - `analyticsVercelDrainSecret`: the Vercel drain's signature secret, sealed (src/secrets/); when
+ *    set, every delivery must carry a matching `x-vercel-signature`;
  *  - `analyticsVercelVerifyCode`: the code Vercel shows when a drain is created, echoed in the
  *    `x-vercel-verify` response header so that Vercel accepts the endpoint.
  */

@@ -11,13 +11,15 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { buildTestApp } from '../../../test/app.ts';
+import { buildTestServices } from '../../../test/app.ts';
 import { createTestDatabase } from '../../../test/database.ts';
 import { bearer, buildProjectWithKey } from '../../../test/factories.ts';
 import { insertApiKey } from '../../auth/api-key-store.ts';
 
 const database = await createTestDatabase();
-const app = await buildTestApp(database, { environment: { QUIRE_ANALYTICS_RETENTION_MONTHS: '1200' } });
+const { app, analytics } = await buildTestServices(database, {
+  environment: { QUIRE_ANALYTICS_RETENTION_MONTHS: '1200' },
+});
 const chrome =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36';
 const at = Date.parse('2026-05-01T12:00:00Z');
@@ -416,6 +418,36 @@ describe('large drained batches', () => {
     assert.deepEqual(retry.json(), { accepted: 0, alreadyStored: 1499, skipped: 1 });
     assert.deepEqual((await exportViews(project.id, key)).totals, { human: 1899, ai: 0, total: 1899 });
   });
+
+  it('wait for the memory other batches hold, and are read once it is given back', async () => {
+    const { project, key } = await buildProjectWithKey(database.pool);
+    const body = gzipSync(
+      `${JSON.stringify({
+        ClientIP: '198.51.100.7',
+        ClientRequestMethod: 'GET',
+        ClientRequestURI: '/docs/waited',
+        ClientRequestUserAgent: chrome,
+        EdgeResponseStatus: 200,
+        EdgeStartTimestamp: (at + 3000) * 1e6,
+        RayID: '8e5a0c1b2d3fffff',
+      })}\n`,
+    );
+    // All of the budget (QUIRE_DRAIN_MEMORY_MB, 128 MiB here), as other batches being read would hold it.
+    const held = await analytics.drainMemory.reserve(128 * 1024 * 1024);
+    let answered = false;
+    const waiting = drain('cloudflare', project.id, key, body).then((response) => {
+      answered = true;
+      return response;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(answered, false);
+    assert.deepEqual((await exportViews(project.id, key)).totals, { human: 0, ai: 0, total: 0 });
+    held.release();
+    const response = await waiting;
+    assert.equal(response.statusCode, 200, response.body);
+    assert.deepEqual(response.json(), { accepted: 1, alreadyStored: 0, skipped: 0 });
+    assert.equal(analytics.drainMemory.used, 0);
+  });
 });
 
 describe('the drains in the OpenAPI document', () => {
@@ -424,7 +456,7 @@ describe('the drains in the OpenAPI document', () => {
     for (const provider of ['vercel', 'cloudflare', 'netlify']) {
       const operation = document.paths[`/v1/analytics/{projectId}/drains/${provider}`]?.post;
       assert.ok(operation, provider);
-      for (const status of ['200', '400', '401', '403', '413'])
+      for (const status of ['200', '400', '401', '403', '413', '429'])
         assert.ok(operation.responses[status], `${provider} ${status}`);
     }
     assert.ok(document.paths['/v1/analytics/{projectId}/drains/vercel'].get.responses['200']);
