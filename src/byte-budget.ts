@@ -2,9 +2,9 @@
  * A process-wide budget of bytes for work whose memory grows with its input: concurrent holders
  * reserve what they expect to use, wait their turn in order while the budget is spent, and give up
  * with the caller's error (a 429 with `Retry-After` for the drains) after a bounded wait. The log
- * drains need it: a 16 MiB gzipped body inflates to at most 64 MiB and parses into about four times
- * that, so a few dozen such requests at once would take more than V8's heap (docs/analytics.md,
- * "Live log drains").
+ * drains need it: a 16 MiB gzipped body inflates to at most 64 MiB, held while its records are
+ * read, so a few dozen such requests at once would hold gigabytes (docs/analytics.md, "Live log
+ * drains").
  *
  *   const budget = createByteBudget({ limitBytes: 128 << 20, maximumWaitMilliseconds: 10_000, busy });
  *   const reservation = await budget.reserve(body.length);

@@ -52,10 +52,7 @@ export interface Config {
   clientApiKey: string | null;
   /** Months of raw page views kept (rollups are kept for ever). */
   analyticsRetentionMonths: number;
-  /**
-   * Decompressed bytes of drained bodies read at once, in MiB; a batch beyond waits, then gets a
-   * 429. Their parsed records take about four times as much heap.
-   */
+  /** Decompressed bytes of drained bodies read at once, in MiB; a batch beyond waits, then gets a 429. */
   drainMemoryMegabytes: number;
   /**
    * Proxies (addresses or CIDRs) whose `X-Forwarded-For` is believed for the client's address

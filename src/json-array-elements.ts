@@ -31,22 +31,36 @@ export function lastNonWhitespace(body: Buffer, end = body.length): number {
  * bytes as the body, this gives up.
  */
 export function arrayElements(body: Buffer, open: number, close: number): unknown[] | undefined {
-  if (body[open] !== openBracket || body[close] !== closeBracket || close <= open) return undefined;
-  let cut = body.indexOf(separator, open);
-  if (cut === -1 || cut > close) return undefined;
   const elements: unknown[] = [];
+  const reader = readArrayElements(body, open, close);
+  for (let next = reader.next(); ; next = reader.next()) {
+    if (next.done) return next.value ? elements : undefined;
+    elements.push(next.value);
+  }
+}
+
+/**
+ * `arrayElements` one element at a time: yields the elements as they are cut and parsed, and
+ * returns true when the array ended so, false when this way gave up. Whether the text is a JSON
+ * array at all is known only then; the elements yielded before are its first ones if it is (each
+ * started where an element starts, and parsed as a whole value).
+ */
+export function* readArrayElements(body: Buffer, open: number, close: number): Generator<unknown, boolean> {
+  if (body[open] !== openBracket || body[close] !== closeBracket || close <= open) return false;
+  let cut = body.indexOf(separator, open);
+  if (cut === -1 || cut > close) return false;
   let failedBytes = 0;
   let start = open + 1;
   for (;;) {
     const end = cut === -1 || cut > close ? close : cut + 1;
     const element = parsedJson(body.toString('utf8', start, end));
     if (element !== notJson) {
-      elements.push(element);
-      if (end === close) return elements;
+      yield element;
+      if (end === close) return true;
       start = cut + 2;
     } else {
       failedBytes += end - start;
-      if (end === close || failedBytes > body.length) return undefined;
+      if (end === close || failedBytes > body.length) return false;
     }
     cut = body.indexOf(separator, cut + 1);
   }

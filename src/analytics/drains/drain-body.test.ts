@@ -4,7 +4,13 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { createByteBudget } from '../../byte-budget.ts';
 import { InvalidInputError, RateLimitedError } from '../../errors.ts';
-import { bodyRecords, decompressBody, expectedBodyBytes, isPlainText } from './drain-body.ts';
+import {
+  bodyRecords,
+  decompressBody,
+  expectedBodyBytes,
+  isPlainText,
+  readBodyRecords,
+} from './drain-body.ts';
 
 /** The rules as they read on the decoded text: what bodyRecords must answer for any body. */
 function recordsOfText(text: string): unknown[] {
@@ -178,6 +184,33 @@ describe('drained bodies read record by record', () => {
     await assert.rejects(decompressBody(gzipSync(text).subarray(0, 100)), InvalidInputError);
     const plain = Buffer.from('{"RayID":"1"}');
     assert.deepEqual(await decompressBody(plain), [plain]);
+  });
+
+  it('read a large body as its records are taken, refusing it only where the whole text would', () => {
+    const elements = Array.from({ length: 5_000 }, (_, index) => ({ index }));
+    const array = Buffer.from(JSON.stringify(elements));
+    const lazily = readBodyRecords([array]);
+    assert.equal(lazily.validAtEnd, true);
+    assert.equal(Array.isArray(lazily.records), false);
+    assert.deepEqual([...lazily.records], elements);
+    // Damaged at its end: the elements before come out first, then the 400.
+    const taken: unknown[] = [];
+    const damaged = Buffer.from(`${array.toString('utf8').slice(0, -1)},{"index": oops}]`);
+    assert.throws(() => {
+      for (const record of readBodyRecords([damaged]).records) taken.push(record);
+    }, InvalidInputError);
+    assert.deepEqual(taken, elements);
+    // JSON lines: every line that is no JSON is taken as undefined before the body is refused.
+    const lines = readBodyRecords([Buffer.from('not json\n'.repeat(10_000))]);
+    assert.equal(lines.validAtEnd, false);
+    let undefinedLines = 0;
+    assert.throws(() => {
+      for (const record of lines.records) {
+        assert.equal(record, undefined);
+        undefinedLines += 1;
+      }
+    }, InvalidInputError);
+    assert.equal(undefinedLines, 10_000);
   });
 
   it('reserve what the gzip trailer says, and grow the reservation when it says less', async () => {

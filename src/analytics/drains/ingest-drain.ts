@@ -6,7 +6,7 @@
  * provider's format at all is refused (400). Every view carries its request's identity (the
  * provider's request id), so a retried batch stores nothing twice.
  */
-
+import { setImmediate } from 'node:timers/promises';
 import type { ByteBudget } from '../../byte-budget.ts';
 import type { PageViewWriter, PipelineDependencies, StoredPageView } from '../ingestion/index.ts';
 import {
@@ -17,7 +17,7 @@ import {
   viewOfLoggedRequest,
 } from '../log-import/index.ts';
 import type { AgentVerifier } from '../verification/index.ts';
-import { bodyRecords, decompressBody, expectedBodyBytes, isPlainText } from './drain-body.ts';
+import { decompressBody, expectedBodyBytes, isPlainText, readBodyRecords } from './drain-body.ts';
 
 export const drainProviders = ['vercel', 'cloudflare', 'netlify'] as const;
 export type DrainProvider = (typeof drainProviders)[number];
@@ -59,23 +59,26 @@ async function ingestBody(
   decompressed: Buffer[],
 ): Promise<DrainResult> {
   const plainText = isPlainText(decompressed);
-  const records = bodyRecords(decompressed);
-  if (provider === 'cloudflare' && isCloudflareValidation(records))
-    return { accepted: 0, alreadyStored: 0, skipped: 0 };
+  const { records, validAtEnd } = readBodyRecords(decompressed);
   const identifier = createRequestIdentifier();
   const result: DrainResult = { accepted: 0, alreadyStored: 0, skipped: 0 };
-  let views: StoredPageView[] = [];
+  const views: StoredPageView[] = [];
   let verifications: Array<Promise<void>> = [];
-  const write = async () => {
+  const write = async (written: StoredPageView[]) => {
     // Verified before they are written, as the batch endpoint does: the verdict is stored with the view.
     await Promise.all(verifications);
     verifications = [];
-    const inserted = await dependencies.writer.write(projectId, views);
+    const inserted = await dependencies.writer.write(projectId, written);
     result.accepted += inserted;
-    result.alreadyStored += views.length - inserted;
-    views = [];
+    result.alreadyStored += written.length - inserted;
   };
+  let read = 0;
+  let firstRecord: unknown;
   for (const record of records) {
+    read += 1;
+    if (read === 1) firstRecord = record;
+    // Other requests get their turn between the pieces of a large body.
+    else if (read % writeSize === 0) await setImmediate();
     const parsed: LogLineResult = parseDrainRecord(provider, record);
     if (!parsed.ok) {
       result.skipped += 1;
@@ -92,17 +95,21 @@ async function ingestBody(
     views.push(view.view);
     const verification = verifyLoggedView(dependencies.verifier, parsed.request, view.view);
     if (verification !== undefined) verifications.push(verification);
-    if (views.length >= writeSize) await write();
+    if (!validAtEnd && views.length >= writeSize) await write(views.splice(0));
   }
-  if (views.length > 0) await write();
+  if (provider === 'cloudflare' && read === 1 && isCloudflareValidation(firstRecord)) {
+    return { accepted: 0, alreadyStored: 0, skipped: 0 };
+  }
+  // A JSON array's views are written once the whole body is known to be one.
+  for (let start = 0; start < views.length; start += writeSize) {
+    await write(views.slice(start, start + writeSize));
+  }
   return result;
 }
 
 /** Cloudflare checks a new HTTP destination by sending `{"content":"tests"}` (gzipped). */
-function isCloudflareValidation(records: readonly unknown[]): boolean {
-  const [only] = records;
+function isCloudflareValidation(only: unknown): boolean {
   return (
-    records.length === 1 &&
     typeof only === 'object' &&
     only !== null &&
     Object.keys(only).length === 1 &&

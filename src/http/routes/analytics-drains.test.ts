@@ -419,6 +419,26 @@ describe('large drained batches', () => {
     assert.deepEqual((await exportViews(project.id, key)).totals, { human: 1899, ai: 0, total: 1899 });
   });
 
+  it('store nothing of a JSON array found damaged after its first thousands of entries', async () => {
+    const { project, key } = await buildProjectWithKey(database.pool);
+    const base = vercelBatch()[1] as Record<string, unknown> & { proxy: Record<string, unknown> };
+    const entries = Array.from({ length: 12_000 }, (_, index) =>
+      JSON.stringify({
+        ...base,
+        id: `15738172502832546510972${String(index).padStart(5, '0')}`,
+        requestId: `damaged-${index}`,
+        proxy: { ...base.proxy, path: `/docs/page-${index}` },
+      }),
+    );
+    // Read in pieces, the array is known to be none only at its last entry.
+    const damaged = `[${entries.join(',')},{"id": oops}]`;
+    const response = await drain('vercel', project.id, key, damaged);
+    assert.equal(response.statusCode, 400, response.body);
+    assert.deepEqual((await exportViews(project.id, key)).totals, { human: 0, ai: 0, total: 0 });
+    const whole = await drain('vercel', project.id, key, `[${entries.join(',')}]`);
+    assert.deepEqual(whole.json(), { accepted: 12_000, alreadyStored: 0, skipped: 0 });
+  });
+
   it('wait for the memory other batches hold, and are read once it is given back', async () => {
     const { project, key } = await buildProjectWithKey(database.pool);
     const body = gzipSync(
