@@ -23,7 +23,6 @@
 //    the shared buffers they touched and the WAL they wrote; it needs pg_stat_statements loaded: run
 //    once with --keep DIR, add `shared_preload_libraries = 'pg_stat_statements'` to
 //    DIR/data/postgres/postgresql.conf, run again with the same --keep DIR.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
@@ -40,6 +39,7 @@ import { insertProject } from '../src/projects/project-store.ts';
 import { drainsBenchmark } from './analytics-drains.ts';
 import { loadVisitorSketches, visitorExpression, visitorsBenchmark } from './analytics-visitors.ts';
 import { clusterCpuSeconds, processCpuSeconds } from './process-cpu.ts';
+import { startQuireServer } from './quire-server.ts';
 
 const { values } = parseArgs({
   options: {
@@ -120,25 +120,11 @@ const clientAddress = () => {
   return `10.${client >> 16}.${(client >> 8) & 255}.${client & 255}`;
 };
 
-const server = spawn(process.execPath, ['bin/quire.js', 'serve', '--port', '0'], {
-  env: {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? '/tmp',
-    QUIRE_DATA_DIR: path.join(benchDirectory, 'data'),
-    NODE_OPTIONS: process.env.SERVER_NODE_OPTIONS ?? '',
-  },
-  stdio: ['ignore', 'pipe', 'inherit'],
+const server = await startQuireServer(path.join(benchDirectory, 'data'), {
+  NODE_OPTIONS: process.env.SERVER_NODE_OPTIONS ?? '',
 });
-const serverPid = server.pid as number;
-const url = await new Promise<string>((resolve, reject) => {
-  let output = '';
-  server.stdout.on('data', (chunk) => {
-    output += chunk;
-    const match = /serving at (http:\/\/\S+)/.exec(output);
-    if (match) resolve(match[1] as string);
-  });
-  server.on('exit', () => reject(new Error(`server exited:\n${output}`)));
-});
+const serverPid = server.process.pid as number;
+const url = server.url;
 
 // Plain node:http with keep-alive for every request: fetch cost the load generator, which shares the
 // two cores with the server, about three times the CPU time per request.
@@ -164,8 +150,7 @@ try {
   } else await ingestAndExport();
 } finally {
   agent.destroy();
-  server.kill('SIGTERM');
-  await new Promise((resolve) => server.on('exit', resolve));
+  await server.stop();
   await pool.end();
   await embedded.release();
   if (values.keep === undefined) await fs.rm(benchDirectory, { recursive: true, force: true });
