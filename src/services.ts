@@ -41,6 +41,8 @@ export async function createServices(
     cacheJobs: boolean;
     /** Agent verification's network adapters; default: the system resolver and HTTPS key directories. */
     verification?: { resolver?: ReverseDnsResolver; keyDirectory?: KeyDirectory };
+    /** How long a drained batch waits for the drains' memory budget before its 429; tests shorten it. */
+    drainWaitMilliseconds?: number;
     /** The clock automations' schedules start from; tests pass their own. */
     now?: () => Date;
     /** Seals and opens stored secrets. */
@@ -54,6 +56,9 @@ export async function createServices(
   const analyticsIngestion = createAnalyticsServices(pool, {
     retentionMonths: config.analyticsRetentionMonths,
     drainMemoryBytes: config.drainMemoryMegabytes * 1024 * 1024,
+    ...(dependencies.drainWaitMilliseconds === undefined
+      ? {}
+      : { drainWaitMilliseconds: dependencies.drainWaitMilliseconds }),
     ...dependencies.verification,
   });
   return {

@@ -73,6 +73,7 @@ export async function buildTestServices(
     extraRoutes?: RouteRegistrar[];
     environment?: Record<string, string>;
     verification?: { resolver?: ReverseDnsResolver; keyDirectory?: KeyDirectory };
+    drainWaitMilliseconds?: number;
   } & AppOptions = {},
 ): Promise<TestServices> {
   const config = loadConfig({
@@ -94,6 +95,9 @@ export async function buildTestServices(
     cacheJobs: true,
     // No test reaches the network: reverse DNS answers nothing unless a test passes a fake.
     verification: options.verification ?? { resolver: { reverse: async () => [], lookup: async () => [] } },
+    ...(options.drainWaitMilliseconds === undefined
+      ? {}
+      : { drainWaitMilliseconds: options.drainWaitMilliseconds }),
     secrets,
   });
   const { jobs } = services;

@@ -32,7 +32,7 @@ export interface AnalyticsServices {
  * How long a drained batch waits for memory before it is answered 429: long enough for a batch
  * or two ahead of it to be written, short enough to answer before a provider's own timeout.
  */
-const drainWaitMilliseconds = 10_000;
+const defaultDrainWaitMilliseconds = 10_000;
 const drainRetryAfterSeconds = 5;
 
 export function createAnalyticsServices(
@@ -40,6 +40,7 @@ export function createAnalyticsServices(
   options: {
     retentionMonths: number;
     drainMemoryBytes: number;
+    drainWaitMilliseconds?: number;
     /** The network adapters verification uses; tests pass fakes and local doubles. */
     resolver?: ReverseDnsResolver;
     keyDirectory?: KeyDirectory;
@@ -56,7 +57,7 @@ export function createAnalyticsServices(
     writer,
     drainMemory: createByteBudget({
       limitBytes: options.drainMemoryBytes,
-      maximumWaitMilliseconds: drainWaitMilliseconds,
+      maximumWaitMilliseconds: options.drainWaitMilliseconds ?? defaultDrainWaitMilliseconds,
       busy: () =>
         new RateLimitedError(
           'The server is busy reading other drained batches; send this one again shortly',

@@ -19,6 +19,8 @@ import { insertApiKey } from '../../auth/api-key-store.ts';
 const database = await createTestDatabase();
 const { app, analytics } = await buildTestServices(database, {
   environment: { QUIRE_ANALYTICS_RETENTION_MONTHS: '1200' },
+  // A batch waits this long for the drains' memory budget before its 429 (10 s when serving).
+  drainWaitMilliseconds: 1000,
 });
 const chrome =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36';
@@ -467,6 +469,31 @@ describe('large drained batches', () => {
     assert.equal(response.statusCode, 200, response.body);
     assert.deepEqual(response.json(), { accepted: 1, alreadyStored: 0, skipped: 0 });
     assert.equal(analytics.drainMemory.used, 0);
+  });
+
+  it('are answered 429 with Retry-After when the memory stays held past the wait, storing nothing', async () => {
+    const { project, key } = await buildProjectWithKey(database.pool);
+    const body = `${JSON.stringify({
+      ClientIP: '198.51.100.7',
+      ClientRequestMethod: 'GET',
+      ClientRequestURI: '/docs/refused',
+      ClientRequestUserAgent: chrome,
+      EdgeResponseStatus: 200,
+      EdgeStartTimestamp: (at + 4000) * 1e6,
+      RayID: '8e5a0c1b2d3feeee',
+    })}\n`;
+    const held = await analytics.drainMemory.reserve(128 * 1024 * 1024);
+    try {
+      const response = await drain('cloudflare', project.id, key, body);
+      assert.equal(response.statusCode, 429, response.body);
+      assert.equal(response.headers['retry-after'], '5');
+      assert.match(response.json().error, /busy reading other drained batches/);
+    } finally {
+      held.release();
+    }
+    assert.deepEqual((await exportViews(project.id, key)).totals, { human: 0, ai: 0, total: 0 });
+    const retried = await drain('cloudflare', project.id, key, body);
+    assert.deepEqual(retried.json(), { accepted: 1, alreadyStored: 0, skipped: 0 });
   });
 });
 
