@@ -35,32 +35,49 @@ export function arrayElements(body: Buffer, open: number, close: number): unknow
   const reader = readArrayElements(body, open, close);
   for (let next = reader.next(); ; next = reader.next()) {
     if (next.done) return next.value ? elements : undefined;
-    elements.push(next.value);
+    for (const element of next.value) elements.push(element);
   }
 }
 
 /**
- * `arrayElements` one element at a time: yields the elements as they are cut and parsed, and
- * returns true when the array ended so, false when this way gave up. Whether the text is a JSON
- * array at all is known only then; the elements yielded before are its first ones if it is (each
- * started where an element starts, and parsed as a whole value).
+ * `arrayElements` a slice at a time: yields the elements as they are cut and parsed, up to
+ * `sliceSize` at once (a generator's step per element cost a drained view more than the rest of
+ * reading it), and returns true when the array ended so, false when this way gave up. Whether the
+ * text is a JSON array at all is known only then; the elements yielded before are its first ones if
+ * it is (each started where an element starts, and parsed as a whole value).
  */
-export function* readArrayElements(body: Buffer, open: number, close: number): Generator<unknown, boolean> {
+export function* readArrayElements(
+  body: Buffer,
+  open: number,
+  close: number,
+  sliceSize = 1000,
+): Generator<unknown[], boolean> {
   if (body[open] !== openBracket || body[close] !== closeBracket || close <= open) return false;
   let cut = body.indexOf(separator, open);
   if (cut === -1 || cut > close) return false;
   let failedBytes = 0;
   let start = open + 1;
+  let slice: unknown[] = [];
   for (;;) {
     const end = cut === -1 || cut > close ? close : cut + 1;
     const element = parsedJson(body.toString('utf8', start, end));
     if (element !== notJson) {
-      yield element;
-      if (end === close) return true;
+      slice.push(element);
+      if (end === close) {
+        yield slice;
+        return true;
+      }
+      if (slice.length === sliceSize) {
+        yield slice;
+        slice = [];
+      }
       start = cut + 2;
     } else {
       failedBytes += end - start;
-      if (end === close || failedBytes > body.length) return false;
+      if (end === close || failedBytes > body.length) {
+        if (slice.length > 0) yield slice;
+        return false;
+      }
     }
     cut = body.indexOf(separator, cut + 1);
   }

@@ -186,18 +186,23 @@ describe('drained bodies read record by record', () => {
     assert.deepEqual(await decompressBody(plain), [plain]);
   });
 
-  it('read a large body as its records are taken, refusing it only where the whole text would', () => {
+  it('read a large body a slice at a time, refusing it only where the whole text would', () => {
     const elements = Array.from({ length: 5_000 }, (_, index) => ({ index }));
     const array = Buffer.from(JSON.stringify(elements));
     const lazily = readBodyRecords([array]);
     assert.equal(lazily.validAtEnd, true);
-    assert.equal(Array.isArray(lazily.records), false);
-    assert.deepEqual([...lazily.records], elements);
+    assert.equal(Array.isArray(lazily.slices), false);
+    const slices = [...lazily.slices];
+    assert.deepEqual(
+      slices.map((slice) => slice.length),
+      [1000, 1000, 1000, 1000, 1000],
+    );
+    assert.deepEqual(slices.flat(), elements);
     // Damaged at its end: the elements before come out first, then the 400.
     const taken: unknown[] = [];
     const damaged = Buffer.from(`${array.toString('utf8').slice(0, -1)},{"index": oops}]`);
     assert.throws(() => {
-      for (const record of readBodyRecords([damaged]).records) taken.push(record);
+      for (const slice of readBodyRecords([damaged]).slices) taken.push(...slice);
     }, InvalidInputError);
     assert.deepEqual(taken, elements);
     // JSON lines: every line that is no JSON is taken as undefined before the body is refused.
@@ -205,9 +210,9 @@ describe('drained bodies read record by record', () => {
     assert.equal(lines.validAtEnd, false);
     let undefinedLines = 0;
     assert.throws(() => {
-      for (const record of lines.records) {
-        assert.equal(record, undefined);
-        undefinedLines += 1;
+      for (const slice of lines.slices) {
+        for (const record of slice) assert.equal(record, undefined);
+        undefinedLines += slice.length;
       }
     }, InvalidInputError);
     assert.equal(undefinedLines, 10_000);

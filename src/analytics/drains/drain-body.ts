@@ -87,16 +87,19 @@ export function isPlainText(chunks: readonly Buffer[]): boolean {
 
 /** One record per array element or per line; `undefined` for a line that is not JSON. */
 export function bodyRecords(chunks: readonly Buffer[]): unknown[] {
-  return [...readBodyRecords(chunks).records];
+  const records: unknown[] = [];
+  for (const slice of readBodyRecords(chunks).slices) for (const record of slice) records.push(record);
+  return records;
 }
 
 export interface BodyRecords {
   /**
-   * The records, parsed one at a time as they are taken, so that a large body's parsed records are
-   * never all in memory at once (60 MB of `{}` lines parse into 1.36 GB). Taking them throws
-   * `InvalidInputError` where `bodyRecords` would: for JSON lines only once every line was no JSON.
+   * The records in slices of up to 1,000, each parsed when it is taken, so that a large body's
+   * parsed records are never all in memory at once (60 MB of `{}` lines parse into 1.36 GB). Taking
+   * them throws `InvalidInputError` where `bodyRecords` would: for JSON lines only once every line
+   * was no JSON.
    */
-  records: Iterable<unknown>;
+  slices: Iterable<unknown[]>;
   /**
    * A JSON array read in pieces is known to be one only at its end, and may be refused (400) after
    * its first records: nothing read from it may be stored before then.
@@ -106,7 +109,7 @@ export interface BodyRecords {
 
 /** `bodyRecords`, read lazily. */
 export function readBodyRecords(chunks: readonly Buffer[]): BodyRecords {
-  const whole = (records: unknown[]) => ({ records, validAtEnd: false });
+  const whole = (records: unknown[]) => ({ slices: [records], validAtEnd: false });
   const length = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
   // Small bodies are parsed whole, which is as quick for them (bench/drain-body.ts).
   if (length <= wholeTextBytes) return whole(textRecords(joined(chunks).toString('utf8')));
@@ -115,25 +118,28 @@ export function readBodyRecords(chunks: readonly Buffer[]): BodyRecords {
   // A body that starts with a character beyond ASCII (a byte-order mark, say) is neither shape;
   // it gets the same answer as ever from the text.
   if (first >= 0x80) return whole(textRecords(joined(chunks).toString('utf8')));
-  if (first === openBracket) return { records: arrayRecords(joined(chunks)), validAtEnd: true };
-  return { records: jsonLines(chunks), validAtEnd: false };
+  if (first === openBracket) return { slices: arraySlices(joined(chunks)), validAtEnd: true };
+  return { slices: jsonLines(chunks), validAtEnd: false };
 }
 
-function* arrayRecords(body: Buffer): Generator<unknown> {
+/** Records handed out at once. */
+const sliceSize = 1000;
+
+function* arraySlices(body: Buffer): Generator<unknown[]> {
   // Read by the pieces only between JSON's own whitespace: a form feed before the `[` is fine to
   // JavaScript's `\s` but not to JSON.parse, which must still refuse the body.
   let open = 0;
   while (isJsonWhitespaceByte(body[open] as number)) open += 1;
   let read = 0;
-  const elements = readArrayElements(body, open, lastNonWhitespace(body));
+  const elements = readArrayElements(body, open, lastNonWhitespace(body), sliceSize);
   let next = elements.next();
   for (; !next.done; next = elements.next()) {
-    read += 1;
+    read += next.value.length;
     yield next.value;
   }
   // Done when every piece parsed (the reader returned true); else the whole text decides, and the
   // elements read so far were its first ones.
-  if (!next.value) yield* wholeArray(body.toString('utf8')).slice(read);
+  if (!next.value) yield wholeArray(body.toString('utf8')).slice(read);
 }
 
 const openBracket = 0x5b;
@@ -159,17 +165,19 @@ function firstNonWhitespace(chunks: readonly Buffer[]): number | undefined {
   return undefined;
 }
 
-function* jsonLines(chunks: readonly Buffer[]): Generator<unknown> {
-  let lines = 0;
+function* jsonLines(chunks: readonly Buffer[]): Generator<unknown[]> {
   let json = 0;
-  /** The line's record (`undefined`: no JSON), or `blank`. */
-  const read = (line: string): unknown => {
-    if (line.trim() === '') return blank;
+  let slice: unknown[] = [];
+  let lines = 0;
+  const read = (line: string) => {
+    if (line.trim() === '') return;
     lines += 1;
     const record = parsedJson(line);
-    if (record === notJson) return undefined;
-    json += 1;
-    return record;
+    if (record === notJson) slice.push(undefined);
+    else {
+      json += 1;
+      slice.push(record);
+    }
   };
   // Every byte of a multi-byte UTF-8 character is above 0x7f, so no line break is inside one. A
   // line that runs on into later chunks is joined once, when it ends: joining at every chunk would
@@ -178,26 +186,22 @@ function* jsonLines(chunks: readonly Buffer[]): Generator<unknown> {
   for (const chunk of chunks) {
     let start = 0;
     for (let end = chunk.indexOf(newline); end !== -1; end = chunk.indexOf(newline, start)) {
-      const record =
-        carried.length === 0
-          ? end > start
-            ? read(chunk.toString('utf8', start, end))
-            : blank
-          : read(Buffer.concat(carried.splice(0).concat(chunk.subarray(start, end))).toString('utf8'));
-      if (record !== blank) yield record;
+      if (carried.length === 0) {
+        if (end > start) read(chunk.toString('utf8', start, end));
+      } else read(Buffer.concat(carried.splice(0).concat(chunk.subarray(start, end))).toString('utf8'));
       start = end + 1;
+      if (slice.length === sliceSize) {
+        yield slice;
+        slice = [];
+      }
     }
     if (start < chunk.length) carried.push(chunk.subarray(start));
   }
-  if (carried.length > 0) {
-    const record = read(Buffer.concat(carried).toString('utf8'));
-    if (record !== blank) yield record;
-  }
+  if (carried.length > 0) read(Buffer.concat(carried).toString('utf8'));
+  if (slice.length > 0) yield slice;
   // Only undefined records came before this: none of them could be stored.
   if (lines > 0 && json === 0) throw neitherShape();
 }
-
-const blank = Symbol('blank line');
 
 /** The rules for a decoded body: a JSON array when it starts with `[`, else JSON lines. */
 function textRecords(text: string): unknown[] {

@@ -59,7 +59,7 @@ async function ingestBody(
   decompressed: Buffer[],
 ): Promise<DrainResult> {
   const plainText = isPlainText(decompressed);
-  const { records, validAtEnd } = readBodyRecords(decompressed);
+  const { slices, validAtEnd } = readBodyRecords(decompressed);
   const identifier = createRequestIdentifier();
   const result: DrainResult = { accepted: 0, alreadyStored: 0, skipped: 0 };
   const views: StoredPageView[] = [];
@@ -73,28 +73,35 @@ async function ingestBody(
     result.alreadyStored += written.length - inserted;
   };
   let read = 0;
+  let sinceTurn = 0;
   let firstRecord: unknown;
-  for (const record of records) {
-    read += 1;
-    if (read === 1) firstRecord = record;
+  for (const slice of slices) {
     // Other requests get their turn between the pieces of a large body.
-    else if (read % writeSize === 0) await setImmediate();
-    const parsed: LogLineResult = parseDrainRecord(provider, record);
-    if (!parsed.ok) {
-      result.skipped += 1;
-      continue;
+    if (sinceTurn >= writeSize) {
+      sinceTurn = 0;
+      await setImmediate();
     }
-    const view = viewOfLoggedRequest(parsed.request, identifier.identityOf(parsed.request), dependencies, {
-      plainText,
-    });
-    if (!view.ok) {
-      result.skipped += 1;
-      continue;
+    if (read === 0) firstRecord = slice[0];
+    read += slice.length;
+    sinceTurn += slice.length;
+    for (const record of slice) {
+      const parsed: LogLineResult = parseDrainRecord(provider, record);
+      if (!parsed.ok) {
+        result.skipped += 1;
+        continue;
+      }
+      const view = viewOfLoggedRequest(parsed.request, identifier.identityOf(parsed.request), dependencies, {
+        plainText,
+      });
+      if (!view.ok) {
+        result.skipped += 1;
+        continue;
+      }
+      // A request twice in the batch is stored once, and counted as already stored, by the writer.
+      views.push(view.view);
+      const verification = verifyLoggedView(dependencies.verifier, parsed.request, view.view);
+      if (verification !== undefined) verifications.push(verification);
     }
-    // A request twice in the batch is stored once, and counted as already stored, by the writer.
-    views.push(view.view);
-    const verification = verifyLoggedView(dependencies.verifier, parsed.request, view.view);
-    if (verification !== undefined) verifications.push(verification);
     if (!validAtEnd && views.length >= writeSize) await write(views.splice(0));
   }
   if (provider === 'cloudflare' && read === 1 && isCloudflareValidation(firstRecord)) {
