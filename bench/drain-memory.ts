@@ -82,7 +82,7 @@ function batch(number: number): Buffer {
 const bodies = Array.from({ length: batches }, (_, number) => batch(number));
 console.log(
   `${batches} batches of ${values.tiny ? '60 MB of {} lines' : `${records} records`}, ` +
-    `${(bodies[0]?.length ?? 0) / 1e6} MB gzipped each; server heap ${values['heap-mb']} MB, ` +
+    `${((bodies[0]?.length ?? 0) / 1e6).toFixed(1)} MB gzipped each; server heap ${values['heap-mb']} MB, ` +
     `QUIRE_DRAIN_MEMORY_MB ${values['budget-mb']}`,
 );
 
@@ -120,13 +120,10 @@ function request(
   });
 }
 
-/** Resident memory now and at its peak, in MB, from /proc (undefined once the process is gone). */
-async function memory(): Promise<{ rss: number; peak: number } | undefined> {
-  const status = await fs.readFile(`/proc/${pid}/status`, 'utf8').catch(() => undefined);
-  if (status === undefined) return undefined;
-  const field = (name: string) =>
-    Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) / 1024;
-  return { rss: field('VmRSS'), peak: field('VmHWM') };
+/** The server's peak resident memory so far, in MB, from /proc (0 once the process is gone). */
+async function peakMemory(): Promise<number> {
+  const status = await fs.readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  return Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024;
 }
 
 try {
@@ -145,7 +142,7 @@ try {
   })();
   // Apart from the probe, which waits while the server does.
   const sampler = setInterval(async () => {
-    peak = Math.max(peak, (await memory())?.peak ?? 0);
+    peak = Math.max(peak, await peakMemory());
   }, 20);
   const started = performance.now();
   const answers = await Promise.all(
