@@ -3,6 +3,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { createClassifier } from '../analytics/classification/index.ts';
 import {
   packRollups,
+  rebuildRollups,
   reclassifyPageViews,
   retentionCutoff,
   verifyRollups,
@@ -111,6 +112,21 @@ export function registerAnalyticsCommands(program: Command): void {
     });
 
   analytics
+    .command('rebuild')
+    .description(
+      'Rebuild the page and agent rollups from the raw events (when verify finds a difference); writers wait while it runs',
+    )
+    .option('--project <id>', 'only this project')
+    .action(async (options: { project?: string }) => {
+      const report = await withDatabase((database) => rebuildRollups(database.pool, options.project ?? null));
+      console.log(
+        report.rebuiltFrom === null
+          ? 'No raw events are kept: nothing to rebuild'
+          : `Rollups rebuilt from ${report.rebuiltFrom.toISOString()}`,
+      );
+    });
+
+  analytics
     .command('pack')
     .description(
       'Pack the rollups of closed hours, days, thirds of a month and months now (the server does it every minute)',
@@ -125,7 +141,9 @@ export function registerAnalyticsCommands(program: Command): void {
 
   analytics
     .command('reclassify')
-    .description('Classify stored page views again with the current classifier, and rebuild the rollups')
+    .description(
+      'Classify stored page views again with the current classifier, and change the rollups with them',
+    )
     .option('--project <id>', 'only this project')
     .option('--json', 'print the report as one JSON object')
     .action(async (options: { project?: string; json?: boolean }) => {
@@ -135,7 +153,7 @@ export function registerAnalyticsCommands(program: Command): void {
       );
       if (options.json) return printJson(report);
       console.log(
-        `Classifier ${report.classifierVersion}: ${report.viewsUpdated} views from ${report.userAgents} user agents reclassified, ${report.viewsChanged} changed category, ${report.visitorMarksMoved} visitor marks moved`,
+        `Classifier ${report.classifierVersion}: ${report.viewsUpdated} views from ${report.userAgents} user agents reclassified, ${report.viewsChanged} changed category, ${report.visitorMarksMoved} visitor marks moved (${report.transactions} transactions)`,
       );
     });
 

@@ -3,7 +3,7 @@
  * PostgreSQL has two key spaces (https://www.postgresql.org/docs/current/explicit-locking.html#ADVISORY-LOCKS):
  * one 64-bit key, or a pair of 32-bit keys. Quire uses both:
  * - single keys 7_301_190_00n for work done once across processes;
- * - pairs (730119 to 730121, `hashtext(project id)`) for one lock per project;
+ * - pairs (730119 to 730122, `hashtext(project id)`) for one lock per project;
  * - `hashtextextended(job id, 7301190003)`: one single key per job, the number only a hash seed.
  * The numbers are shared with running processes and with SQL functions in migrations: changing one
  * would let an old and a new process hold "the same" lock at once.
@@ -26,6 +26,11 @@ export const advisoryLockKeys = {
   pathAssignment: 730_120,
   /** With `hashtext(project id)`: one transaction at a time folds or compacts its visitor marks. */
   visitorFolding: 730_121,
+  /**
+   * With `hashtext(project id)`: one transaction at a time reclassifies a project's views, so that
+   * what a transaction reads of them is what it updates (rollups/reclassify.ts).
+   */
+  reclassification: 730_122,
 } as const;
 
 /** The seed of `hashtextextended(job id, seed)`: one lock per job for appending its events. */

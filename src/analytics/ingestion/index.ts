@@ -1,6 +1,7 @@
 /** Page views in: request fields to a stored view, and the group-committing writer with its rollups. */
 export { type AnalyticsServices, createAnalyticsServices } from './analytics-services.ts';
 export { type IncomingEvent, type IngestResult, ingestEvents } from './ingest-events.ts';
+export { addToRollups } from './insert-page-views.ts';
 export { maximumRawPathLength } from './normalize-path.ts';
 export type { StoredPageView } from './page-view.ts';
 export {
@@ -17,3 +18,4 @@ export {
   type SignalHeaders,
   signalHeaderNames,
 } from './request-signals.ts';
+export { noProfiledViews, type RollupSums, sumRollups } from './rollup-arithmetic.ts';

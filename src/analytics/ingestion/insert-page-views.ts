@@ -230,7 +230,11 @@ async function insertRawViews(
   return new Set(result.rows.flatMap((row) => (row.import_key === null ? [] : [row.import_key])));
 }
 
-async function addToRollups(db: Queryable, projectId: string, sums: RollupSums): Promise<void> {
+/**
+ * Adds summed counts to the rollups and deletes the packed rows of the buckets they touch; in the
+ * caller's transaction, which holds the project's packing lock (shared) for its whole length.
+ */
+export async function addToRollups(db: Queryable, projectId: string, sums: RollupSums): Promise<void> {
   const { paths, agents, touched } = sums;
   await db.query({
     name: 'analytics-add-to-rollups',

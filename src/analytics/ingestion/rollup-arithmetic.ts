@@ -103,13 +103,9 @@ function userAgentIdOf(userAgent: string): string {
   return hash('sha256', userAgent, 'buffer').readBigInt64BE(0).toString();
 }
 
-/**
- * The batch as columns with its profiles. A batch has few distinct profiles, and arrays with one
- * element per view are what PostgreSQL spends its time parsing, so a view carries only its
- * profile's number. Throws when imported and other views are mixed.
- */
-export function profileViews(views: readonly StoredPageView[]): ProfiledViews {
-  const profiled: ProfiledViews = {
+/** No views yet, as columns. */
+export function noProfiledViews(): ProfiledViews {
+  return {
     occurredAt: [],
     paths: [],
     profileNumbers: [],
@@ -119,6 +115,15 @@ export function profileViews(views: readonly StoredPageView[]): ProfiledViews {
     profiles: [],
     userAgents: new Map(),
   };
+}
+
+/**
+ * The batch as columns with its profiles. A batch has few distinct profiles, and arrays with one
+ * element per view are what PostgreSQL spends its time parsing, so a view carries only its
+ * profile's number. Throws when imported and other views are mixed.
+ */
+export function profileViews(views: readonly StoredPageView[]): ProfiledViews {
+  const profiled = noProfiledViews();
   // By user agent: the rest of a profile rarely differs between views of one user agent.
   const byUserAgent = new Map<string | undefined, Profile[]>();
   for (const view of views) {
@@ -176,15 +181,17 @@ export function profileViews(views: readonly StoredPageView[]): ProfiledViews {
 /**
  * The views (those at `counted`, or all) summed into rollup rows. Views are summed per hour and
  * page, and per hour and profile, first; days, months and agents are summed from those. Every
- * path must have an id in `pathIds`.
+ * path must have an id in `pathIds`. A view counts once, or `weights[i]` times (negative: taken
+ * away; reclassification takes a view away as it was and adds it as it is).
  */
 export function sumRollups(
   views: ProfiledViews,
   pathIds: ReadonlyMap<string, number>,
   series: RollupSeries,
   counted: readonly number[] | null,
+  weights?: readonly number[],
 ): RollupSums {
-  const { hourPages, hourProfiles } = sumHours(views, pathIds, counted);
+  const { hourPages, hourProfiles } = sumHours(views, pathIds, counted, weights);
   const hours = new Set<number>();
   for (const key of hourProfiles.keys()) hours.add(Math.floor(key / pathIdRange) * hourMilliseconds);
   return {
@@ -199,6 +206,7 @@ function sumHours(
   views: ProfiledViews,
   pathIds: ReadonlyMap<string, number>,
   counted: readonly number[] | null,
+  weights: readonly number[] | undefined,
 ): { hourPages: Map<number, number[]>; hourProfiles: Map<number, number> } {
   const hourPages = new Map<number, number[]>();
   const hourProfiles = new Map<number, number>();
@@ -208,21 +216,22 @@ function sumHours(
     const pathId = pathIds.get(path);
     if (pathId === undefined) throw new Error(`The path ${JSON.stringify(path)} has no id`);
     const profile = views.profiles[(views.profileNumbers[index] as number) - 1] as Profile;
+    const weight = weights === undefined ? 1 : (weights[index] as number);
     const pageKey = hour * pathIdRange + pathId;
     let counts = hourPages.get(pageKey);
     if (counts === undefined) {
       counts = [0, 0, 0, 0, 0, 0, 0];
       hourPages.set(pageKey, counts);
     }
-    counts[categoryColumn[profile.category]] = (counts[categoryColumn[profile.category]] as number) + 1;
+    counts[categoryColumn[profile.category]] = (counts[categoryColumn[profile.category]] as number) + weight;
     if (profile.category === 'human' && views.aiReferrers[index] != null) {
-      counts[aiReferredColumn] = (counts[aiReferredColumn] as number) + 1;
+      counts[aiReferredColumn] = (counts[aiReferredColumn] as number) + weight;
     }
     if (profile.verified && profile.category !== 'human' && profile.category !== 'bot') {
-      counts[verifiedAiColumn] = (counts[verifiedAiColumn] as number) + 1;
+      counts[verifiedAiColumn] = (counts[verifiedAiColumn] as number) + weight;
     }
     const profileKey = hour * pathIdRange + profile.number;
-    hourProfiles.set(profileKey, (hourProfiles.get(profileKey) ?? 0) + 1);
+    hourProfiles.set(profileKey, (hourProfiles.get(profileKey) ?? 0) + weight);
   };
   if (counted === null) for (let index = 0; index < views.occurredAt.length; index += 1) add(index);
   else for (const index of counted) add(index);

@@ -5,7 +5,7 @@ import { createTestDatabase } from '../../../test/database.ts';
 import { buildProject } from '../../../test/factories.ts';
 import { createClassifier } from '../classification/index.ts';
 import { createPageViewWriter } from '../ingestion/index.ts';
-import { reclassifyPageViews, verifyRollups } from '../rollups/index.ts';
+import { rebuildRollups, reclassifyPageViews, verifyRollups } from '../rollups/index.ts';
 import { createAgentVerifier } from '../verification/index.ts';
 import { importLog } from './log-import.ts';
 
@@ -247,8 +247,8 @@ describe('importLog verification', () => {
   });
 });
 
-describe('verifyRollups and reclassifyPageViews', () => {
-  it('finds rollups that disagree with raw events, and reclassification repairs history', async () => {
+describe('verifyRollups, rebuildRollups and reclassifyPageViews', () => {
+  it('finds rollups that disagree with raw events, rebuilds them, and reclassifies history', async () => {
     const project = await buildProject(database.pool);
     await run(project.id, log);
     assert.deepEqual((await verifyRollups(database.pool, project.id)).mismatches, []);
@@ -268,11 +268,16 @@ describe('verifyRollups and reclassifyPageViews', () => {
       ],
     );
 
-    // Pretend the views were classified by an older classifier that called everything a bot.
+    assert.notEqual((await rebuildRollups(database.pool, project.id)).rebuiltFrom, null);
+    assert.deepEqual((await verifyRollups(database.pool, project.id)).mismatches, []);
+
+    // Pretend the views were classified by an older classifier that called everything a bot (and
+    // counted them so).
     await database.pool.query(
       "UPDATE analytics_page_views SET category = 'bot', agent = 'old', classifier_version = 'old' WHERE project_id = $1",
       [project.id],
     );
+    await rebuildRollups(database.pool, project.id);
     const report = await reclassifyPageViews(database.pool, classifier, project.id);
     assert.equal(report.viewsUpdated, 5);
     assert.equal(report.viewsChanged, 5);
@@ -285,7 +290,7 @@ describe('verifyRollups and reclassifyPageViews', () => {
       { category: 'ai_training', views: 1 },
       { category: 'human', views: 3 },
     ]);
-    // The rebuilt rollups agree with raw again (including the tampered one).
+    // The rollups changed with the views.
     assert.deepEqual((await verifyRollups(database.pool, project.id)).mismatches, []);
     const nothingLeft = await reclassifyPageViews(database.pool, classifier, project.id);
     assert.equal(nothingLeft.viewsUpdated, 0);

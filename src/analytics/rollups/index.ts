@@ -1,5 +1,6 @@
-/** Keeping the rollups right: packing closed buckets, verification, reclassification and retention. */
-export { reclassifyPageViews } from './reclassify.ts';
+/** Keeping the rollups right: packing closed buckets, verification, repair, reclassification and retention. */
+export { type ReclassifyReport, reclassifyPageViews } from './reclassify.ts';
 export { retentionCutoff, startRetention } from './retention.ts';
 export { packRollups, startRollupPacking } from './rollup-packer.ts';
+export { rebuildRollups } from './rollup-rebuild.ts';
 export { verifyRollups } from './rollup-verification.ts';

@@ -2,11 +2,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createTestDatabase } from '../../../test/database.ts';
 import { buildProject } from '../../../test/factories.ts';
+import { advisoryLockKeys } from '../../db/advisory-locks.ts';
+import { transaction } from '../../db/database.ts';
 import { createClassifier } from '../classification/index.ts';
 import { createPageViewWriter, type StoredPageView } from '../ingestion/index.ts';
 import { queryVisitors } from '../reports/index.ts';
 import { compactAndPackVisitors, createVisitorIdentity } from '../visitors/index.ts';
-import { reclassifyPageViews } from './reclassify.ts';
+import { reclassifyPageViews, reclassifyWindows } from './reclassify.ts';
 import { verifyRollups } from './rollup-verification.ts';
 
 const database = await createTestDatabase();
@@ -14,6 +16,16 @@ const writer = createPageViewWriter({ pool: database.pool });
 const classifier = createClassifier();
 const chrome =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36';
+const mistral = 'Mozilla/5.0 (compatible; MistralAI-User/1.0; +https://docs.mistral.ai/robots)';
+const sogou = 'Sogou web spider/4.0(+http://www.sogou.com/docs/help/webmasters.htm#07)';
+const lynx = 'Lynx/2.8.9rel.1 libwww-FM/2.14 SSL-MM/1.4.1 OpenSSL/1.1.1w';
+/** User agents an older classifier stored as people whom the current one does not all call so. */
+const changingUserAgents = [chrome, mistral, sogou, lynx, 'curl/8.5.0'];
+/** What an older classifier called some of them. */
+const formerAgents: Record<string, Partial<StoredPageView>> = {
+  [mistral]: { category: 'ai_assistant', agent: 'MistralAI-User/1.0' },
+  [sogou]: { category: 'ai_training', agent: 'Spider' },
+};
 
 /** A view as an older classifier stored it: everything a human, nothing verified unless said. */
 function oldView(hour: number, userAgent: string, extra: Partial<StoredPageView> = {}): StoredPageView {
@@ -101,9 +113,6 @@ describe('quire analytics reclassify applies the issue-15 rules to stored histor
       pool: database.pool,
       identity: createVisitorIdentity({ db: database.pool, now: () => now }),
     });
-    const mistral = 'Mozilla/5.0 (compatible; MistralAI-User/1.0; +https://docs.mistral.ai/robots)';
-    const sogou = 'Sogou web spider/4.0(+http://www.sogou.com/docs/help/webmasters.htm#07)';
-    const lynx = 'Lynx/2.8.9rel.1 libwww-FM/2.14 SSL-MM/1.4.1 OpenSSL/1.1.1w';
     // Stored by an older classifier: the Mistral assistant as a person, Sogou as an AI crawler,
     // the Lynx text browser as a bot.
     await visitorWriter.write(project.id, [
@@ -144,5 +153,142 @@ describe('quire analytics reclassify applies the issue-15 rules to stored histor
     assert.deepEqual((await visitors()).totals, { human: 3, ai: 1, total: 4 });
     assert.deepEqual((await verifyRollups(database.pool, project.id)).mismatches, []);
     await visitorWriter.close();
+  });
+
+  it('works in windows of about the given number of views, and the rollups change with them', async () => {
+    const project = await buildProject(database.pool);
+    const views: StoredPageView[] = [];
+    for (let hour = 0; hour < 30; hour += 1) {
+      for (let index = 0; index < 12; index += 1) {
+        const userAgent = changingUserAgents[(hour + index) % changingUserAgents.length] as string;
+        views.push(
+          oldView(hour, userAgent, {
+            path: `/page-${index % 4}`,
+            occurredAt: Date.parse('2026-05-04T00:00:00Z') + hour * 3_600_000 + index * 60_000,
+            ...formerAgents[userAgent],
+          }),
+        );
+      }
+    }
+    // One busy hour, split in parts of its time.
+    for (let index = 0; index < 250; index += 1) {
+      views.push(
+        oldView(40, mistral, {
+          occurredAt: Date.parse('2026-05-05T16:00:00Z') + index * 10_000,
+          ...formerAgents[mistral],
+        }),
+      );
+    }
+    await writer.write(project.id, views);
+    const report = await reclassifyPageViews(database.pool, classifier, project.id, {
+      viewsPerTransaction: 100,
+    });
+    assert.equal(report.viewsUpdated, views.length);
+    // 360 views over 30 hours in windows of up to 100 (eight hours each), and 250 in three.
+    assert.equal(report.transactions, 4 + 3);
+    assert.deepEqual((await verifyRollups(database.pool, project.id)).mismatches, []);
+    // The agent names of the older classifier are gone from the rollups, not left at zero.
+    assert.ok(report.viewsChanged > 0);
+    const agents = await database.pool.query(
+      `SELECT DISTINCT agent FROM analytics_agent_rollups WHERE project_id = $1 ORDER BY agent`,
+      [project.id],
+    );
+    assert.deepEqual(
+      agents.rows.map((row) => row.agent),
+      ['', 'MistralAI-User', 'Sogou', 'curl'],
+    );
+    const again = await reclassifyPageViews(database.pool, classifier, project.id, {
+      viewsPerTransaction: 100,
+    });
+    assert.deepEqual([again.viewsUpdated, again.transactions], [0, 0]);
+  });
+
+  // The timeout ends the test if a writer waits for the held window (it would wait for ever).
+  it('lets writers write while it runs, and the rollups stay exact under them', {
+    timeout: 60_000,
+  }, async () => {
+    const project = await buildProject(database.pool);
+    const views: StoredPageView[] = [];
+    for (let hour = 0; hour < 24; hour += 1) {
+      for (let index = 0; index < 20; index += 1) {
+        views.push(oldView(hour, changingUserAgents[index % changingUserAgents.length] as string));
+      }
+    }
+    await writer.write(project.id, views);
+    // Holds the first window back: a writer of the same project must not wait for it.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let holding = () => {};
+    const locked = new Promise<void>((resolve) => {
+      holding = resolve;
+    });
+    const holder = transaction(database.pool, async (client) => {
+      await client.query(`SELECT pg_advisory_xact_lock(${advisoryLockKeys.reclassification}, hashtext($1))`, [
+        project.id,
+      ]);
+      holding();
+      await held;
+    });
+    await locked;
+    const running = reclassifyPageViews(database.pool, classifier, project.id, { viewsPerTransaction: 50 });
+    // Views of the current classifier and of an older one (a process not upgraded yet), in the
+    // hours being reclassified, written while the first window waits and while the others run.
+    const current = (hour: number) => ({ ...oldView(hour, chrome), classifierVersion: classifier.version });
+    let finished = false;
+    void running.then(() => {
+      finished = true;
+    });
+    assert.equal(await writer.write(project.id, [current(3), oldView(3, mistral)]), 2);
+    assert.equal(finished, false);
+    release();
+    await holder;
+    let written = 2;
+    let done = false;
+    const writing = (async () => {
+      for (let round = 0; !done || round < 3; round += 1) {
+        written += await writer.write(project.id, [current(round % 24), oldView((round * 7) % 24, sogou)]);
+      }
+    })();
+    const report = await running;
+    done = true;
+    await writing;
+    assert.ok(report.transactions >= 10, `${report.transactions} transactions`);
+    assert.deepEqual((await verifyRollups(database.pool, project.id)).mismatches, []);
+    const stored = await database.pool.query(
+      'SELECT count(*)::int AS views FROM analytics_page_views WHERE project_id = $1',
+      [project.id],
+    );
+    assert.equal(stored.rows[0].views, views.length + written);
+  });
+});
+
+describe('reclassifyWindows', () => {
+  const hour = 3_600_000;
+  it("groups a project's consecutive hours up to the size, splits a busier hour, and never mixes projects", () => {
+    assert.deepEqual(
+      reclassifyWindows(
+        [
+          { projectId: 'a', hour: 10, views: 40 },
+          { projectId: 'a', hour: 12, views: 60 },
+          { projectId: 'a', hour: 13, views: 1 },
+          { projectId: 'a', hour: 14, views: 250 },
+          { projectId: 'a', hour: 15, views: 100 },
+          { projectId: 'b', hour: 15, views: 1 },
+        ],
+        100,
+      ),
+      [
+        { projectId: 'a', from: 10 * hour, to: 13 * hour },
+        { projectId: 'a', from: 13 * hour, to: 14 * hour },
+        { projectId: 'a', from: 14 * hour, to: 14 * hour + hour / 3 },
+        { projectId: 'a', from: 14 * hour + hour / 3, to: 14 * hour + (2 * hour) / 3 },
+        { projectId: 'a', from: 14 * hour + (2 * hour) / 3, to: 15 * hour },
+        { projectId: 'a', from: 15 * hour, to: 16 * hour },
+        { projectId: 'b', from: 15 * hour, to: 16 * hour },
+      ],
+    );
+    assert.deepEqual(reclassifyWindows([], 100), []);
   });
 });

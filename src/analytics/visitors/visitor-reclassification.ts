@@ -37,8 +37,8 @@ export const visitorFoldingLocksSql = `
   FROM (SELECT id FROM projects WHERE $1::text IS NULL OR id = $1 ORDER BY id) AS affected`;
 
 /**
- * In the reclassifying transaction, which holds the folding locks (`visitorFoldingLocksSql`) and
- * the packing locks: gives the marks of every profile in `classified` their new group, makes the
+ * In a transaction that holds the folding locks (`visitorFoldingLocksSql`) and the packing locks
+ * (shared, as a folder takes them) of the projects in scope: gives the marks of every profile in `classified` their new group, makes the
  * days they fall in pending again (their day rows and packed rows deleted), and returns how many
  * marks changed group. Folding then counts those days again.
  */
