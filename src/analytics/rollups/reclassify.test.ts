@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
+import pg from 'pg';
 import { createTestDatabase } from '../../../test/database.ts';
 import { buildProject } from '../../../test/factories.ts';
 import { advisoryLockKeys } from '../../db/advisory-locks.ts';
@@ -42,7 +43,55 @@ function oldView(hour: number, userAgent: string, extra: Partial<StoredPageView>
   };
 }
 
+const visitorsNow = Date.parse('2026-05-10T12:00:00Z');
+const visitorWriter = createPageViewWriter({
+  pool: database.pool,
+  identity: createVisitorIdentity({ db: database.pool, now: () => visitorsNow }),
+});
+
+/**
+ * A project whose views and visitors an older classifier stored: the Mistral assistant as a
+ * person, Sogou as an AI crawler, the Lynx text browser as a bot. Returns its visitors report.
+ */
+async function projectWithOlderVisitors() {
+  const project = await buildProject(database.pool);
+  await visitorWriter.write(project.id, [
+    oldView(1, chrome, { address: '192.0.2.1' }),
+    oldView(2, chrome, { address: '192.0.2.1' }),
+    oldView(3, chrome, { address: '192.0.2.2' }),
+    oldView(4, mistral, { address: '192.0.2.3' }),
+    oldView(5, mistral, { address: '192.0.2.3', path: '/other' }),
+    oldView(6, sogou, { address: '192.0.2.4', category: 'ai_training', agent: 'Spider' }),
+    oldView(7, lynx, { address: '192.0.2.5', category: 'bot' }),
+  ]);
+  await compactAndPackVisitors(database.pool, { now: visitorsNow });
+  await database.pool.query(
+    `UPDATE projects SET settings = settings || '{"analyticsCountAiCrawlersAsAi": true}' WHERE id = $1`,
+    [project.id],
+  );
+  const visitors = () =>
+    queryVisitors(database.pool, {
+      projectId: project.id,
+      range: { from: undefined, to: undefined },
+      limit: 10,
+      offset: 0,
+    });
+  assert.deepEqual((await visitors()).totals, { human: 3, ai: 1, total: 4 });
+  return { project, visitors };
+}
+
+/** The visitors after reclassification: Mistral's with the AI, Lynx's with the people. */
+const reclassifiedVisitors = {
+  totals: { human: 3, ai: 1, total: 4 },
+  visitors: [
+    { path: '/guide', human: 3, ai: 1, total: 4 },
+    { path: '/other', human: 0, ai: 1, total: 1 },
+  ],
+  hasMore: false,
+};
+
 describe('quire analytics reclassify applies the issue-15 rules to stored history', () => {
+  after(() => visitorWriter.close());
   it('reclassifies by user agent, Markdown flag and signer, keeps verdicts, and rebuilds the rollups', async () => {
     const project = await buildProject(database.pool);
     await writer.write(project.id, [
@@ -107,52 +156,40 @@ describe('quire analytics reclassify applies the issue-15 rules to stored histor
   });
 
   it('moves visitors with their views: between human and AI, out when they become bots, in when bots become people', async () => {
-    const project = await buildProject(database.pool);
-    const now = Date.parse('2026-05-10T12:00:00Z');
-    const visitorWriter = createPageViewWriter({
-      pool: database.pool,
-      identity: createVisitorIdentity({ db: database.pool, now: () => now }),
-    });
-    // Stored by an older classifier: the Mistral assistant as a person, Sogou as an AI crawler,
-    // the Lynx text browser as a bot.
-    await visitorWriter.write(project.id, [
-      oldView(1, chrome, { address: '192.0.2.1' }),
-      oldView(2, chrome, { address: '192.0.2.1' }),
-      oldView(3, chrome, { address: '192.0.2.2' }),
-      oldView(4, mistral, { address: '192.0.2.3' }),
-      oldView(5, mistral, { address: '192.0.2.3', path: '/other' }),
-      oldView(6, sogou, { address: '192.0.2.4', category: 'ai_training', agent: 'Spider' }),
-      oldView(7, lynx, { address: '192.0.2.5', category: 'bot' }),
-    ]);
-    await compactAndPackVisitors(database.pool, { now });
-    await database.pool.query(
-      `UPDATE projects SET settings = settings || '{"analyticsCountAiCrawlersAsAi": true}' WHERE id = $1`,
-      [project.id],
-    );
-    const visitors = () =>
-      queryVisitors(database.pool, {
-        projectId: project.id,
-        range: { from: undefined, to: undefined },
-        limit: 10,
-        offset: 0,
-      });
-    assert.deepEqual((await visitors()).totals, { human: 3, ai: 1, total: 4 });
-
+    const { project, visitors } = await projectWithOlderVisitors();
     const report = await reclassifyPageViews(database.pool, classifier, project.id);
     assert.equal(report.visitorMarksMoved, 4);
-    assert.deepEqual(await visitors(), {
-      totals: { human: 3, ai: 1, total: 4 },
-      visitors: [
-        { path: '/guide', human: 3, ai: 1, total: 4 },
-        { path: '/other', human: 0, ai: 1, total: 1 },
-      ],
-      hasMore: false,
-    });
+    assert.deepEqual(await visitors(), reclassifiedVisitors);
     // The day is counted again from its marks, and packed again.
-    await compactAndPackVisitors(database.pool, { now });
+    await compactAndPackVisitors(database.pool, { now: visitorsNow });
     assert.deepEqual((await visitors()).totals, { human: 3, ai: 1, total: 4 });
     assert.deepEqual((await verifyRollups(database.pool, project.id)).mismatches, []);
-    await visitorWriter.close();
+  });
+
+  it('is finished by the next run when it stops halfway: the marks have moved, the views follow', async () => {
+    const { project, visitors } = await projectWithOlderVisitors();
+    // The first window cannot start: it waits for this transaction's lock, longer than it may.
+    const impatient = new pg.Pool({
+      connectionString: database.pool.options.connectionString,
+      options: '-c lock_timeout=100',
+    });
+    await transaction(database.pool, async (client) => {
+      await client.query(`SELECT pg_advisory_xact_lock(${advisoryLockKeys.reclassification}, hashtext($1))`, [
+        project.id,
+      ]);
+      await assert.rejects(reclassifyPageViews(impatient, classifier, project.id), { code: '55P03' });
+    });
+    await impatient.end();
+    const stale = await database.pool.query(
+      'SELECT count(*)::int AS views FROM analytics_page_views WHERE project_id = $1 AND classifier_version = $2',
+      [project.id, 'old'],
+    );
+    assert.equal(stale.rows[0].views, 7);
+
+    const report = await reclassifyPageViews(database.pool, classifier, project.id);
+    assert.deepEqual([report.viewsUpdated, report.viewsChanged, report.visitorMarksMoved], [7, 4, 0]);
+    assert.deepEqual(await visitors(), reclassifiedVisitors);
+    assert.deepEqual((await verifyRollups(database.pool, project.id)).mismatches, []);
   });
 
   it('works in windows of about the given number of views, and the rollups change with them', async () => {

@@ -6,8 +6,9 @@
  * It works in short transactions of a few thousand views each (a window of a project's time), and
  * changes the rollups the way the writer does: each transaction takes its views away from the
  * rollups as they were and adds them as they are now, in the writer's statement and lock order, so
- * that writers go on meanwhile and wait, at most, for one such transaction's rollup rows. Then the
- * visitor marks of the profiles whose category changed move, in a transaction of their own.
+ * that writers go on meanwhile and wait, at most, for one such transaction's rollup rows. Before
+ * them, the visitor marks of the profiles whose category changes move, in a transaction of their
+ * own. A run that stops halfway is finished by the next.
  *
  *   const report = await reclassifyPageViews(pool, createClassifier(), projectId);
  *   report.viewsChanged // views whose category changed
@@ -75,6 +76,46 @@ export async function reclassifyPageViews(
   projectId: string | null,
   options: ReclassifyOptions = {},
 ): Promise<ReclassifyReport> {
+  const report: ReclassifyReport = {
+    classifierVersion: classifier.version,
+    userAgents: 0,
+    viewsUpdated: 0,
+    viewsChanged: 0,
+    visitorMarksMoved: 0,
+    transactions: 0,
+  };
+  const classified = new Map<string, Classified>();
+  const stale = await pool.query<StoredProfile & { category: TrafficCategory }>(
+    `SELECT profiles.*, agents.user_agent
+     FROM (
+       SELECT DISTINCT user_agent_id::text AS user_agent_id, markdown, signature_agent, category
+       FROM analytics_page_views WHERE classifier_version <> $1 AND ($2::text IS NULL OR project_id = $2)
+     ) AS profiles
+     LEFT JOIN analytics_user_agents AS agents ON agents.id = profiles.user_agent_id::bigint`,
+    [classifier.version, projectId],
+  );
+  // Every stale profile classified up front: the marks of all of them move together.
+  let categoryChanges = false;
+  for (const row of stale.rows) {
+    if (classify(classifier, classified, row).category !== row.category) categoryChanges = true;
+  }
+  // The visitor marks move first, in a transaction of their own: should the run stop before its
+  // views are all done, the next run finds the rest still stale and finishes both (moving marks
+  // again moves none twice). A mark's group is its view's category's: when no view changes
+  // category, no mark moves (and the marks, every one of the project's, need not be read).
+  if (categoryChanges) {
+    report.visitorMarksMoved = await transaction(pool, async (client) => {
+      // Folders and compaction wait (their lock first, the order folders take them in), and the
+      // visitor packer: the packing locks are shared, as folders take them, so writers go on.
+      await client.query(visitorFoldingLocksSql, [projectId]);
+      await client.query(
+        `SELECT ${packingLock('shared', 'id')}
+         FROM (SELECT id FROM projects WHERE $1::text IS NULL OR id = $1 ORDER BY id) AS affected`,
+        [projectId],
+      );
+      return reclassifyVisitorMarks(client, projectId, [...classified.values()]);
+    });
+  }
   const hours = await pool.query<{ project_id: string; hour: number; views: number }>(
     `SELECT project_id, floor(extract(epoch FROM occurred_at) / 3600)::integer AS hour, count(*)::integer AS views
      FROM analytics_page_views
@@ -86,15 +127,6 @@ export async function reclassifyPageViews(
     hours.rows.map((row) => ({ projectId: row.project_id, hour: row.hour, views: row.views })),
     options.viewsPerTransaction ?? 5000,
   );
-  const classified = new Map<string, Classified>();
-  const report: ReclassifyReport = {
-    classifierVersion: classifier.version,
-    userAgents: 0,
-    viewsUpdated: 0,
-    viewsChanged: 0,
-    visitorMarksMoved: 0,
-    transactions: 0,
-  };
   for (const window of windows) {
     const series = await rollupSeriesOf(pool, window.projectId);
     for (let attempt = 1; ; attempt += 1) {
@@ -114,24 +146,44 @@ export async function reclassifyPageViews(
     }
   }
   report.userAgents = classified.size;
-  // A mark's group is its view's category's: when no view changed category, no mark moves (and
-  // the marks, every one of the project's, need not be read).
-  if (report.viewsChanged > 0) {
-    report.visitorMarksMoved = await transaction(pool, async (client) => {
-      // Folders and compaction wait (their lock first, the order folders take them in), and the
-      // visitor packer: the packing locks are shared, as folders take them, so writers go on.
-      await client.query(visitorFoldingLocksSql, [projectId]);
-      await client.query(
-        `SELECT ${packingLock('shared', 'id')}
-         FROM (SELECT id FROM projects WHERE $1::text IS NULL OR id = $1 ORDER BY id) AS affected`,
-        [projectId],
-      );
-      return reclassifyVisitorMarks(client, projectId, [...classified.values()]);
-    });
-  }
   // The days whose visitors moved are counted again now, not at the next fold.
   if (report.visitorMarksMoved > 0) await foldAllVisitorMarks(pool, projectId ?? undefined);
   return report;
+}
+
+/** A profile as stored with its views, with its user agent's text. */
+interface StoredProfile {
+  user_agent_id: string | null;
+  markdown: boolean;
+  signature_agent: string | null;
+  user_agent: string | null;
+}
+
+/** The profile's new classification, from `classified` when it was classified before. */
+function classify(
+  classifier: Classifier,
+  classified: Map<string, Classified>,
+  row: StoredProfile,
+): Classified {
+  const key = `${row.user_agent_id} ${row.markdown} ${row.signature_agent}`;
+  let profile = classified.get(key);
+  if (profile === undefined) {
+    const result = classifier.classify({
+      userAgent: row.user_agent ?? undefined,
+      markdown: row.markdown,
+      // Stored as the host the header named; given back as the header's value.
+      signatureAgent: row.signature_agent === null ? undefined : `"https://${row.signature_agent}"`,
+    });
+    profile = {
+      userAgentId: row.user_agent_id,
+      markdown: row.markdown,
+      signatureAgent: row.signature_agent,
+      category: result.category,
+      agent: result.agent,
+    };
+    classified.set(key, profile);
+  }
+  return profile;
 }
 
 /**
@@ -249,12 +301,8 @@ async function reclassifyWindow(
     projectId,
   ]);
   const inWindow = [classifier.version, projectId, new Date(window.from), new Date(window.to)];
-  const profiles = await client.query<{
-    user_agent_id: string | null;
-    markdown: boolean;
-    signature_agent: string | null;
-    user_agent: string | null;
-  }>(
+  // Views written since the run began may bring profiles not classified yet.
+  const profiles = await client.query<StoredProfile>(
     `SELECT DISTINCT ON (views.user_agent_id, views.markdown, views.signature_agent)
        views.user_agent_id::text AS user_agent_id, views.markdown, views.signature_agent, agents.user_agent
      FROM analytics_page_views AS views
@@ -262,27 +310,7 @@ async function reclassifyWindow(
      WHERE ${staleInWindow}`,
     inWindow,
   );
-  const fresh: Classified[] = profiles.rows.map((row) => {
-    const key = `${row.user_agent_id} ${row.markdown} ${row.signature_agent}`;
-    let profile = classified.get(key);
-    if (profile === undefined) {
-      const result = classifier.classify({
-        userAgent: row.user_agent ?? undefined,
-        markdown: row.markdown,
-        // Stored as the host the header named; given back as the header's value.
-        signatureAgent: row.signature_agent === null ? undefined : `"https://${row.signature_agent}"`,
-      });
-      profile = {
-        userAgentId: row.user_agent_id,
-        markdown: row.markdown,
-        signatureAgent: row.signature_agent,
-        category: result.category,
-        agent: result.agent,
-      };
-      classified.set(key, profile);
-    }
-    return profile;
-  });
+  const fresh = profiles.rows.map((row) => classify(classifier, classified, row));
   const referrerHosts = await client.query<{ referrer_host: string }>(
     `SELECT DISTINCT referrer_host FROM analytics_page_views AS views
      WHERE ${staleInWindow} AND referrer_host IS NOT NULL AND ai_referrer IS NULL`,
