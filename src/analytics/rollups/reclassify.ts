@@ -86,12 +86,9 @@ export async function reclassifyPageViews(
   };
   const classified = new Map<string, Classified>();
   const stale = await pool.query<StoredProfile & { category: TrafficCategory }>(
-    `SELECT profiles.*, agents.user_agent
-     FROM (
-       SELECT DISTINCT user_agent_id::text AS user_agent_id, markdown, signature_agent, category
-       FROM analytics_page_views WHERE classifier_version <> $1 AND ($2::text IS NULL OR project_id = $2)
-     ) AS profiles
-     LEFT JOIN analytics_user_agents AS agents ON agents.id = profiles.user_agent_id::bigint`,
+    profilesOf('views.classifier_version <> $1 AND ($2::text IS NULL OR views.project_id = $2)', [
+      'category',
+    ]),
     [classifier.version, projectId],
   );
   // Every stale profile classified up front: the marks of all of them move together.
@@ -157,6 +154,21 @@ interface StoredProfile {
   markdown: boolean;
   signature_agent: string | null;
   user_agent: string | null;
+}
+
+/**
+ * SQL: the distinct profiles of the views that `where` selects (of `analytics_page_views AS
+ * views`), with their user agent's text and the views' `columns` as well.
+ */
+function profilesOf(where: string, columns: readonly string[] = []): string {
+  const selected = ['user_agent_id', 'markdown', 'signature_agent', ...columns];
+  return `SELECT profiles.user_agent_id::text AS user_agent_id, ${selected
+    .slice(1)
+    .map((column) => `profiles.${column}`)
+    .join(', ')},
+      agents.user_agent
+    FROM (SELECT DISTINCT ${selected.map((column) => `views.${column}`).join(', ')} FROM analytics_page_views AS views WHERE ${where}) AS profiles
+    LEFT JOIN analytics_user_agents AS agents ON agents.id = profiles.user_agent_id`;
 }
 
 /** The profile's new classification, from `classified` when it was classified before. */
@@ -302,14 +314,7 @@ async function reclassifyWindow(
   ]);
   const inWindow = [classifier.version, projectId, new Date(window.from), new Date(window.to)];
   // Views written since the run began may bring profiles not classified yet.
-  const profiles = await client.query<StoredProfile>(
-    `SELECT DISTINCT ON (views.user_agent_id, views.markdown, views.signature_agent)
-       views.user_agent_id::text AS user_agent_id, views.markdown, views.signature_agent, agents.user_agent
-     FROM analytics_page_views AS views
-     LEFT JOIN analytics_user_agents AS agents ON agents.id = views.user_agent_id
-     WHERE ${staleInWindow}`,
-    inWindow,
-  );
+  const profiles = await client.query<StoredProfile>(profilesOf(staleInWindow), inWindow);
   const fresh = profiles.rows.map((row) => classify(classifier, classified, row));
   const referrerHosts = await client.query<{ referrer_host: string }>(
     `SELECT DISTINCT referrer_host FROM analytics_page_views AS views
