@@ -271,6 +271,28 @@ describe('analytics processes', { timeout: 240_000 }, () => {
     const verify = await runQuire(['analytics', 'verify', '--project', project.id], environment);
     assert.equal(verify.code, 0, verify.stdout + verify.stderr);
     assert.match(verify.stdout, /OK: rollups equal raw counts/);
+    // Stored by an older classifier (as this one classified them): reclassified, nothing changes.
+    await database.pool.query(
+      "UPDATE analytics_page_views SET classifier_version = 'old' WHERE project_id = $1",
+      [project.id],
+    );
+    const reclassify = await runQuire(
+      ['analytics', 'reclassify', '--project', project.id, '--json'],
+      environment,
+    );
+    assert.equal(reclassify.code, 0, reclassify.stderr);
+    const reclassified = JSON.parse(reclassify.stdout);
+    assert.deepEqual([reclassified.viewsUpdated, reclassified.viewsChanged], [270, 0]);
+    // A rollup row gone wrong: verify says so, rebuild repairs it.
+    await database.pool.query(
+      "UPDATE analytics_path_rollups SET human = human + 1 WHERE series = analytics_series($1, 'day')",
+      [project.id],
+    );
+    assert.equal((await runQuire(['analytics', 'verify', '--project', project.id], environment)).code, 1);
+    const rebuild = await runQuire(['analytics', 'rebuild', '--project', project.id], environment);
+    assert.equal(rebuild.code, 0, rebuild.stderr);
+    assert.match(rebuild.stdout, /^Rollups rebuilt from \d{4}-/);
+    assert.equal((await runQuire(['analytics', 'verify', '--project', project.id], environment)).code, 0);
 
     const server = await startQuireServer(environment);
     const views = await runQuire(
