@@ -9,11 +9,10 @@ import path from 'node:path';
 import Fastify from 'fastify';
 import type { AgentRunner } from '../src/agent-jobs/agent-runner.ts';
 import { noUsage } from '../src/agent-jobs/run-usage.ts';
-import { insertApiKey } from '../src/auth/api-key-store.ts';
 import { loadConfig } from '../src/config.ts';
 import { createDatabase } from '../src/db/database.ts';
 import { startService } from '../src/main.ts';
-import { insertProject } from '../src/projects/project-store.ts';
+import { createBenchProject } from './bench-project.ts';
 import { runLoad } from './load.ts';
 
 const seconds = Number(process.env.QUIRE_BENCH_SECONDS ?? 5);
@@ -51,18 +50,8 @@ const database = createDatabase({
   connectionString: (await readConnectionString()) ?? '',
   applicationName: 'bench',
 });
-const project = await insertProject(database.pool, {
-  name: 'bench',
-  repository: '/srv/bench',
-  ref: 'main',
-  codeHost: 'local',
-});
-const { secret } = await insertApiKey(database.pool, {
-  projectId: project.id,
-  name: 'bench',
-  scopes: ['read', 'write'],
-});
-const headers = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };
+const project = await createBenchProject(database.pool, 'bench', ['read', 'write'], '/srv/bench');
+const headers = { authorization: `Bearer ${project.key}`, 'content-type': 'application/json' };
 
 const bare = Fastify();
 bare.get('/bare', async () => ({ id: 'job_x', status: 'completed' }));

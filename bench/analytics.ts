@@ -31,13 +31,12 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { packRollups } from '../src/analytics/rollups/index.ts';
 import { rollupSeriesOf } from '../src/analytics/storage/index.ts';
-import { insertApiKey } from '../src/auth/api-key-store.ts';
 import { quireTypeParsers } from '../src/db/database.ts';
 import { acquireEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import { migrate } from '../src/db/migrator.ts';
-import { insertProject } from '../src/projects/project-store.ts';
 import { drainsBenchmark } from './analytics-drains.ts';
 import { loadVisitorSketches, visitorExpression, visitorsBenchmark } from './analytics-visitors.ts';
+import { createBenchProject } from './bench-project.ts';
 import { clusterCpuSeconds, processCpuSeconds } from './process-cpu.ts';
 import { startQuireServer } from './quire-server.ts';
 
@@ -77,28 +76,10 @@ console.log(
   `PostgreSQL: ${(await pool.query('SHOW server_version')).rows[0].server_version}, ${os.cpus().length} CPUs`,
 );
 
-const ingestProject = await insertProject(pool, {
-  name: 'bench ingest',
-  repository: null,
-  ref: 'main',
-  codeHost: 'local',
-});
-const exportProject = await insertProject(pool, {
-  name: 'bench export',
-  repository: null,
-  ref: 'main',
-  codeHost: 'local',
-});
-const { secret: ingestKey } = await insertApiKey(pool, {
-  projectId: ingestProject.id,
-  name: 'bench',
-  scopes: ['ingest'],
-});
-const { secret: readKey } = await insertApiKey(pool, {
-  projectId: exportProject.id,
-  name: 'bench',
-  scopes: ['read'],
-});
+const ingestProject = await createBenchProject(pool, 'bench ingest', ['ingest']);
+const exportProject = await createBenchProject(pool, 'bench export', ['read']);
+const ingestKey = ingestProject.key;
+const readKey = exportProject.key;
 
 // Zipf(1) over 5,000 pages: a log-uniform draw, floored, gives P(k) ≈ 1 / (k ln N).
 const zipfPage = () => Math.min(pages, Math.floor(Math.exp(Math.random() * Math.log(pages + 1))));

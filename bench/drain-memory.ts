@@ -15,10 +15,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import pg from 'pg';
-import { insertApiKey } from '../src/auth/api-key-store.ts';
 import { acquireEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import { migrate } from '../src/db/migrator.ts';
-import { insertProject } from '../src/projects/project-store.ts';
+import { createBenchProject } from './bench-project.ts';
 import { startQuireServer } from './quire-server.ts';
 
 const { values } = parseArgs({
@@ -41,17 +40,8 @@ const embedded = await acquireEmbeddedPostgres({
 });
 const pool = new pg.Pool({ connectionString: embedded.connectionString, max: 2 });
 await migrate(pool);
-const project = await insertProject(pool, {
-  name: 'bench drains',
-  repository: null,
-  ref: 'main',
-  codeHost: 'local',
-});
-const { secret: key } = await insertApiKey(pool, {
-  projectId: project.id,
-  name: 'bench',
-  scopes: ['ingest'],
-});
+const project = await createBenchProject(pool, 'bench drains', ['ingest']);
+const key = project.key;
 
 const chrome =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36';

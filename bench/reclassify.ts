@@ -17,11 +17,10 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createClassifier } from '../src/analytics/classification/index.ts';
 import { rebuildRollups, reclassifyPageViews, verifyRollups } from '../src/analytics/rollups/index.ts';
-import { insertApiKey } from '../src/auth/api-key-store.ts';
 import { quireTypeParsers } from '../src/db/database.ts';
 import { acquireEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import { migrate } from '../src/db/migrator.ts';
-import { insertProject } from '../src/projects/project-store.ts';
+import { createBenchProject } from './bench-project.ts';
 import { startQuireServer } from './quire-server.ts';
 
 const { values } = parseArgs({
@@ -43,17 +42,8 @@ const embedded = await acquireEmbeddedPostgres({
 });
 const pool = new pg.Pool({ connectionString: embedded.connectionString, max: 4, types: quireTypeParsers() });
 await migrate(pool);
-const project = await insertProject(pool, {
-  name: 'bench reclassify',
-  repository: null,
-  ref: 'main',
-  codeHost: 'local',
-});
-const { secret: key } = await insertApiKey(pool, {
-  projectId: project.id,
-  name: 'bench',
-  scopes: ['ingest'],
-});
+const project = await createBenchProject(pool, 'bench reclassify', ['ingest']);
+const key = project.key;
 
 // [user agent, share of views, category and agent as the older classifier stored them].
 const clients: Array<[string, number, string, string | null]> = [
