@@ -17,6 +17,7 @@ import {
 } from '../analytics/settings/index.ts';
 import { dropMonthPartitionsBefore } from '../analytics/storage/index.ts';
 import { type PageViewsQuery, QuireApiError } from '../client/quire-client.ts';
+import type { Queryable } from '../db/database.ts';
 import { NotFoundError, QuireError } from '../errors.ts';
 import { findProject, updateProjectSettings } from '../projects/project-store.ts';
 import { createSecretBox, loadSecretKeys, sealSettingsPatch } from '../secrets/index.ts';
@@ -33,6 +34,16 @@ function parseCount(minimum: number) {
     }
     return Number(text);
   };
+}
+
+/**
+ * The project a maintenance command is limited to (null: every project); one that does not exist
+ * is an error, not an empty run that reports success.
+ */
+async function projectScope(db: Queryable, projectId: string | undefined): Promise<string | null> {
+  if (projectId === undefined) return null;
+  if ((await findProject(db, projectId)) === null) throw new NotFoundError(`No project with id ${projectId}`);
+  return projectId;
 }
 
 function parseSwitch(text: string): boolean {
@@ -89,7 +100,9 @@ export function registerAnalyticsCommands(program: Command): void {
     .option('--project <id>', 'only this project')
     .option('--json', 'print the report as one JSON object')
     .action(async (options: { project?: string; json?: boolean }) => {
-      const report = await withDatabase((database) => verifyRollups(database.pool, options.project ?? null));
+      const report = await withDatabase(async (database) =>
+        verifyRollups(database.pool, await projectScope(database.pool, options.project)),
+      );
       if (options.json) printJson(report);
       else {
         console.log(
@@ -118,7 +131,9 @@ export function registerAnalyticsCommands(program: Command): void {
     )
     .option('--project <id>', 'only this project')
     .action(async (options: { project?: string }) => {
-      const report = await withDatabase((database) => rebuildRollups(database.pool, options.project ?? null));
+      const report = await withDatabase(async (database) =>
+        rebuildRollups(database.pool, await projectScope(database.pool, options.project)),
+      );
       console.log(
         report.rebuiltFrom === null
           ? 'No raw events are kept: nothing to rebuild'
@@ -133,9 +148,10 @@ export function registerAnalyticsCommands(program: Command): void {
     )
     .option('--project <id>', 'only this project')
     .action(async (options: { project?: string }) => {
-      const report = await withDatabase((database) =>
-        packRollups(database.pool, options.project === undefined ? {} : { projectId: options.project }),
-      );
+      const report = await withDatabase(async (database) => {
+        const projectId = await projectScope(database.pool, options.project);
+        return packRollups(database.pool, projectId === null ? {} : { projectId });
+      });
       console.log(`${report.packed} buckets packed`);
     });
 
@@ -148,8 +164,8 @@ export function registerAnalyticsCommands(program: Command): void {
     .option('--json', 'print the report as one JSON object')
     .action(async (options: { project?: string; json?: boolean }) => {
       const classifier = createClassifier();
-      const report = await withDatabase((database) =>
-        reclassifyPageViews(database.pool, classifier, options.project ?? null),
+      const report = await withDatabase(async (database) =>
+        reclassifyPageViews(database.pool, classifier, await projectScope(database.pool, options.project)),
       );
       if (options.json) return printJson(report);
       console.log(
