@@ -8,6 +8,7 @@ import { InvalidInputError, isQuireError, NotFoundError } from '../errors.ts';
 import { findProject } from '../projects/project-store.ts';
 import { withDatabase } from './database-command.ts';
 import { printJson, printTable } from './output.ts';
+import { createProgressBar } from './progress-bar.ts';
 
 export function registerAnalyticsImportCommand(analytics: Command): void {
   analytics
@@ -51,9 +52,14 @@ export function registerAnalyticsImportCommand(analytics: Command): void {
             for (const file of files) {
               const source = file === '-' ? process.stdin : fs.createReadStream(file);
               const size = file === '-' ? 0 : fs.statSync(file).size;
-              const progress = createProgressBar(file, size, () =>
-                'bytesRead' in source ? source.bytesRead : 0,
+              const progress = createProgressBar(
+                `${size > 0 ? '[{bar}] {percentage}% ' : ''}{file}: {lines} lines, {imported} imported`,
+                size,
+                { file, lines: 0, imported: 0 },
               );
+              const bytesRead = () => ('bytesRead' in source ? source.bytesRead : 0);
+              const show = (summary: Readonly<ImportSummary>) =>
+                progress.update(bytesRead(), { file, lines: summary.linesRead, imported: summary.imported });
               const summary = await importLog({
                 projectId: options.project,
                 format: options.format,
@@ -63,14 +69,15 @@ export function registerAnalyticsImportCommand(analytics: Command): void {
                 ...(options.verify ? { verifier: analytics.verifier } : {}),
                 now: Date.now(),
                 keepFrom: retentionCutoff(Date.now(), config.analyticsRetentionMonths),
-                onProgress: progress.update,
+                onProgress: show,
               }).catch((error: unknown) => {
-                progress.done(undefined);
+                progress.stop();
                 // Say which file; the views of files before it are stored (and a re-run skips them).
                 if (isQuireError(error)) throw new InvalidInputError(`${file}: ${error.message}`);
                 throw error;
               });
-              progress.done(summary);
+              show(summary);
+              progress.stop();
               summaries.push({ file, summary });
             }
           } finally {
@@ -102,32 +109,4 @@ function printSummary(file: string, summary: ImportSummary): void {
       reasons.map(([reason, count]) => [String(count), reason]),
     );
   }
-}
-
-/** A one-line progress bar on a terminal's stderr; silent when stderr is not a terminal. */
-function createProgressBar(file: string, size: number, bytesRead: () => number) {
-  const enabled = process.stderr.isTTY === true;
-  let last = 0;
-  const draw = (summary: Readonly<ImportSummary>) => {
-    const fraction = size > 0 ? Math.min(1, bytesRead() / size) : 0;
-    const width = 30;
-    const filled = Math.round(fraction * width);
-    const bar =
-      size > 0
-        ? `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(fraction * 100).toFixed(0).padStart(3)}% `
-        : '';
-    process.stderr.write(`\r${bar}${file}: ${summary.linesRead} lines, ${summary.imported} imported\u001b[K`);
-  };
-  return {
-    update(summary: Readonly<ImportSummary>) {
-      if (!enabled || Date.now() - last < 200) return;
-      last = Date.now();
-      draw(summary);
-    },
-    done(summary: Readonly<ImportSummary> | undefined) {
-      if (!enabled) return;
-      if (summary !== undefined) draw(summary);
-      process.stderr.write('\n');
-    },
-  };
 }

@@ -25,6 +25,7 @@ import { registerAnalyticsImportCommand } from './analytics-import.ts';
 import { type ClientOptions, clientFrom, withClientOptions } from './client-command.ts';
 import { withDatabase } from './database-command.ts';
 import { printJson, printTable } from './output.ts';
+import { createProgressBar, type ProgressBar } from './progress-bar.ts';
 import { readStandardInput } from './standard-input.ts';
 
 function parseCount(minimum: number) {
@@ -164,9 +165,24 @@ export function registerAnalyticsCommands(program: Command): void {
     .option('--json', 'print the report as one JSON object')
     .action(async (options: { project?: string; json?: boolean }) => {
       const classifier = createClassifier();
-      const report = await withDatabase(async (database) =>
-        reclassifyPageViews(database.pool, classifier, await projectScope(database.pool, options.project)),
-      );
+      const report = await withDatabase(async (database) => {
+        const projectId = await projectScope(database.pool, options.project);
+        let progress: ProgressBar<object> | undefined;
+        try {
+          return await reclassifyPageViews(database.pool, classifier, projectId, {
+            onProgress: (views, total) => {
+              progress ??= createProgressBar(
+                '[{bar}] {percentage}% {value}/{total} views reclassified',
+                total,
+                {},
+              );
+              progress.update(views);
+            },
+          });
+        } finally {
+          progress?.stop();
+        }
+      });
       if (options.json) return printJson(report);
       console.log(
         `Classifier ${report.classifierVersion}: ${report.viewsUpdated} views from ${report.userAgents} user agents reclassified, ${report.viewsChanged} changed category, ${report.visitorMarksMoved} visitor marks moved (${report.transactions} transactions)`,

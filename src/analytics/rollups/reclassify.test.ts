@@ -217,10 +217,17 @@ describe('quire analytics reclassify applies the issue-15 rules to stored histor
       );
     }
     await writer.write(project.id, views);
+    const progress: Array<[number, number]> = [];
     const report = await reclassifyPageViews(database.pool, classifier, project.id, {
       viewsPerTransaction: 100,
+      onProgress: (done, total) => progress.push([done, total]),
     });
     assert.equal(report.viewsUpdated, views.length);
+    assert.equal(progress.length, report.transactions);
+    assert.deepEqual(progress.at(-1), [views.length, views.length]);
+    assert.ok(
+      progress.every(([done], index) => index === 0 || done > (progress[index - 1] as [number, number])[0]),
+    );
     // 360 views over 30 hours in windows of up to 100 (eight hours each), and 250 in three.
     assert.equal(report.transactions, 4 + 3);
     assert.deepEqual((await verifyRollups(database.pool, project.id)).mismatches, []);

@@ -37,6 +37,8 @@ export interface ReclassifyReport {
 export interface ReclassifyOptions {
   /** About how many views one transaction reclassifies (an hour with more is split evenly). */
   viewsPerTransaction?: number;
+  /** After each transaction: the views reclassified so far, of those stale when the run began. */
+  onProgress?: (views: number, total: number) => void;
 }
 
 /** A project's views from `from` (inclusive) to `to` (exclusive), epoch milliseconds. */
@@ -120,6 +122,7 @@ export async function reclassifyPageViews(
      GROUP BY 1, 2 ORDER BY 1, 2`,
     [classifier.version, projectId],
   );
+  const total = hours.rows.reduce((sum, row) => sum + row.views, 0);
   const windows = reclassifyWindows(
     hours.rows.map((row) => ({ projectId: row.project_id, hour: row.hour, views: row.views })),
     options.viewsPerTransaction ?? 5000,
@@ -134,6 +137,7 @@ export async function reclassifyPageViews(
         report.viewsUpdated += counts.updated;
         report.viewsChanged += counts.changed;
         report.transactions += 1;
+        options.onProgress?.(report.viewsUpdated, total);
         break;
       } catch (error: unknown) {
         // A deadlock with a writer (both wait for rows the other holds): one of them gives way.
@@ -237,11 +241,16 @@ export function reclassifyWindows(
   return windows;
 }
 
-/** The views of the window (`$2`-`$4`) that are stale (`$1`) and of a profile in `fresh`. */
+/** The views of the window (`$2`-`$4`) that are stale (`$1`). */
 const staleInWindow = `views.project_id = $2 AND views.occurred_at >= $3 AND views.occurred_at < $4
   AND views.classifier_version <> $1`;
-const matchesFresh = `${staleInWindow} AND views.user_agent_id IS NOT DISTINCT FROM fresh.id
-  AND views.markdown = fresh.markdown AND views.signature_agent IS NOT DISTINCT FROM fresh.signature_agent`;
+/**
+ * Those of a profile in `fresh`, which names no user agent 0 and no signer '' (as visitor profiles
+ * do): equalities PostgreSQL can hash. `IS NOT DISTINCT FROM` compared every view with every
+ * profile, 0.66 ms a view for windows of 5,000 views of as many user agents.
+ */
+const matchesFresh = `${staleInWindow} AND coalesce(views.user_agent_id, 0) = fresh.id
+  AND views.markdown = fresh.markdown AND coalesce(views.signature_agent, '') = fresh.signature_agent`;
 
 /**
  * Updates the window's stale views and returns, in the same snapshot, their change: per hour, page
@@ -330,9 +339,9 @@ async function reclassifyWindow(
   }
   const result = await client.query<ChangeRow & { updated: number; changed: number }>(reclassifyStatement, [
     ...inWindow,
-    fresh.map((profile) => profile.userAgentId),
+    fresh.map((profile) => profile.userAgentId ?? '0'),
     fresh.map((profile) => profile.markdown),
-    fresh.map((profile) => profile.signatureAgent),
+    fresh.map((profile) => profile.signatureAgent ?? ''),
     fresh.map((profile) => profile.category),
     fresh.map((profile) => profile.agent),
     referrers.hosts,
