@@ -1,4 +1,7 @@
-/** Keeping the rollups right: packing closed buckets, verification, repair, reclassification and retention. */
+/**
+ * Keeping the rollups right: packing closed buckets, verification, repair, reclassification and
+ * retention.
+ */
 export { type ReclassifyReport, reclassifyPageViews } from './reclassify.ts';
 export { retentionCutoff, startRetention } from './retention.ts';
 export { packRollups, startRollupPacking } from './rollup-packer.ts';

@@ -88,9 +88,7 @@ export async function reclassifyPageViews(
   };
   const classified = new Map<string, Classified>();
   const stale = await pool.query<StoredProfile & { category: TrafficCategory }>(
-    profilesOf('views.classifier_version <> $1 AND ($2::text IS NULL OR views.project_id = $2)', [
-      'category',
-    ]),
+    profilesOf('views.classifier_version <> $1 AND ($2::text IS NULL OR views.project_id = $2)', true),
     [classifier.version, projectId],
   );
   // Every stale profile classified up front: the marks of all of them move together.
@@ -116,7 +114,8 @@ export async function reclassifyPageViews(
     });
   }
   const hours = await pool.query<{ project_id: string; hour: number; views: number }>(
-    `SELECT project_id, floor(extract(epoch FROM occurred_at) / 3600)::integer AS hour, count(*)::integer AS views
+    `SELECT project_id, floor(extract(epoch FROM occurred_at) / 3600)::integer AS hour,
+       count(*)::integer AS views
      FROM analytics_page_views
      WHERE classifier_version <> $1 AND ($2::text IS NULL OR project_id = $2)
      GROUP BY 1, 2 ORDER BY 1, 2`,
@@ -162,17 +161,16 @@ interface StoredProfile {
 
 /**
  * SQL: the distinct profiles of the views that `where` selects (of `analytics_page_views AS
- * views`), with their user agent's text and the views' `columns` as well.
+ * views`), with their user agent's text, and with the views' category when asked.
  */
-function profilesOf(where: string, columns: readonly string[] = []): string {
-  const selected = ['user_agent_id', 'markdown', 'signature_agent', ...columns];
-  return `SELECT profiles.user_agent_id::text AS user_agent_id, ${selected
-    .slice(1)
-    .map((column) => `profiles.${column}`)
-    .join(', ')},
-      agents.user_agent
-    FROM (SELECT DISTINCT ${selected.map((column) => `views.${column}`).join(', ')} FROM analytics_page_views AS views WHERE ${where}) AS profiles
-    LEFT JOIN analytics_user_agents AS agents ON agents.id = profiles.user_agent_id`;
+function profilesOf(where: string, withCategory = false): string {
+  return `SELECT profiles.*, agents.user_agent
+    FROM (
+      SELECT DISTINCT views.user_agent_id::text AS user_agent_id, views.markdown, views.signature_agent
+        ${withCategory ? ', views.category' : ''}
+      FROM analytics_page_views AS views WHERE ${where}
+    ) AS profiles
+    LEFT JOIN analytics_user_agents AS agents ON agents.id = profiles.user_agent_id::bigint`;
 }
 
 /** The profile's new classification, from `classified` when it was classified before. */
@@ -279,7 +277,8 @@ const reclassifyStatement = `
     FROM fresh WHERE ${matchesFresh}
     RETURNING views.occurred_at, views.path, views.category, views.agent, views.verified, views.ai_referrer
   ), change AS (
-    SELECT floor(extract(epoch FROM occurred_at) / 3600)::integer AS hour, path, category, agent, verified, ai_referrer,
+    SELECT floor(extract(epoch FROM occurred_at) / 3600)::integer AS hour, path, category, agent, verified,
+      ai_referrer,
       sum(sign)::integer AS views
     FROM (
       SELECT -1 AS sign, occurred_at, path, category, agent, verified, ai_referrer FROM before

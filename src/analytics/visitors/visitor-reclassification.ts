@@ -38,9 +38,10 @@ export const visitorFoldingLocksSql = `
 
 /**
  * In a transaction that holds the folding locks (`visitorFoldingLocksSql`) and the packing locks
- * (shared, as a folder takes them) of the projects in scope: gives the marks of every profile in `classified` their new group, makes the
- * days they fall in pending again (their day rows and packed rows deleted), and returns how many
- * marks changed group. Folding then counts those days again.
+ * (shared, as a folder takes them) of the projects in scope: gives the marks of every profile in
+ * `classified` their new group, makes the days they fall in pending again (their day rows and
+ * packed rows deleted), and returns how many marks changed group. Folding then counts those days
+ * again.
  */
 export async function reclassifyVisitorMarks(
   client: pg.PoolClient,
