@@ -1,9 +1,9 @@
 /**
  * Rebuilds the page and agent rollups of the months that still have raw events from those events,
  * for when `quire analytics verify` finds a difference (a bug, a hand-edited row). One transaction
- * holds every writer and the packer of the projects it covers until it is done: the rollups are
- * never read half rebuilt, and no view is counted twice or lost. Months older than the raw events
- * keep their rollups, which are all that remains of them.
+ * holds the writers and the packer of the projects it covers (without a project, of every one)
+ * until it is done: the rollups are never read half rebuilt, and no view is counted twice or lost.
+ * Months older than the raw events keep their rollups, which are all that remains of them.
  */
 import type pg from 'pg';
 import { transaction } from '../../db/database.ts';
@@ -16,14 +16,18 @@ export interface RebuildReport {
 
 export async function rebuildRollups(pool: pg.Pool, projectId: string | null): Promise<RebuildReport> {
   return transaction(pool, async (client) => {
-    // Writers and the packer wait (readers do not): first the packing locks, which writers take
-    // before they write, then the tables.
+    // The project's writers, reclassification and the packer wait (readers do not): they take its
+    // packing lock before they write.
     await client.query(
       `SELECT ${packingLock('exclusive', 'id')}
        FROM (SELECT id FROM projects WHERE $1::text IS NULL OR id = $1 ORDER BY id) AS affected`,
       [projectId],
     );
-    await client.query('LOCK TABLE analytics_path_rollups, analytics_agent_rollups IN EXCLUSIVE MODE');
+    // Every project's: one created since the locks were taken would write rollup rows that these
+    // statements did not delete and then count again from its views.
+    if (projectId === null) {
+      await client.query('LOCK TABLE analytics_path_rollups, analytics_agent_rollups IN EXCLUSIVE MODE');
+    }
     const from = (await listMonthPartitions(client))[0]?.month ?? null;
     if (from === null) return { rebuiltFrom: null };
     const parameters = [projectId, from];
