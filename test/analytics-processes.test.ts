@@ -276,6 +276,12 @@ describe('analytics processes', { timeout: 240_000 }, () => {
       "UPDATE analytics_page_views SET classifier_version = 'old' WHERE project_id = $1",
       [project.id],
     );
+    const dryRun = await runQuire(
+      ['analytics', 'reclassify', '--project', project.id, '--dry-run', '--json'],
+      environment,
+    );
+    assert.equal(dryRun.code, 0, dryRun.stderr);
+    assert.deepEqual([JSON.parse(dryRun.stdout).staleViews, JSON.parse(dryRun.stdout).changes], [270, []]);
     const reclassify = await runQuire(
       ['analytics', 'reclassify', '--project', project.id, '--json'],
       environment,

@@ -3,6 +3,8 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { createClassifier } from '../analytics/classification/index.ts';
 import {
   packRollups,
+  previewReclassification,
+  type ReclassificationPreview,
   rebuildRollups,
   reclassifyPageViews,
   retentionCutoff,
@@ -162,9 +164,31 @@ export function registerAnalyticsCommands(program: Command): void {
       'Classify stored page views again with the current classifier, and change the rollups with them',
     )
     .option('--project <id>', 'only this project')
+    .option('--dry-run', 'change nothing: print the views whose category or agent would change')
     .option('--json', 'print the report as one JSON object')
-    .action(async (options: { project?: string; json?: boolean }) => {
+    .action(async (options: { project?: string; dryRun?: boolean; json?: boolean }) => {
       const classifier = createClassifier();
+      if (options.dryRun) {
+        const preview = await withDatabase(async (database) =>
+          previewReclassification(
+            database.pool,
+            classifier,
+            await projectScope(database.pool, options.project),
+          ),
+        );
+        if (options.json) return printJson(preview);
+        const named = (side: ReclassificationPreview['changes'][number]['from']) =>
+          side.agent === null ? side.category : `${side.category} (${side.agent})`;
+        printTable(
+          ['VIEWS', 'FROM', 'TO'],
+          preview.changes.map((change) => [String(change.views), named(change.from), named(change.to)]),
+        );
+        const changed = preview.changes.reduce((sum, change) => sum + change.views, 0);
+        console.log(
+          `\nClassifier ${preview.classifierVersion}: ${changed} of ${preview.staleViews} stale views would change category or agent; nothing was changed`,
+        );
+        return;
+      }
       const report = await withDatabase(async (database) => {
         const projectId = await projectScope(database.pool, options.project);
         let progress: ProgressBar<object> | undefined;

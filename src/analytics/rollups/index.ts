@@ -2,7 +2,12 @@
  * Keeping the rollups right: packing closed buckets, verification, repair, reclassification and
  * retention.
  */
-export { type ReclassifyReport, reclassifyPageViews } from './reclassify.ts';
+export {
+  previewReclassification,
+  type ReclassificationPreview,
+  type ReclassifyReport,
+  reclassifyPageViews,
+} from './reclassify.ts';
 export { retentionCutoff, startRetention } from './retention.ts';
 export { packRollups, startRollupPacking } from './rollup-packer.ts';
 export { rebuildRollups } from './rollup-rebuild.ts';

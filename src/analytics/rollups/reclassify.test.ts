@@ -9,7 +9,7 @@ import { createClassifier } from '../classification/index.ts';
 import { createPageViewWriter, type StoredPageView } from '../ingestion/index.ts';
 import { queryVisitors } from '../reports/index.ts';
 import { compactAndPackVisitors, createVisitorIdentity } from '../visitors/index.ts';
-import { reclassifyPageViews, reclassifyWindows } from './reclassify.ts';
+import { previewReclassification, reclassifyPageViews, reclassifyWindows } from './reclassify.ts';
 import { verifyRollups } from './rollup-verification.ts';
 
 const database = await createTestDatabase();
@@ -111,6 +111,30 @@ describe('quire analytics reclassify applies the issue-15 rules to stored histor
       }),
       oldView(6, chrome, { referrerHost: 'chatgpt.com' }),
     ]);
+    // A dry run says what would change, and changes nothing.
+    const preview = await previewReclassification(database.pool, classifier, project.id);
+    assert.equal(preview.staleViews, 6);
+    assert.deepEqual(
+      preview.changes.map((change) => [
+        change.from.category,
+        change.from.agent,
+        change.to.category,
+        change.to.agent,
+      ]),
+      [
+        ['ai_assistant', 'MistralAI-User/1.0', 'ai_assistant', 'MistralAI-User'],
+        ['ai_training', 'Spider', 'bot', 'Sogou'],
+        ['bot', 'Lynx', 'human', null],
+        ['human', null, 'ai_assistant', 'ChatGPT-Agent'],
+        ['human', null, 'ai_assistant', 'unknown (browser user agent)'],
+      ],
+    );
+    const stillStale = await database.pool.query(
+      "SELECT count(*)::int AS views FROM analytics_page_views WHERE project_id = $1 AND classifier_version = 'old'",
+      [project.id],
+    );
+    assert.equal(stillStale.rows[0].views, 6);
+
     const report = await reclassifyPageViews(database.pool, classifier, project.id);
     assert.equal(report.viewsUpdated, 6);
     assert.equal(report.viewsChanged, 4);

@@ -87,13 +87,9 @@ export async function reclassifyPageViews(
     transactions: 0,
   };
   const classified = new Map<string, Classified>();
-  const stale = await pool.query<StoredProfile & { category: TrafficCategory }>(
-    profilesOf('views.classifier_version <> $1 AND ($2::text IS NULL OR views.project_id = $2)', true),
-    [classifier.version, projectId],
-  );
   // Every stale profile classified up front: the marks of all of them move together.
   let categoryChanges = false;
-  for (const row of stale.rows) {
+  for (const row of await staleProfiles(pool, classifier, projectId)) {
     if (classify(classifier, classified, row).category !== row.category) categoryChanges = true;
   }
   // The visitor marks move first, in a transaction of their own: should the run stop before its
@@ -161,14 +157,17 @@ interface StoredProfile {
 
 /**
  * SQL: the distinct profiles of the views that `where` selects (of `analytics_page_views AS
- * views`), with their user agent's text, and with the views' category when asked.
+ * views`), with their user agent's text; `counted`: per category and agent as stored, with the
+ * views of each.
  */
-function profilesOf(where: string, withCategory = false): string {
+function profilesOf(where: string, counted = false): string {
+  const grouped = `views.user_agent_id, views.markdown, views.signature_agent${counted ? ', views.category, views.agent' : ''}`;
   return `SELECT profiles.*, agents.user_agent
     FROM (
-      SELECT DISTINCT views.user_agent_id::text AS user_agent_id, views.markdown, views.signature_agent
-        ${withCategory ? ', views.category' : ''}
+      SELECT views.user_agent_id::text AS user_agent_id, views.markdown, views.signature_agent
+        ${counted ? ', views.category, views.agent, count(*)::integer AS views' : ''}
       FROM analytics_page_views AS views WHERE ${where}
+      GROUP BY ${grouped}
     ) AS profiles
     LEFT JOIN analytics_user_agents AS agents ON agents.id = profiles.user_agent_id::bigint`;
 }
@@ -198,6 +197,71 @@ function classify(
     classified.set(key, profile);
   }
   return profile;
+}
+
+/** Views that would change what they are counted as, from one category and agent to another. */
+export interface ReclassificationChange {
+  from: { category: TrafficCategory; agent: string | null };
+  to: { category: TrafficCategory; agent: string | null };
+  views: number;
+}
+
+export interface ReclassificationPreview {
+  classifierVersion: string;
+  /** Views stored by another classifier version. */
+  staleViews: number;
+  /** The views whose category or agent would change, most views first. */
+  changes: ReclassificationChange[];
+}
+
+/**
+ * What `reclassifyPageViews` would change, without changing anything (`quire analytics reclassify
+ * --dry-run`): to review a refreshed agent table or new rules on real history before applying them.
+ */
+export async function previewReclassification(
+  pool: pg.Pool,
+  classifier: Classifier,
+  projectId: string | null,
+): Promise<ReclassificationPreview> {
+  const classified = new Map<string, Classified>();
+  const changes = new Map<string, ReclassificationChange>();
+  let staleViews = 0;
+  for (const row of await staleProfiles(pool, classifier, projectId)) {
+    staleViews += row.views;
+    const fresh = classify(classifier, classified, row);
+    if (fresh.category === row.category && fresh.agent === row.agent) continue;
+    const key = JSON.stringify([row.category, row.agent, fresh.category, fresh.agent]);
+    const change = changes.get(key) ?? {
+      from: { category: row.category, agent: row.agent },
+      to: { category: fresh.category, agent: fresh.agent },
+      views: 0,
+    };
+    change.views += row.views;
+    changes.set(key, change);
+  }
+  const order = (change: ReclassificationChange) => JSON.stringify([change.from, change.to]);
+  return {
+    classifierVersion: classifier.version,
+    staleViews,
+    changes: [...changes.values()].sort(
+      (left, right) => right.views - left.views || (order(left) < order(right) ? -1 : 1),
+    ),
+  };
+}
+
+/** The profiles of the stale views, per category and agent as stored, with their views. */
+async function staleProfiles(
+  pool: pg.Pool,
+  classifier: Classifier,
+  projectId: string | null,
+): Promise<Array<StoredProfile & { category: TrafficCategory; agent: string | null; views: number }>> {
+  const result = await pool.query<
+    StoredProfile & { category: TrafficCategory; agent: string | null; views: number }
+  >(profilesOf('views.classifier_version <> $1 AND ($2::text IS NULL OR views.project_id = $2)', true), [
+    classifier.version,
+    projectId,
+  ]);
+  return result.rows;
 }
 
 /**
