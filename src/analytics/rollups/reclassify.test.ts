@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
+import fc from 'fast-check';
 import pg from 'pg';
 import { createTestDatabase } from '../../../test/database.ts';
 import { buildProject } from '../../../test/factories.ts';
@@ -10,6 +11,7 @@ import { createPageViewWriter, type StoredPageView } from '../ingestion/index.ts
 import { queryVisitors } from '../reports/index.ts';
 import { compactAndPackVisitors, createVisitorIdentity } from '../visitors/index.ts';
 import { previewReclassification, reclassifyPageViews, reclassifyWindows } from './reclassify.ts';
+import { rebuildRollups } from './rollup-rebuild.ts';
 import { verifyRollups } from './rollup-verification.ts';
 
 const database = await createTestDatabase();
@@ -329,6 +331,71 @@ describe('quire analytics reclassify applies the issue-15 rules to stored histor
       [project.id],
     );
     assert.equal(stored.rows[0].views, views.length + written);
+  });
+  it('changes the rollups exactly as rebuilding them from the views would, for any history and window size', async () => {
+    const categories = ['human', 'ai_assistant', 'ai_search', 'ai_training', 'bot'] as const;
+    const stored = fc.record({
+      hour: fc.nat(47),
+      second: fc.nat(3599),
+      page: fc.nat(3),
+      userAgent: fc.constantFrom(...changingUserAgents, undefined),
+      category: fc.constantFrom(...categories),
+      agent: fc.constantFrom(null, 'Spider', 'MistralAI-User/1.0'),
+      verified: fc.boolean(),
+      markdown: fc.boolean(),
+      signed: fc.boolean(),
+      referrerHost: fc.constantFrom(null, 'chatgpt.com', 'www.perplexity.ai', 'example.com'),
+      aiReferrer: fc.constantFrom(null, 'ChatGPT'),
+    });
+    const rollups = async (projectId: string) => ({
+      paths: (
+        await database.pool.query(
+          `SELECT series.granularity, rollup.bucket, rollup.path_id, human, ai_assistant, ai_search, ai_training, bot,
+             ai_referred, verified_ai
+           FROM analytics_path_rollups AS rollup JOIN analytics_rollup_series AS series ON series.id = rollup.series
+           WHERE series.project_id = $1 ORDER BY 1, 2, 3`,
+          [projectId],
+        )
+      ).rows,
+      agents: (
+        await database.pool.query(
+          `SELECT granularity, bucket, category, agent, views, verified_views FROM analytics_agent_rollups
+           WHERE project_id = $1 ORDER BY 1, 2, 3, 4`,
+          [projectId],
+        )
+      ).rows,
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(stored, { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 1, max: 30 }),
+        async (rows, size) => {
+          const project = await buildProject(database.pool);
+          await writer.write(
+            project.id,
+            rows.map((row) =>
+              oldView(row.hour, row.userAgent as string, {
+                userAgent: row.userAgent,
+                occurredAt: Date.parse('2026-05-04T00:00:00Z') + row.hour * 3_600_000 + row.second * 1000,
+                path: `/page-${row.page}`,
+                category: row.category,
+                agent: row.agent,
+                verified: row.verified,
+                markdown: row.markdown,
+                referrerHost: row.referrerHost,
+                aiReferrer: row.aiReferrer,
+                ...(row.signed ? { signatureAgent: 'chatgpt.com' } : {}),
+              }),
+            ),
+          );
+          await reclassifyPageViews(database.pool, classifier, project.id, { viewsPerTransaction: size });
+          const changed = await rollups(project.id);
+          await rebuildRollups(database.pool, project.id);
+          assert.deepEqual(changed, await rollups(project.id));
+        },
+      ),
+      { numRuns: 12 },
+    );
   });
 });
 
