@@ -270,6 +270,22 @@ describe('verifyRollups, rebuildRollups and reclassifyPageViews', () => {
 
     assert.notEqual((await rebuildRollups(database.pool, project.id)).rebuiltFrom, null);
     assert.deepEqual((await verifyRollups(database.pool, project.id)).mismatches, []);
+    // The detail counts are proven too: AI-referred and verified AI views, and verified agent views.
+    await database.pool.query(
+      "UPDATE analytics_path_rollups SET ai_referred = ai_referred + 1, verified_ai = verified_ai + 1 WHERE series = analytics_series($1, 'hour')",
+      [project.id],
+    );
+    await database.pool.query(
+      "UPDATE analytics_agent_rollups SET verified_views = verified_views + 1 WHERE project_id = $1 AND granularity = 'month'",
+      [project.id],
+    );
+    const detail = await verifyRollups(database.pool, project.id);
+    assert.deepEqual(
+      [...new Set(detail.mismatches.map((mismatch) => `${mismatch.table} ${mismatch.granularity}`))],
+      ['analytics_path_rollups hour', 'analytics_agent_rollups month'],
+    );
+    await rebuildRollups(database.pool, project.id);
+    assert.deepEqual((await verifyRollups(database.pool, project.id)).mismatches, []);
 
     // Pretend the views were classified by an older classifier that called everything a bot (and
     // counted them so).

@@ -1,6 +1,7 @@
 /**
  * Proves the rollups equal the raw events: for every granularity, every (bucket, page) and every
- * (bucket, category, agent) counted both ways, in one snapshot. Months whose raw events are gone
+ * (bucket, category, agent) counted both ways, in one snapshot, with every count a row holds (a
+ * page's categories, AI-referred and verified AI views; an agent's views and verified views). Months whose raw events are gone
  * (retention) are left out: their rollups are all that remains of them. Then proves every packed
  * row (rollup-packer.ts) equals the per-page rows it was packed from, decoding it as the export does,
  * and checks the visitor sketches (visitor-verification.ts).
@@ -47,12 +48,14 @@ const comparePaths = `
     SELECT project_id, date_trunc($1, occurred_at, 'UTC') AS bucket, path AS key,
       concat_ws(',', count(*) FILTER (WHERE category = 'human'), count(*) FILTER (WHERE category = 'ai_assistant'),
         count(*) FILTER (WHERE category = 'ai_search'), count(*) FILTER (WHERE category = 'ai_training'),
-        count(*) FILTER (WHERE category = 'bot')) AS counts
+        count(*) FILTER (WHERE category = 'bot'),
+        count(*) FILTER (WHERE category = 'human' AND ai_referrer IS NOT NULL),
+        count(*) FILTER (WHERE verified AND category IN ('ai_assistant', 'ai_search', 'ai_training'))) AS counts
     FROM analytics_page_views WHERE ($3::text IS NULL OR project_id = $3)
     GROUP BY 1, 2, 3
   ), rollup AS (
     SELECT series.project_id, rollup.bucket, coalesce(paths.path, 'path id ' || rollup.path_id) AS key,
-      concat_ws(',', human, ai_assistant, ai_search, ai_training, bot) AS counts
+      concat_ws(',', human, ai_assistant, ai_search, ai_training, bot, ai_referred, verified_ai) AS counts
     FROM analytics_path_rollups AS rollup
     JOIN analytics_rollup_series AS series ON series.id = rollup.series
     LEFT JOIN analytics_paths AS paths ON paths.project_id = series.project_id AND paths.id = rollup.path_id
@@ -62,11 +65,11 @@ const comparePaths = `
 const compareAgents = `
   WITH raw AS (
     SELECT project_id, date_trunc($1, occurred_at, 'UTC') AS bucket, category || '/' || coalesce(agent, '') AS key,
-      count(*)::text AS counts
+      count(*) || ',' || count(*) FILTER (WHERE verified) AS counts
     FROM analytics_page_views WHERE ($3::text IS NULL OR project_id = $3)
     GROUP BY 1, 2, 3
   ), rollup AS (
-    SELECT project_id, bucket, category || '/' || agent AS key, views::text AS counts
+    SELECT project_id, bucket, category || '/' || agent AS key, views || ',' || verified_views AS counts
     FROM analytics_agent_rollups
     WHERE granularity = $1 AND bucket >= $2 AND ($3::text IS NULL OR project_id = $3)
   )`;
