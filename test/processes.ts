@@ -125,10 +125,11 @@ export async function startQuireServer(
     const timer = setTimeout(() => reject(new Error(`quire serve did not start:\n${output}`)), 60_000);
     const check = () => {
       const match = /serving at (http:\/\/\S+)/.exec(output);
-      if (match && (output.includes('first start') || !output.includes('first start:'))) {
+      if (match) {
         clearTimeout(timer);
-        // The first-start lines follow the "serving at" line in the same write.
-        setTimeout(() => resolve(match[1]!), 50);
+        // The first start's key and password come in the same write as the "serving at" line
+        // (serve.ts): one write of less than a pipe's atomic size, so in this chunk.
+        resolve(match[1]!);
       }
     };
     child.stdout!.on('data', check);

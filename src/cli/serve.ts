@@ -25,36 +25,35 @@ export function registerServeCommand(program: Command): void {
         log: (message) => console.log(`quire: ${message}`),
       });
       const where = service.url ?? 'no HTTP listener (worker role)';
-      console.log(`quire: serving at ${where} (role ${config.role}, data in ${config.dataDirectory})`);
+      const lines = [`quire: serving at ${where} (role ${config.role}, data in ${config.dataDirectory})`];
       if (service.firstStart) {
         const { project, keySecret } = service.firstStart;
-        console.log(
-          [
-            '',
-            `quire: first start: created the project "${project.name}" with id ${project.id}`,
-            'quire: and an admin API key (read, write). It is shown only this once; store it now:',
-            '',
-            `  ${keySecret}`,
-            '',
-            `quire: try it: curl -H "Authorization: Bearer ${keySecret}" ${service.url ?? config.publicUrl}/v1/projects/${project.id}`,
-            '',
-          ].join('\n'),
+        lines.push(
+          '',
+          `quire: first start: created the project "${project.name}" with id ${project.id}`,
+          'quire: and an admin API key (read, write). It is shown only this once; store it now:',
+          '',
+          `  ${keySecret}`,
+          '',
+          `quire: try it: curl -H "Authorization: Bearer ${keySecret}" ${service.url ?? config.publicUrl}/v1/projects/${project.id}`,
+          '',
         );
       }
       if (service.firstUser) {
         const { email, password } = service.firstUser;
-        console.log(
-          [
-            '',
-            `quire: dashboard: sign in at ${service.url ?? config.publicUrl}/dashboard as ${email} with this password, shown only this once:`,
-            '',
-            `  ${password}`,
-            '',
-            'quire: add people with: quire user create --email someone@example.com',
-            '',
-          ].join('\n'),
+        lines.push(
+          '',
+          `quire: dashboard: sign in at ${service.url ?? config.publicUrl}/dashboard as ${email} with this password, shown only this once:`,
+          '',
+          `  ${password}`,
+          '',
+          'quire: add people with: quire user create --email someone@example.com',
+          '',
         );
       }
+      // One write: whoever waits for the "serving at" line (a supervisor, the tests) gets the
+      // first start's key and password with it, never a moment later.
+      console.log(lines.join('\n'));
       await new Promise<void>((resolve) => {
         let stopping = false;
         const stop = (signal: string) => {
