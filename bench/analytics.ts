@@ -23,19 +23,15 @@
 //    the shared buffers they touched and the WAL they wrote; it needs pg_stat_statements loaded: run
 //    once with --keep DIR, add `shared_preload_libraries = 'pg_stat_statements'` to
 //    DIR/data/postgres/postgresql.conf, run again with the same --keep DIR.
-import fs from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { packRollups } from '../src/analytics/rollups/index.ts';
 import { rollupSeriesOf } from '../src/analytics/storage/index.ts';
-import { quireTypeParsers } from '../src/db/database.ts';
-import { acquireEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
-import { migrate } from '../src/db/migrator.ts';
 import { drainsBenchmark } from './analytics-drains.ts';
 import { loadVisitorSketches, visitorExpression, visitorsBenchmark } from './analytics-visitors.ts';
+import { openBenchDatabase } from './bench-database.ts';
 import { createBenchProject } from './bench-project.ts';
 import { clusterCpuSeconds, processCpuSeconds } from './process-cpu.ts';
 import { startQuireServer } from './quire-server.ts';
@@ -63,15 +59,8 @@ const concurrency = Number(values.concurrency);
 const pages = 5000;
 const day = 86_400_000;
 
-const benchDirectory = values.keep ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bench-')));
-await fs.mkdir(benchDirectory, { recursive: true });
-await fs.chmod(benchDirectory, 0o755);
-const embedded = await acquireEmbeddedPostgres({
-  dataDirectory: path.join(benchDirectory, 'data'),
-  role: 'bench',
-});
-const pool = new pg.Pool({ connectionString: embedded.connectionString, max: 4, types: quireTypeParsers() });
-await migrate(pool);
+const database = await openBenchDatabase({ keep: values.keep });
+const { pool } = database;
 console.log(
   `PostgreSQL: ${(await pool.query('SHOW server_version')).rows[0].server_version}, ${os.cpus().length} CPUs`,
 );
@@ -101,7 +90,7 @@ const clientAddress = () => {
   return `10.${client >> 16}.${(client >> 8) & 255}.${client & 255}`;
 };
 
-const server = await startQuireServer(path.join(benchDirectory, 'data'), {
+const server = await startQuireServer(database.dataDirectory, {
   NODE_OPTIONS: process.env.SERVER_NODE_OPTIONS ?? '',
 });
 const serverPid = server.process.pid as number;
@@ -132,9 +121,7 @@ try {
 } finally {
   agent.destroy();
   await server.stop();
-  await pool.end();
-  await embedded.release();
-  if (values.keep === undefined) await fs.rm(benchDirectory, { recursive: true, force: true });
+  await database.close();
 }
 
 async function ingestAndExport(): Promise<void> {
@@ -212,7 +199,7 @@ function send(
 async function cpuSeconds(): Promise<{ server: number; postgres: number }> {
   return {
     server: await processCpuSeconds(serverPid),
-    postgres: await clusterCpuSeconds(path.join(benchDirectory, 'data', 'postgres')),
+    postgres: await clusterCpuSeconds(path.join(database.dataDirectory, 'postgres')),
   };
 }
 

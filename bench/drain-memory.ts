@@ -8,17 +8,12 @@
 // million records that are no page view. Printed: the answers, the seconds, whether the server
 // lived, its peak resident memory (VmHWM), and the slowest answer to a `/healthz` asked every 50 ms
 // meanwhile (how long the server left other requests waiting).
-import fs from 'node:fs/promises';
-import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import pg from 'pg';
-import { acquireEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
-import { migrate } from '../src/db/migrator.ts';
+import { openBenchDatabase } from './bench-database.ts';
 import { createBenchProject } from './bench-project.ts';
 import { startQuireServer } from './quire-server.ts';
+import { postAtOnce } from './server-probe.ts';
 
 const { values } = parseArgs({
   options: {
@@ -32,16 +27,9 @@ const { values } = parseArgs({
 const batches = Number(values.batches);
 const records = Number(values.records);
 
-const directory = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bench-'));
-await fs.chmod(directory, 0o755);
-const embedded = await acquireEmbeddedPostgres({
-  dataDirectory: path.join(directory, 'data'),
-  role: 'bench',
-});
-const pool = new pg.Pool({ connectionString: embedded.connectionString, max: 2 });
-await migrate(pool);
+const database = await openBenchDatabase();
+const { pool } = database;
 const project = await createBenchProject(pool, 'bench drains', ['ingest']);
-const key = project.key;
 
 const chrome =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36';
@@ -76,95 +64,20 @@ console.log(
     `QUIRE_DRAIN_MEMORY_MB ${values['budget-mb']}`,
 );
 
-const server = await startQuireServer(path.join(directory, 'data'), {
+const server = await startQuireServer(database.dataDirectory, {
   NODE_OPTIONS: `--max-old-space-size=${values['heap-mb']}`,
   QUIRE_DRAIN_MEMORY_MB: values['budget-mb'] as string,
 });
-const pid = server.process.pid as number;
-const agent = new http.Agent({ keepAlive: true, maxSockets: batches + 1 });
-
-function request(
-  method: string,
-  urlPath: string,
-  body?: Buffer,
-): Promise<{ status: number; body: string } | { error: string }> {
-  return new Promise((resolve) => {
-    const outgoing = http.request(
-      `${server.url}${urlPath}`,
-      {
-        method,
-        agent,
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
-        );
-        response.on('error', (error) => resolve({ error: error.message }));
-      },
-    );
-    outgoing.on('error', (error) => resolve({ error: error.message }));
-    outgoing.end(body);
-  });
-}
-
-/** The server's peak resident memory so far, in MB, from /proc (0 once the process is gone). */
-async function peakMemory(): Promise<number> {
-  const status = await fs.readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-  return Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024;
-}
-
 try {
-  let sending = true;
-  let slowestHealth = 0;
-  let unansweredHealth = 0;
-  let peak = 0;
-  const probe = (async () => {
-    while (sending) {
-      const asked = performance.now();
-      const answer = await request('GET', '/healthz');
-      if ('status' in answer) slowestHealth = Math.max(slowestHealth, performance.now() - asked);
-      else unansweredHealth += 1;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  })();
-  // Apart from the probe, which waits while the server does.
-  const sampler = setInterval(async () => {
-    peak = Math.max(peak, await peakMemory());
-  }, 20);
-  const started = performance.now();
-  const answers = await Promise.all(
-    bodies.map((body) => request('POST', `/v1/analytics/${project.id}/drains/cloudflare`, body)),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  sending = false;
-  await probe;
-  clearInterval(sampler);
-  const alive = server.process.exitCode === null && server.process.signalCode === null;
-  const counts = new Map<string, number>();
-  for (const answer of answers) {
-    const label = 'error' in answer ? `no answer (${answer.error})` : `${answer.status}`;
-    counts.set(label, (counts.get(label) ?? 0) + 1);
-  }
-  const stored = await pool.query<{ count: number }>(
-    'SELECT count(*)::int AS count FROM analytics_page_views WHERE project_id = $1',
-    [project.id],
-  );
-  console.log(
-    `answers: ${[...counts].map(([label, count]) => `${count} × ${label}`).join(', ')}; ` +
-      `${seconds.toFixed(1)} s; ${stored.rows[0]?.count} views stored`,
-  );
-  console.log(
-    `server ${alive ? 'alive' : 'DIED'}; peak resident memory ${peak.toFixed(0)} MB; ` +
-      `slowest /healthz answer meanwhile ${slowestHealth.toFixed(0)} ms` +
-      (unansweredHealth > 0 ? ` (${unansweredHealth} unanswered)` : ''),
-  );
+  await postAtOnce({
+    server,
+    pool,
+    project,
+    urlPath: `/v1/analytics/${project.id}/drains/cloudflare`,
+    bodies,
+    label: 'answers: ',
+  });
 } finally {
-  agent.destroy();
   await server.stop();
-  await pool.end();
-  await embedded.release();
-  await fs.rm(directory, { recursive: true, force: true });
+  await database.close();
 }

@@ -10,16 +10,10 @@
 // 2. `reclassifyPageViews` (`quire analytics reclassify`) in windows of --window views.
 // For each: seconds, the batches answered meanwhile, and their slowest answer (how long a writer
 // waited). Last, `verifyRollups` over everything, batches included.
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { createClassifier } from '../src/analytics/classification/index.ts';
 import { rebuildRollups, reclassifyPageViews, verifyRollups } from '../src/analytics/rollups/index.ts';
-import { quireTypeParsers } from '../src/db/database.ts';
-import { acquireEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
-import { migrate } from '../src/db/migrator.ts';
+import { openBenchDatabase } from './bench-database.ts';
 import { createBenchProject } from './bench-project.ts';
 import { startQuireServer } from './quire-server.ts';
 
@@ -33,15 +27,8 @@ const { values } = parseArgs({
 const totalViews = Number(values.views);
 const day = 86_400_000;
 
-const directory = values.keep ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bench-')));
-await fs.mkdir(directory, { recursive: true });
-await fs.chmod(directory, 0o755);
-const embedded = await acquireEmbeddedPostgres({
-  dataDirectory: path.join(directory, 'data'),
-  role: 'bench',
-});
-const pool = new pg.Pool({ connectionString: embedded.connectionString, max: 4, types: quireTypeParsers() });
-await migrate(pool);
+const database = await openBenchDatabase({ keep: values.keep });
+const { pool } = database;
 const project = await createBenchProject(pool, 'bench reclassify', ['ingest']);
 const key = project.key;
 
@@ -69,7 +56,7 @@ const clients: Array<[string, number, string, string | null]> = [
   ['Lynx/2.8.9rel.1 libwww-FM/2.14 SSL-MM/1.4.1 OpenSSL/1.1.1w', 0.03, 'bot', 'Lynx'],
 ];
 
-const server = await startQuireServer(path.join(directory, 'data'));
+const server = await startQuireServer(database.dataDirectory);
 try {
   const now = Date.now();
   const loadStarted = performance.now();
@@ -97,9 +84,7 @@ try {
   );
 } finally {
   await server.stop();
-  await pool.end();
-  await embedded.release();
-  if (values.keep === undefined) await fs.rm(directory, { recursive: true, force: true });
+  await database.close();
 }
 
 /** The views, in time order as live ingestion stores them, with their paths' ids. */

@@ -54,6 +54,8 @@ export interface Config {
   analyticsRetentionMonths: number;
   /** Decompressed bytes of drained bodies read at once, in MiB; a batch beyond waits, then gets a 429. */
   drainMemoryMegabytes: number;
+  /** Bytes of request bodies held at once, in MiB; a request beyond waits, then gets a 429 (http/body-memory.ts). */
+  requestMemoryMegabytes: number;
   /**
    * Proxies (addresses or CIDRs) whose `X-Forwarded-For` is believed for the client's address
    * (`request.ip`); empty: the socket's peer is the client.
@@ -256,6 +258,7 @@ export function loadConfig(
     clientApiKey: optional(environment, 'QUIRE_API_KEY'),
     analyticsRetentionMonths: parseInteger(environment, 'QUIRE_ANALYTICS_RETENTION_MONTHS', 13, 1, 1200),
     drainMemoryMegabytes: parseInteger(environment, 'QUIRE_DRAIN_MEMORY_MB', 128, 1, 65_536),
+    requestMemoryMegabytes: parseInteger(environment, 'QUIRE_REQUEST_MEMORY_MB', 128, 1, 65_536),
     trustedProxies: parseTrustedProxies(environment),
     ...parseSecretKeys(environment),
   });

@@ -11,8 +11,11 @@ import Fastify, {
   type FastifyReply,
   type FastifyServerOptions,
 } from 'fastify';
+import { type ByteBudget, createByteBudget } from '../byte-budget.ts';
+import { RateLimitedError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { installAuthentication } from './authentication.ts';
+import { installBodyMemory } from './body-memory.ts';
 import type { HttpDependencies } from './dependencies.ts';
 import { answerClientError, errorResponseOf, installErrorHandlers } from './error-handler.ts';
 import { checkRequestText } from './input-rules.ts';
@@ -42,11 +45,15 @@ export interface AppOptions {
   version?: string;
   /** Open event streams per owner and per process (tests lower them). */
   streamLimits?: StreamLimits;
+  /** How long a request waits for the request bodies' memory budget before its 429 (default 10 s). */
+  bodyMemoryWaitMilliseconds?: number;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     jobEventStreams: JobEventStreams;
+    /** The memory of request bodies being received and handled (body-memory.ts). */
+    bodyMemory: ByteBudget;
   }
 }
 
@@ -99,6 +106,17 @@ export async function buildApp(
   app.decorate('jobEventStreams', createJobEventStreams(app, dependencies.jobEvents, options.streamLimits));
   installAuthentication(app, dependencies);
   installRateLimiting(app, dependencies);
+  // After authentication and rate limits: a request refused by them reserves nothing.
+  app.decorate(
+    'bodyMemory',
+    createByteBudget({
+      limitBytes: dependencies.config.requestMemoryMegabytes * 1024 * 1024,
+      maximumWaitMilliseconds: options.bodyMemoryWaitMilliseconds ?? 10_000,
+      busy: () =>
+        new RateLimitedError('The server is busy receiving other requests; send this one again shortly', 5),
+    }),
+  );
+  installBodyMemory(app, app.bodyMemory);
 
   await app.register(swagger, {
     openapi: {
