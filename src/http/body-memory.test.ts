@@ -180,3 +180,9 @@ describe('request bodies share QUIRE_REQUEST_MEMORY_MB', () => {
     await eventually(async () => app.bodyMemory.used === 0);
   });
 });
+
+it('the OpenAPI document lists the 429 on operations that take a body', async () => {
+  const document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+  assert.ok(document.paths['/v1/analytics/{projectId}/events'].post.responses['429']);
+  assert.ok(document.paths['/v2/agent/{projectId}/job'].post.responses['429']);
+});

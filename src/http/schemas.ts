@@ -29,13 +29,14 @@ export const bearerSecurity = [{ bearerAuth: [] }];
 
 /**
  * Every documented operation may answer these, whatever it does: the one input rule and malformed
- * text (400), a path segment too long (414), the database away (503); with a body also 413 and 415.
+ * text (400), a path segment too long (414), the database away (503); with a body also 413, 415
+ * and 429 (the request bodies' memory budget, body-memory.ts).
  */
 export function withFrameworkErrors<T>(schema: T): T {
   if (typeof schema !== 'object' || schema === null) return schema;
   const route = schema as { response?: Record<string, unknown>; body?: unknown; hide?: boolean };
   if (route.response === undefined || route.hide) return schema;
-  const statuses = route.body === undefined ? [400, 414, 503] : [400, 413, 414, 415, 503];
+  const statuses = route.body === undefined ? [400, 414, 503] : [400, 413, 414, 415, 429, 503];
   const response = { ...route.response };
   for (const status of statuses) response[status] ??= ErrorResponse;
   return { ...schema, response } as T;
