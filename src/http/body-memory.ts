@@ -43,7 +43,7 @@ export function installBodyMemory(app: App, budget: ByteBudget): void {
  * sent in chunks of unknown total. Nothing for a body over the limit (refused with 413 unread), a
  * malformed length (400) or no body at all.
  */
-export function expectedBodyBytes(request: FastifyRequest): number {
+function expectedBodyBytes(request: FastifyRequest): number {
   if (!bodyMethods.has(request.method)) return 0;
   const limit = request.routeOptions.bodyLimit ?? 0;
   const length = request.headers['content-length'];
