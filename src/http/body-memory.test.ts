@@ -181,6 +181,18 @@ describe('request bodies share QUIRE_REQUEST_MEMORY_MB', () => {
   });
 });
 
+it('injected requests (most tests use them) give their share back too', async () => {
+  const { project, key } = await buildProjectWithKey(database.pool);
+  const response = await app.inject({
+    method: 'POST',
+    url: `/v1/analytics/${project.id}/events`,
+    headers: { ...bearer(key), 'content-type': 'application/json' },
+    payload: batch('/docs/injected', 600_000),
+  });
+  assert.equal(response.statusCode, 202, response.body);
+  await eventually(async () => app.bodyMemory.used === 0);
+});
+
 it('the OpenAPI document lists the 429 on operations that take a body', async () => {
   const document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
   assert.ok(document.paths['/v1/analytics/{projectId}/events'].post.responses['429']);
