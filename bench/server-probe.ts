@@ -1,13 +1,14 @@
-// What the memory benchmarks ask of a `quire serve` child: raw HTTP requests that never throw (an
-// answer or the error), its peak resident memory, and how long it leaves a `/healthz` waiting.
+// What the memory benchmarks ask of a `quire serve` child (`postAtOnce`): many requests at once,
+// each answered or failed, never thrown; its peak resident memory; and how long it leaves a
+// `/healthz` waiting meanwhile.
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import type pg from 'pg';
 import type { QuireServer } from './quire-server.ts';
 
-export type Answer = { status: number; body: string } | { error: string };
+type Answer = { status: number; body: string } | { error: string };
 
-export function sendRequest(
+function sendRequest(
   agent: http.Agent,
   url: string,
   method: string,
@@ -29,7 +30,7 @@ export function sendRequest(
 }
 
 /** The process's peak resident memory so far, in MB, from /proc (0 once the process is gone). */
-export async function peakMemory(pid: number): Promise<number> {
+async function peakMemory(pid: number): Promise<number> {
   const status = await fs.readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
   return Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024;
 }
@@ -38,7 +39,7 @@ export async function peakMemory(pid: number): Promise<number> {
  * Until `stop()`: asks `/healthz` every 50 ms and samples the peak resident memory every 20 ms.
  * `stop()` resolves with the slowest answer, the unanswered asks and the peak.
  */
-export function watchServer(agent: http.Agent, url: string, pid: number) {
+function watchServer(agent: http.Agent, url: string, pid: number) {
   let watching = true;
   let slowestHealth = 0;
   let unansweredHealth = 0;
@@ -67,7 +68,7 @@ export function watchServer(agent: http.Agent, url: string, pid: number) {
 }
 
 /** `3 × 202, 1 × 429`: how many answers of each kind. */
-export function countAnswers(answers: readonly Answer[]): string {
+function countAnswers(answers: readonly Answer[]): string {
   const counts = new Map<string, number>();
   for (const answer of answers) {
     const label = 'error' in answer ? `no answer (${answer.error})` : `${answer.status}`;
