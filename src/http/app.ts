@@ -83,6 +83,10 @@ export async function buildApp(
     requestIdHeader: false,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // The whole request (headers and body) within a minute: a body that stalls would otherwise hold
+    // its share of the request bodies' budget (body-memory.ts) for good. Node's own default is five
+    // minutes; Fastify's is none.
+    requestTimeout: 60_000,
     ajv: undefined,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
