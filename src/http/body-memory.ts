@@ -11,6 +11,10 @@
  * with `Retry-After`, as the drains' own budget answers: the providers retry. Authentication and
  * the rate limits run first: a request they refuse reserves nothing.
  *
+ * What a request announces is reserved, all of it at once, not each chunk as it arrives: by the
+ * chunk, a flood of large bodies would each hold a part and wait for more, none finishing until
+ * every one timed out. A body that stalls holds its share until the request timeout (app.ts).
+ *
  *   installBodyMemory(app, createByteBudget({ limitBytes, maximumWaitMilliseconds, busy }));
  */
 import type { FastifyRequest } from 'fastify';
