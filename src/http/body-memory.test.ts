@@ -14,7 +14,9 @@ import { eventually } from '../../test/poll.ts';
 const database = await createTestDatabase();
 const { app } = await buildTestServices(database, {
   environment: { QUIRE_REQUEST_MEMORY_MB: '1', QUIRE_ANALYTICS_RETENTION_MONTHS: '1200' },
-  bodyMemoryWaitMilliseconds: 600,
+  // Long enough for a held batch to finish and commit on a busy machine while another waits (the
+  // 429 test waits it out whole).
+  bodyMemoryWaitMilliseconds: 5000,
 });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const { port } = app.server.address() as AddressInfo;
