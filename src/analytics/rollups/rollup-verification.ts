@@ -1,10 +1,10 @@
 /**
  * Proves the rollups equal the raw events: for every granularity, every (bucket, page) and every
  * (bucket, category, agent) counted both ways, in one snapshot, with every count a row holds (a
- * page's categories, AI-referred and verified AI views; an agent's views and verified views). Months whose raw events are gone
- * (retention) are left out: their rollups are all that remains of them. Then proves every packed
- * row (rollup-packer.ts) equals the per-page rows it was packed from, decoding it as the export does,
- * and checks the visitor sketches (visitor-verification.ts).
+ * page's categories, AI-referred and verified AI views; an agent's views and verified views).
+ * Months whose raw events are gone (retention) are left out: their rollups are all that remains of
+ * them. Then proves every packed row (rollup-packer.ts) equals the per-page rows it was packed from,
+ * decoding it as the export does, and checks the visitor sketches (visitor-verification.ts).
  */
 import type pg from 'pg';
 import { transaction } from '../../db/database.ts';
