@@ -60,6 +60,14 @@ describe('createByteBudget', () => {
     (await budget.reserve(100)).release();
   });
 
+  it('waits no longer than the caller says is left of its own deadline', async () => {
+    const budget = budgetOf(100, 60_000);
+    const held = await budget.reserve(90);
+    await assert.rejects(budget.reserve(50, 20), BusyError);
+    held.release();
+    assert.equal(budget.used, 0);
+  });
+
   it('grows a reservation ahead of new ones, alone beyond the budget', async () => {
     const budget = budgetOf(100);
     const growing = await budget.reserve(40);

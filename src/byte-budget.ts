@@ -15,9 +15,10 @@ export interface ByteBudget {
   /**
    * Resolves once `bytes` fit beside what others hold, in the order asked. A reservation larger
    * than the whole budget is granted when nothing else is held, so no input waits for ever.
-   * Rejects with the `busy` error after the maximum wait.
+   * Rejects with the `busy` error after the maximum wait, or after `maximumWaitMilliseconds` when
+   * given (what is left of a caller's own deadline).
    */
-  reserve(bytes: number): Promise<Reservation>;
+  reserve(bytes: number, maximumWaitMilliseconds?: number): Promise<Reservation>;
   /** Bytes held now. */
   readonly used: number;
 }
@@ -62,7 +63,7 @@ export function createByteBudget(options: {
   }
 
   /** Takes `bytes` now if they fit and nobody waits before them, else waits in line. */
-  function take(bytes: number, held: number, first: boolean): Promise<void> {
+  function take(bytes: number, held: number, first: boolean, wait: number): Promise<void> {
     const ahead = first ? 0 : waiting.length;
     if (ahead === 0 && fits({ bytes, held })) {
       used += bytes;
@@ -78,7 +79,7 @@ export function createByteBudget(options: {
           reject(options.busy());
           // The one that left may have blocked those behind it.
           grantWaiting();
-        }, options.maximumWaitMilliseconds),
+        }, wait),
       };
       if (first) waiting.unshift(waiter);
       else waiting.push(waiter);
@@ -86,8 +87,8 @@ export function createByteBudget(options: {
   }
 
   return {
-    async reserve(bytes) {
-      await take(bytes, 0, false);
+    async reserve(bytes, maximumWaitMilliseconds = options.maximumWaitMilliseconds) {
+      await take(bytes, 0, false, maximumWaitMilliseconds);
       let held = bytes;
       let released = false;
       return {
@@ -96,7 +97,7 @@ export function createByteBudget(options: {
         },
         async grow(more) {
           if (released) throw new Error('A released reservation cannot grow');
-          await take(more, held, true);
+          await take(more, held, true, options.maximumWaitMilliseconds);
           held += more;
         },
         release() {

@@ -11,11 +11,10 @@ import Fastify, {
   type FastifyReply,
   type FastifyServerOptions,
 } from 'fastify';
-import { type ByteBudget, createByteBudget } from '../byte-budget.ts';
 import { RateLimitedError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { installAuthentication } from './authentication.ts';
-import { installBodyMemory } from './body-memory.ts';
+import { type BodyMemory, createBodyMemory, installBodyMemory } from './body-memory.ts';
 import type { HttpDependencies } from './dependencies.ts';
 import { answerClientError, errorResponseOf, installErrorHandlers } from './error-handler.ts';
 import { checkRequestText } from './input-rules.ts';
@@ -53,7 +52,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     jobEventStreams: JobEventStreams;
     /** The memory of request bodies being received and handled (body-memory.ts). */
-    bodyMemory: ByteBudget;
+    bodyMemory: BodyMemory;
   }
 }
 
@@ -113,7 +112,7 @@ export async function buildApp(
   // After authentication and rate limits: a request refused by them reserves nothing.
   app.decorate(
     'bodyMemory',
-    createByteBudget({
+    createBodyMemory({
       limitBytes: dependencies.config.requestMemoryMegabytes * 1024 * 1024,
       maximumWaitMilliseconds: options.bodyMemoryWaitMilliseconds ?? 10_000,
       busy: () =>

@@ -1,11 +1,13 @@
 /**
  * The request bodies' memory budget over real sockets (bodies arrive over time, clients leave
- * halfway): a budget of 1 MiB here, and a 900 KB batch held open by sending only part of it.
+ * halfway): a budget of 1 MiB here (a holder's share: 256 KiB), and a 900 KB batch held open by
+ * sending only part of it. The listener believes `X-Forwarded-For` from the test's own address, so
+ * a request can come from any client.
  */
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { describe, it } from 'node:test';
+import { afterEach, describe, it } from 'node:test';
 import { buildTestServices } from '../../test/app.ts';
 import { createTestDatabase } from '../../test/database.ts';
 import { bearer, buildProjectWithKey } from '../../test/factories.ts';
@@ -13,7 +15,11 @@ import { eventually } from '../../test/poll.ts';
 
 const database = await createTestDatabase();
 const { app } = await buildTestServices(database, {
-  environment: { QUIRE_REQUEST_MEMORY_MB: '1', QUIRE_ANALYTICS_RETENTION_MONTHS: '1200' },
+  environment: {
+    QUIRE_REQUEST_MEMORY_MB: '1',
+    QUIRE_ANALYTICS_RETENTION_MONTHS: '1200',
+    QUIRE_TRUSTED_PROXIES: '127.0.0.1',
+  },
   // Long enough for a held batch to finish and commit on a busy machine while another waits (the
   // 429 test waits it out whole).
   bodyMemoryWaitMilliseconds: 5000,
@@ -38,16 +44,32 @@ interface Answer {
   body: string;
 }
 
-/** A request whose body is sent when the test says: `send` part of it, `finish` it, or `leave`. */
-function openRequest(url: string, key: string, body: Buffer) {
+/** Requests a test opened: whatever a failing test left open is closed after it. */
+const opened = new Set<http.ClientRequest>();
+afterEach(() => {
+  for (const request of opened) request.destroy();
+  opened.clear();
+});
+
+/**
+ * A request whose body is sent when the test says: `send` part of it, `finish` it, or `leave`.
+ * With a `key`, its bearer; with a `client`, the address the proxy in front says it came from.
+ */
+function openRequest(url: string, body: Buffer, from: { key?: string; client?: string }) {
   let sent = 0;
   const request = http.request({
     host: '127.0.0.1',
     port,
     method: 'POST',
     path: url,
-    headers: { ...bearer(key), 'content-type': 'application/json', 'content-length': body.length },
+    headers: {
+      ...(from.key === undefined ? {} : bearer(from.key)),
+      ...(from.client === undefined ? {} : { 'x-forwarded-for': from.client }),
+      'content-type': 'application/json',
+      'content-length': body.length,
+    },
   });
+  opened.add(request);
   const answered = new Promise<Answer>((resolve, reject) => {
     request.on('response', (response) => {
       let text = '';
@@ -103,7 +125,7 @@ async function holdingTheBudget() {
   const { project, key } = await buildProjectWithKey(database.pool);
   const events = `/v1/analytics/${project.id}/events`;
   const post = (path: string, bytes: number, withKey = key) =>
-    openRequest(events, withKey, batch(path, bytes));
+    openRequest(events, batch(path, bytes), { key: withKey });
   const first = post('/docs/first', 900_000);
   first.send(1000);
   await eventually(async () => app.bodyMemory.used === 900_000);
@@ -179,6 +201,69 @@ describe('request bodies share QUIRE_REQUEST_MEMORY_MB', () => {
     assert.equal(app.bodyMemory.used, 900_000);
     first.finish();
     await answered(first, 202);
+    await eventually(async () => app.bodyMemory.used === 0);
+  });
+});
+
+describe('one holder holds at most a quarter of the budget', () => {
+  /** A project whose batches are posted with its key. */
+  async function projectPosting() {
+    const { project, key } = await buildProjectWithKey(database.pool);
+    const events = `/v1/analytics/${project.id}/events`;
+    return {
+      project,
+      post: (path: string, bytes: number) => openRequest(events, batch(path, bytes), { key }),
+      views: () => totalViews(project.id, key),
+    };
+  }
+
+  it("a project's next body waits for its own, while another project's goes ahead", async () => {
+    const busy = await projectPosting();
+    const first = busy.post('/docs/first', 200_000);
+    first.send(1000);
+    await eventually(async () => app.bodyMemory.used === 200_000);
+    // 400 KB fit the budget, but not the busy project's 256 KiB share.
+    const second = busy.post('/docs/second', 200_000);
+    second.finish();
+    const other = await projectPosting();
+    const elsewhere = other.post('/docs/elsewhere', 200_000);
+    elsewhere.finish();
+    await answered(elsewhere, 202);
+    assert.equal(await other.views(), 1);
+    assert.equal(second.settled(), false, "the busy project's second body waits for its first");
+
+    first.finish();
+    await answered(first, 202);
+    await answered(second, 202);
+    assert.equal(await busy.views(), 2);
+    await eventually(async () => app.bodyMemory.used === 0);
+  });
+
+  it('stalled webhook deliveries from one client, which need no key, leave the rest of the budget to others', async () => {
+    const target = await projectPosting();
+    const webhook = `/v1/hooks/${target.project.id}/github`;
+    const delivery = (client: string) => openRequest(webhook, Buffer.alloc(300_000, ' '), { client });
+    const stalled = delivery('2001:db8:1:2::a');
+    stalled.send(1000);
+    await eventually(async () => app.bodyMemory.used === 300_000);
+    // The same /64: the same client, who waits for its own.
+    const sameClient = delivery('2001:db8:1:2::b');
+    sameClient.send(1000);
+    const otherClient = delivery('2001:db8:1:3::a');
+    otherClient.send(1000);
+    await eventually(async () => app.bodyMemory.used === 600_000);
+
+    // A batch the stalled deliveries would have kept out (300 + 300 + 300 + 400 KB > 1 MiB).
+    const batchOf400 = target.post('/docs/batch', 400_000);
+    batchOf400.finish();
+    await answered(batchOf400, 202);
+    assert.equal(await target.views(), 1);
+    assert.equal(app.bodyMemory.used, 600_000);
+
+    for (const request of [stalled, otherClient]) request.leave();
+    // The waiting delivery is read once its client's first is gone: it has no signature.
+    sameClient.finish();
+    await answered(sameClient, 401);
     await eventually(async () => app.bodyMemory.used === 0);
   });
 });

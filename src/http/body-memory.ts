@@ -15,16 +15,85 @@
  * chunk, a flood of large bodies would each hold a part and wait for more, none finishing until
  * every one timed out. A body that stalls holds its share until the request timeout (app.ts).
  *
- *   installBodyMemory(app, createByteBudget({ limitBytes, maximumWaitMilliseconds, busy }));
+ * So that one sender cannot hold it all, each holder (the project of the request's API key, or,
+ * for a request without one, its client's address, an IPv6 client by its /64) holds at most a
+ * quarter of the budget at once, and its further bodies wait in their own line first. Without that,
+ * 26 connections that announce 5 MiB webhook deliveries (no key needed before the body) and stall
+ * would keep every other body waiting for that minute.
+ *
+ *   installBodyMemory(app, createBodyMemory({ limitBytes, maximumWaitMilliseconds, busy }));
  */
 import type { FastifyRequest } from 'fastify';
-import type { ByteBudget } from '../byte-budget.ts';
+import ipaddr from 'ipaddr.js';
+import { type ByteBudget, createByteBudget } from '../byte-budget.ts';
 import type { App } from './app.ts';
 
 /** The methods whose bodies Fastify reads. */
 const bodyMethods: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-export function installBodyMemory(app: App, budget: ByteBudget): void {
+/** The part of the budget one holder's bodies may hold at once. */
+const holderShare = 0.25;
+
+export interface BodyMemory {
+  /** Bytes held now, by every holder. */
+  readonly used: number;
+  /**
+   * Resolves once `bytes` fit both in `holder`'s share and in the whole budget; rejects with the
+   * `busy` error when both waits together pass the maximum.
+   */
+  reserve(holder: string, bytes: number): Promise<{ release(): void }>;
+}
+
+export function createBodyMemory(options: Parameters<typeof createByteBudget>[0]): BodyMemory {
+  const all = createByteBudget(options);
+  const shareBytes = Math.floor(options.limitBytes * holderShare);
+  // A holder's line lives while it holds or waits for anything.
+  const holders = new Map<string, { budget: ByteBudget; users: number }>();
+
+  return {
+    get used() {
+      return all.used;
+    },
+    async reserve(holder, bytes) {
+      const deadline = performance.now() + options.maximumWaitMilliseconds;
+      let line = holders.get(holder);
+      if (line === undefined) {
+        line = { budget: createByteBudget({ ...options, limitBytes: shareBytes }), users: 0 };
+        holders.set(holder, line);
+      }
+      const own = line;
+      own.users += 1;
+      const leave = () => {
+        own.users -= 1;
+        if (own.users === 0) holders.delete(holder);
+      };
+      try {
+        const mine = await own.budget.reserve(bytes);
+        try {
+          const shared = await all.reserve(bytes, Math.max(0, deadline - performance.now()));
+          let released = false;
+          return {
+            release() {
+              if (released) return;
+              released = true;
+              shared.release();
+              mine.release();
+              leave();
+            },
+          };
+        } catch (error) {
+          mine.release();
+          throw error;
+        }
+      } catch (error) {
+        leave();
+        throw error;
+      }
+    },
+  };
+}
+
+export function installBodyMemory(app: App, memory: BodyMemory): void {
   app.addHook('onRequest', async (request, reply) => {
     const bytes = expectedBodyBytes(request);
     if (bytes === 0) return;
@@ -36,7 +105,7 @@ export function installBodyMemory(app: App, budget: ByteBudget): void {
       closed = true;
       release();
     });
-    const reservation = await budget.reserve(bytes);
+    const reservation = await memory.reserve(holderOf(request), bytes);
     release = () => reservation.release();
     if (closed) release();
   });
@@ -56,4 +125,15 @@ function expectedBodyBytes(request: FastifyRequest): number {
     return bytes <= limit ? bytes : 0;
   }
   return request.headers['transfer-encoding'] === undefined ? 0 : limit;
+}
+
+/** Whose share a request's body counts against: its key's project, else its client's address. */
+function holderOf(request: FastifyRequest): string {
+  if (request.apiKey !== null) return `project ${request.apiKey.projectId}`;
+  if (!ipaddr.isValid(request.ip)) return `address ${request.ip}`;
+  // An IPv4 client seen through an IPv6 socket (`::ffff:192.0.2.1`) is that IPv4 client.
+  const address = ipaddr.process(request.ip);
+  if (address.kind() === 'ipv4') return `address ${address.toString()}`;
+  // One IPv6 host commonly has a whole /64 to itself.
+  return `address ${(address as ipaddr.IPv6).parts.slice(0, 4).join(':')}::/64`;
 }
