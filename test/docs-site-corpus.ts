@@ -1,0 +1,247 @@
+/**
+ * The docs-site checks measured on real documentation repositories: precision on the unmodified
+ * site, recall on mutations of sampled pages, and time. A corpus is a folder of repositories, one
+ * folder each (a trimmed copy of its text files, with a `SOURCE.json`: repository, commit, license,
+ * framework, root); `test/fixtures/docs-sites/` is the one this repository carries (its README gives
+ * every source and license). Used by `test/docs-sites.test.ts` and `bench/docs-corpus.ts`, which
+ * runs it on larger corpora too.
+ * - Precision: every page of the unmodified site is checked; each problem reported must be one of the
+ *   real problems confirmed by hand, listed in bench/docs-corpus-confirmed/<folder>.json (real sites
+ *   have a few broken links).
+ * - Recall: on sampled pages, one mutation at a time (delete, move, rename, a broken link in a changed
+ *   page, a new page outside navigation where the framework needs one, a broken navigation entry);
+ *   each expected problem must be reported as introduced by the change, at its file and line.
+ * - Time: a full check cold (pages parsed) and warm (page facts cached), and a check after a move.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  analyzeSite,
+  checkSite,
+  DirectoryFiles,
+  introducedProblems,
+  isPagePath,
+  OverlayFiles,
+  PageFactsCache,
+  pagesMissingFromNavigation,
+  type SiteProblem,
+} from '../src/docs-site/index.ts';
+
+/** The corpus committed with the tests. */
+export const committedCorpus = new URL('./fixtures/docs-sites/', import.meta.url).pathname;
+
+export interface SiteOutcome {
+  name: string;
+  framework: string;
+  pages: number;
+  /** What the framework's configuration does that the checks do not follow. */
+  unsupported: readonly string[];
+  /** Every problem of the unmodified site, and whether it was confirmed by hand. */
+  problems: ReadonlyArray<{ problem: SiteProblem; confirmed: boolean }>;
+  /** Set when the confirmed problems were confirmed at another commit than the copy's. */
+  confirmedAt: string | null;
+  expected: number;
+  found: number;
+  stillServed: number;
+  /** The expected problems not reported: `<mutation>: expected <file>:<line>`. */
+  missed: readonly string[];
+  coldMs: number;
+  warmMs: number;
+  moveMs: readonly number[];
+}
+
+interface Confirmed {
+  repository: string;
+  commit: string;
+  /** Real problems of the unmodified site, confirmed by hand (file and key as reported), with a note. */
+  problems: Array<{ file: string; key: string; note: string }>;
+}
+
+async function readConfirmed(name: string): Promise<Confirmed | null> {
+  const text = await readFile(
+    new URL(`../bench/docs-corpus-confirmed/${name}.json`, import.meta.url),
+    'utf8',
+  ).catch(() => null);
+  return text === null ? null : (JSON.parse(text) as Confirmed);
+}
+
+/** The repositories of a corpus, sorted; those whose name contains `only`, when given. */
+export async function corpusSites(corpus: string, only?: string): Promise<string[]> {
+  return (await readdir(corpus, { withFileTypes: true }))
+    .filter((entry) => entry.isDirectory() && (only === undefined || entry.name.includes(only)))
+    .map((entry) => entry.name)
+    .sort();
+}
+
+type Place = { file: string; line: number; url?: string; navigation?: string };
+
+/** Checks one repository of `corpus` unmodified, then under mutations of `samples` of its pages. */
+export async function evaluateSite(corpus: string, name: string, samples: number): Promise<SiteOutcome> {
+  const directory = join(corpus, name);
+  const source = JSON.parse(await readFile(join(directory, 'SOURCE.json'), 'utf8')) as { commit: string };
+  const files = await DirectoryFiles.list(directory, 1024 * 1024);
+  const cache = new PageFactsCache();
+
+  let started = performance.now();
+  const base = await analyzeSite(files, cache);
+  const baseProblems = await checkSite(base.model, base.source);
+  const coldMs = performance.now() - started;
+  started = performance.now();
+  await checkSite((await analyzeSite(files, cache)).model, base.source);
+  const warmMs = performance.now() - started;
+
+  const confirmedEntry = await readConfirmed(name);
+  const confirmed = new Set(
+    (confirmedEntry?.problems ?? []).map((problem) => `${problem.file}\0${problem.key}`),
+  );
+
+  // Recall, on pages spread evenly over the site.
+  const pages = [...base.model.pages.keys()];
+  const sampled = pages
+    .filter((_, index) => index % Math.max(1, Math.floor(pages.length / samples)) === 0)
+    .slice(0, samples);
+  let expected = 0;
+  let found = 0;
+  let stillServed = 0;
+  const moveMs: number[] = [];
+  const missed: string[] = [];
+  const tryChange = async (
+    label: string,
+    changes: Map<string, string | null>,
+    want: Place[],
+    renamedFrom: Map<string, string> = new Map(),
+    created: string[] = [],
+  ) => {
+    const changedStart = performance.now();
+    const changed = new OverlayFiles(files, changes);
+    const after = await analyzeSite(changed, cache);
+    const problems = [
+      ...(await checkSite(after.model, after.source)),
+      ...pagesMissingFromNavigation(after.model, created),
+    ];
+    const introduced = introducedProblems(problems, baseProblems, renamedFrom);
+    if (label.startsWith('move')) moveMs.push(performance.now() - changedStart);
+    for (const place of want) {
+      // A link the framework still serves after the change (a translation falling back to the
+      // default language's page) is not a problem; counted apart so it stays visible.
+      if (place.url !== undefined) {
+        const target = after.model.resolveLink(place.file, place.url);
+        if (target.kind === 'served' || (target.kind === 'file' && changed.has(target.file))) {
+          stillServed += 1;
+          continue;
+        }
+      }
+      if (place.navigation !== undefined) {
+        const same = after.model.navigation.find(
+          (entry) =>
+            entry.file === place.file &&
+            entry.line === place.line &&
+            entry.groups.join('\0') === place.navigation,
+        );
+        if (same !== undefined && typeof same.target === 'string') {
+          stillServed += 1;
+          continue;
+        }
+      }
+      expected += 1;
+      if (introduced.some((problem) => problem.file === place.file && problem.line === place.line))
+        found += 1;
+      else missed.push(`${label}: expected ${place.file}:${place.line}`);
+    }
+  };
+
+  for (const [index, page] of sampled.entries()) {
+    const places = await inboundPlaces(base, page);
+    const text = (await files.read(page)) ?? '';
+    await tryChange(`delete ${page}`, new Map([[page, null]]), places);
+    const movedTo = `${page.slice(0, page.lastIndexOf('/') + 1)}quire-moved/${page.slice(page.lastIndexOf('/') + 1)}`;
+    await tryChange(
+      `move ${page}`,
+      new Map<string, string | null>([
+        [page, null],
+        [movedTo, text],
+      ]),
+      places,
+      new Map([[movedTo, page]]),
+    );
+    const renamedTo = page.replace(/([^/]+)(\.[a-z]+)$/i, 'quire-renamed-$1$2');
+    await tryChange(
+      `rename ${page}`,
+      new Map<string, string | null>([
+        [page, null],
+        [renamedTo, text],
+      ]),
+      places,
+      new Map([[renamedTo, page]]),
+    );
+    const brokenLink = `\n\nSee [a missing page](./quire-missing-${index}.md).\n`;
+    await tryChange(`broken link in ${page}`, new Map([[page, text + brokenLink]]), [
+      { file: page, line: text.split('\n').length + 2 },
+    ]);
+  }
+  // A new page beside a sampled page, where the framework needs it in navigation.
+  const newPage = sampled[0]?.replace(/[^/]+$/, 'quire-new-page.md');
+  if (newPage !== undefined && base.model.needsNavigationEntry(newPage)) {
+    await tryChange(
+      'new page',
+      new Map([[newPage, '# A new page\n\nText.\n']]),
+      [{ file: newPage, line: 1 }],
+      new Map(),
+      [newPage],
+    );
+  }
+  // Broken navigation entries: a sampled entry's reference changed where it is written.
+  const entries = base.model.navigation.filter((entry) => typeof entry.target === 'string');
+  for (const entry of entries
+    .filter((_, index) => index % Math.max(1, Math.floor(entries.length / 5)) === 0)
+    .slice(0, 5)) {
+    const text = await files.read(entry.file);
+    if (text === null) continue;
+    const lines = text.split('\n');
+    const line = lines[entry.line - 1] ?? '';
+    if (!line.includes(entry.reference)) continue;
+    lines[entry.line - 1] = line.replace(entry.reference, `${entry.reference}-quire-missing`);
+    await tryChange(`navigation ${entry.reference}`, new Map([[entry.file, lines.join('\n')]]), [
+      { file: entry.file, line: entry.line },
+    ]);
+  }
+
+  return {
+    name,
+    framework: base.model.framework,
+    pages: pages.length,
+    unsupported: base.model.unsupported,
+    problems: baseProblems.map((problem) => ({
+      problem,
+      confirmed: confirmed.has(`${problem.file}\0${problem.key}`),
+    })),
+    confirmedAt:
+      confirmedEntry !== null && confirmedEntry.commit !== source.commit ? confirmedEntry.commit : null,
+    expected,
+    found,
+    stillServed,
+    missed,
+    coldMs,
+    warmMs,
+    moveMs,
+  };
+}
+
+/** Where the unmodified site links to `page` or names it in navigation: what removing it must report. */
+async function inboundPlaces(site: Awaited<ReturnType<typeof analyzeSite>>, page: string): Promise<Place[]> {
+  const places: Place[] = [];
+  for (const entry of site.model.navigation) {
+    if (entry.target === page)
+      places.push({ file: entry.file, line: entry.line, navigation: entry.groups.join('\0') });
+  }
+  for (const file of [...site.model.pages.keys(), ...site.model.partials]) {
+    if (file === page || !isPagePath(file)) continue;
+    const facts = await site.source.pageFacts(file);
+    for (const link of facts?.links ?? []) {
+      const target = site.model.resolveLink(file, link.url);
+      if (target.kind === 'file' && target.file === page)
+        places.push({ file, line: link.line, url: link.url });
+    }
+  }
+  return places;
+}
