@@ -164,6 +164,61 @@ describe('classify', () => {
     assert.equal(page(chrome.replace('Chrome/130.0', 'HeadlessChrome/130.0')).category, 'bot');
   });
 
+  it('names a bot that isbot knows only by its contact URL after its product, never "http"', () => {
+    const agent = (userAgent: string) => page(userAgent);
+    assert.deepEqual(agent('Mozilla/5.0 (compatible; Embedly/0.2; +http://support.embed.ly/)'), {
+      category: 'bot',
+      agent: 'Embedly',
+    });
+    // The product that leads a user agent which does not pretend to be a browser.
+    assert.equal(agent('Liferea/1.8.3 (Linux; en_GB.UTF-8; http://liferea.sf.net/)').agent, 'Liferea');
+    // What follows `compatible;` when no product token has a version; URL paths are no products.
+    assert.equal(
+      agent('Mozilla/5.0 (compatible; Example Reader; http://reader.example/about/x)').agent,
+      'Example Reader',
+    );
+    // Else the contact URL's host.
+    assert.equal(
+      agent(
+        'Mozilla/5.0 (X11; U; Linux x86_64; rv:1.9.0.19; aggregator; http://spinn3r.com/robot) Gecko/2010040121 Firefox/3.0.19',
+      ).agent,
+      'spinn3r.com',
+    );
+    // A product token that starts with a digit.
+    assert.equal(
+      agent('Mozilla/5.0 (Windows NT 5.1; zh-CN; ) Firefox/1.5.0.11; 360Spider').agent,
+      '360Spider',
+    );
+    // Slurp, which isbot does not know.
+    assert.deepEqual(agent('Mozilla/5.0 (compatible; Yahoo! Slurp)'), {
+      category: 'bot',
+      agent: 'Yahoo! Slurp',
+    });
+    assert.equal(agent(`${chrome} slurp`).category, 'bot');
+  });
+
+  it("counts feature phones and early Midori as people, and crawlers that send a phone's user agent as bots", () => {
+    for (const userAgent of [
+      'Nokia6300/2.0 (05.00) Profile/MIDP-2.0 Configuration/CLDC-1.1',
+      'SAMSUNG-GT-E2232/1.0 Openwave/6.2.3 Profile/MIDP-2.0 Configuration/CLDC-1.1 UP.Browser/6.2.3.3.c.1.101 (GUI) MMP/2.0',
+      'MAXX_MAUI WAP Browser',
+      'Midori/0.2 (X11; Linux; U; fr-fr) WebKit/531.2+',
+    ]) {
+      assert.deepEqual(page(userAgent), { category: 'human', agent: null }, userAgent);
+    }
+    assert.equal(
+      page(
+        'KDDI-CA31 UP.Browser/6.2.0.7.3.129 (GUI) MMP/2.0 (compatible; ichiro/mobile goo; +http://help.goo.ne.jp/)',
+      ).category,
+      'bot',
+    );
+    assert.equal(
+      page('BlackBerry9000/4.6.0.167 Profile/MIDP-2.0 Configuration/CLDC-1.1 VendorID/102 ips-agent')
+        .category,
+      'bot',
+    );
+  });
+
   it('matches tokens as tokens: not inside URLs, e-mail addresses or after a bare word', () => {
     assert.equal(
       page('Sogou web spider/4.0(+http://www.sogou.com/docs/help/webmasters.htm#07)').category,

@@ -23,8 +23,10 @@ import type { TrafficCategory } from './traffic-category.ts';
  * Bump when the rules in this file, or the review applied to the agent table without a new upstream
  * commit (ai-agent-review.ts), change, so that `quire analytics reclassify` redoes history.
  * 3: Google-GeminiNotebook added.
+ * 4: bots that `isbot` knows only by their contact URL are named by their product, feature phones and
+ *    Midori are people (a real access log, test/fixtures/access-logs/).
  */
-const rulesRevision = 3;
+const rulesRevision = 4;
 
 /** Longest agent name stored; user agents are hostile and unbounded. */
 const maximumAgentLength = 64;
@@ -128,14 +130,18 @@ function analyseUserAgent(
   if (agent !== undefined) return { kind: 'ai', agent };
   const reviewedBot = firstMatch(botUserAgents, trimmed);
   if (reviewedBot !== undefined) return { kind: 'crawler', name: reviewedBot.name ?? 'unknown' };
-  // Apps, in-app and text browsers: people, even where `isbot` or the `Mozilla/` test disagree,
-  // unless the same user agent also calls itself a bot.
-  if (firstMatch(humanUserAgents, trimmed) !== undefined && !/bot\b|crawl|spider|slurp/i.test(trimmed)) {
+  // Apps, in-app and text browsers, feature phones: people, even where `isbot` or the `Mozilla/` test
+  // disagree, unless the same user agent also calls itself a bot or gives a contact URL (crawlers
+  // that send a phone's user agent: goo's ichiro, ips-agent).
+  if (
+    firstMatch(humanUserAgents, trimmed) !== undefined &&
+    !/bot\b|crawl|spider|slurp|https?:\/\/|\bips-agent\b/i.test(trimmed)
+  ) {
     return { kind: 'browser' };
   }
   const botMatch = isbotMatch(trimmed);
   if (botMatch !== null) {
-    const name = productName(trimmed, botMatch);
+    const name = genericMatch.test(botMatch) ? botName(trimmed, botMatch) : productName(trimmed, botMatch);
     return selfDeclaredCrawler(trimmed) ? { kind: 'crawler', name } : { kind: 'client', name };
   }
   // Browsers all announce themselves as Mozilla-compatible (any case); anything else is a program.
@@ -147,11 +153,58 @@ function selfDeclaredCrawler(userAgent: string): boolean {
   return /\+?https?:\/\/|bot\b|crawl|spider|slurp|@/i.test(userAgent);
 }
 
-/** The product token (`Googlebot`, `curl`) around the part that matched, cut to a safe length. */
+/**
+ * `isbot` matches that say a user agent is a program without naming it: a contact URL, a domain,
+ * the word "bot". Named after them, Yahoo! Slurp, YandexDirect and a dozen crawlers in a real access
+ * log were all reported as "http".
+ */
+const genericMatch = /^(?:https?|https?:\/\/|\.com|bots?|www)$/i;
+
+/** Product tokens of browsers and their engines, which bots that imitate a browser carry too. */
+const browserProduct =
+  /^(?:Mozilla|AppleWebKit|WebKit|KHTML|Gecko|Chrome|Chromium|Safari|Version|Firefox|MSIE|Trident|Opera|Presto|Mobile|Edge?|OPR|Build|CriOS|FxiOS|SamsungBrowser|YaBrowser|UCBrowser|Silk)$/i;
+
+/**
+ * A bot's name when `isbot` matched no name: its leading product when it does not pretend to be a
+ * browser (`Liferea/1.8.3`), else its first product token that is not a browser's
+ * (`SiteExplorer/1.0b`), else what follows `compatible;` (`Yahoo! Slurp`), else the host of its
+ * contact URL (`spinn3r.com`), else the token around the match.
+ */
+function botName(userAgent: string, matched: string): string {
+  // A user agent that does not pretend to be a browser starts with its product (`LiveJournal.com (...)`).
+  const leading = /^([A-Za-z0-9][A-Za-z0-9._!-]*)/.exec(userAgent)?.[1];
+  if (leading !== undefined && /[A-Za-z]/.test(leading) && !browserProduct.test(leading))
+    return safeName(leading);
+  // Paths in URLs look like product tokens (`help.yahoo.com/help`).
+  const withoutUrls = userAgent.replace(/\+?https?:\/\/[^\s;)]*/gi, ' ');
+  for (const [, product = ''] of withoutUrls.matchAll(/([A-Za-z0-9][A-Za-z0-9._!-]*)\/[A-Za-z0-9]/g)) {
+    if (/[A-Za-z]/.test(product) && !browserProduct.test(product)) return safeName(product);
+  }
+  const compatible = /\bcompatible;\s*([^;()]+?)\s*[;)]/i.exec(withoutUrls)?.[1];
+  if (
+    compatible !== undefined &&
+    !/^(?:MSIE|Windows|https?:)/i.test(compatible) &&
+    /[A-Za-z]/.test(compatible)
+  )
+    return safeName(compatible);
+  const host = /https?:\/\/([A-Za-z0-9.-]+)/i.exec(userAgent)?.[1];
+  if (host !== undefined) return safeName(host);
+  return productName(userAgent, matched);
+}
+
+/** The product token (`Googlebot`, `360Spider`, `curl`) around the part that matched, cut to a safe length. */
 function productName(userAgent: string, matched: string): string {
   const needle = (matched.split(/[/\s;]/, 1)[0] ?? matched).toLowerCase();
-  const tokens = userAgent.match(/[A-Za-z][A-Za-z0-9._-]*/g) ?? [];
+  const tokens = userAgent.match(/[A-Za-z0-9][A-Za-z0-9._-]*/g) ?? [];
   const product = tokens.find((token) => token.toLowerCase().includes(needle) && token.length <= 64);
-  const name = (product ?? matched).replace(/[^\x20-\x7e]/g, '').slice(0, maximumAgentLength);
-  return name === '' ? 'unknown' : name;
+  return safeName(product ?? matched);
+}
+
+/** Printable ASCII only, at most `maximumAgentLength` characters; `unknown` when nothing is left. */
+function safeName(name: string): string {
+  const safe = name
+    .replace(/[^\x20-\x7e]/g, '')
+    .slice(0, maximumAgentLength)
+    .trim();
+  return safe === '' ? 'unknown' : safe;
 }

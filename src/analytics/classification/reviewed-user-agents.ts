@@ -43,6 +43,12 @@ export const humanUserAgents: readonly ReviewedPattern[] = [
   },
   { pattern: /\bFluid\/\d/, reason: 'Fluid, a site-specific browser for macOS' },
   { pattern: /^Opera\/\d/, reason: 'Opera before version 15 did not start with `Mozilla/`' },
+  { pattern: /^Midori\/\d/, reason: 'Midori, a WebKit browser whose early versions did not say `Mozilla/`' },
+  {
+    pattern: /\bProfile\/MIDP-\d|\bUP\.Browser\/|\bWAP Browser\b/,
+    reason:
+      "feature phones' browsers (Java ME handsets, Openwave's UP.Browser, MediaTek's MAUI WAP Browser): a person on a phone that does not say `Mozilla/`",
+  },
 ];
 
 /**
@@ -54,6 +60,17 @@ export const botUserAgents: readonly ReviewedPattern[] = [
   { pattern: /\bMiniature\.io\//, reason: 'Miniature.io screenshots', name: 'Miniature.io' },
   { pattern: /\bTSM-turingos\b/, reason: 'an automated browser that names itself', name: 'TSM-turingos' },
   { pattern: /\bYLT Chrome\//, reason: 'Yellow Lab Tools page audits', name: 'Yellow Lab Tools' },
+  {
+    pattern: /\bYahoo! Slurp\b/,
+    reason:
+      "Yahoo!'s crawler: `isbot` has no pattern for Slurp, and without a contact URL it read as a person",
+    name: 'Yahoo! Slurp',
+  },
+  {
+    pattern: /\bslurp\b/i,
+    reason: 'a browser user agent with "slurp" added (seen in a real access log), a crawler naming itself',
+    name: 'slurp',
+  },
 ];
 
 /** The first reviewed pattern that matches, or `undefined`. */
