@@ -4,11 +4,15 @@
  * the signer publishes in its key directory, `/.well-known/http-message-signatures-directory` on the
  * origin its `Signature-Agent` names
  * (https://datatracker.ietf.org/doc/draft-meunier-http-message-signatures-directory/). The signature
- * base, the tag, `created`/`expires` and the key id (a JWK thumbprint, RFC 7638) are checked by the
- * `web-bot-auth` package; keys are fetched with a timeout and a size limit, and cached.
+ * base is built and checked by `http-message-sig` (a `Signature-Agent` sent as a dictionary member,
+ * `"signature-agent";key="agent1"`, as the current architecture draft writes it, included); this
+ * file sets the policy: Ed25519, the tag, `created` and `expires`, the authority and the
+ * `Signature-Agent` covered, and a key id that is the JWK thumbprint (RFC 7638) of a key the
+ * directory publishes. Keys are fetched with a timeout and a size limit, and cached.
  */
-import { HTTP_MESSAGE_SIGNATURES_DIRECTORY, helpers, jwkToKeyID, verify } from 'web-bot-auth';
-import { verifierFromJWK } from 'web-bot-auth/crypto';
+import { isSignatureError, verifySignature, webcrypto } from 'http-message-sig';
+import { parseDictionary } from 'structured-headers';
+import { HTTP_MESSAGE_SIGNATURES_DIRECTORY, helpers, jwkToKeyID } from 'web-bot-auth';
 import { getText } from '../../net/get-text.ts';
 import { signatureAgentHost } from '../classification/index.ts';
 
@@ -88,6 +92,9 @@ export function createHttpKeyDirectory(
   };
 }
 
+/** Seconds a signer's clock may run ahead of ours or a signature may have expired by. */
+const clockSkewSeconds = 60;
+
 /** True when the request carries a valid, unexpired Web Bot Auth signature by its Signature-Agent. */
 export async function verifiedByWebBotAuth(
   directory: KeyDirectory,
@@ -96,35 +103,68 @@ export async function verifiedByWebBotAuth(
   const { signature, 'signature-input': signatureInput, 'signature-agent': signatureAgent } = request.headers;
   const host = signatureAgentHost(signatureAgent);
   if (host === undefined || signature === undefined || signatureInput === undefined) return false;
+  const message = {
+    kind: 'request' as const,
+    method: request.method,
+    targetUri: `https://${request.host}${pathAndQuery(request.target)}`,
+    fields: [
+      { name: 'signature', value: signature },
+      { name: 'signature-input', value: signatureInput },
+      { name: 'signature-agent', value: signatureAgent as string },
+      { name: 'host', value: request.host },
+    ],
+  };
   try {
     const keys = await directory.keys(host);
-    const headers: Record<string, string> = {
-      signature,
-      'signature-input': signatureInput,
-      'signature-agent': signatureAgent as string,
-      host: request.host,
-    };
-    await verify(
-      { method: request.method, url: `https://${request.host}${pathAndQuery(request.target)}`, headers },
-      async (data, signatureBytes, parameters) => {
-        for (const key of keys) {
-          if (
-            (await jwkToKeyID(key, helpers.WEBCRYPTO_SHA256, helpers.BASE64URL_DECODE)) !== parameters.keyid
-          ) {
-            continue;
-          }
-          const verifier = await verifierFromJWK(key);
-          return verifier(data, signatureBytes, parameters);
-        }
-        throw new Error('no key of the directory has this key id');
-      },
-    );
-    return true;
+    // A request may carry several signatures (a CDN's beside the agent's): any one with the tag will do.
+    for (const label of signatureLabels(signatureInput)) {
+      try {
+        await verifySignature(message, {
+          label,
+          policy: {
+            algorithms: ['ed25519'],
+            requiredComponents: ['@authority'],
+            requiredParameters: ['created', 'expires', 'keyid', 'tag'],
+            clockSkew: clockSkewSeconds,
+            // The signer named in Signature-Agent is the one whose keys were fetched: it must be signed.
+            validate: (verified) =>
+              verified.parameters.tag === 'web-bot-auth' &&
+              verified.components.some((component) => component.name === 'signature-agent'),
+          },
+          resolveVerifier: async (candidate) =>
+            webcrypto.verifier(await keyWithId(keys, candidate.parameters.keyid)),
+        });
+        return true;
+      } catch (error: unknown) {
+        if (!isSignatureError(error)) throw error;
+      }
+    }
+    return false;
   } catch (error: unknown) {
-    // A bad signature, an unknown key, an unreachable directory: claimed, not verified.
+    // A malformed field, an unreachable directory: claimed, not verified.
     if (error instanceof Error) return false;
     throw error;
   }
+}
+
+/** The labels of a `Signature-Input` dictionary; none when it is not one. */
+function signatureLabels(signatureInput: string): string[] {
+  try {
+    return [...parseDictionary(signatureInput).keys()];
+  } catch {
+    return [];
+  }
+}
+
+/** The directory's Ed25519 key whose JWK thumbprint is `keyid`, ready to verify with. */
+async function keyWithId(keys: readonly JsonWebKey[], keyid: string | undefined): Promise<CryptoKey> {
+  for (const key of keys) {
+    if (key.kty !== 'OKP' || key.crv !== 'Ed25519') continue;
+    if ((await jwkToKeyID(key, helpers.WEBCRYPTO_SHA256, helpers.BASE64URL_DECODE)) !== keyid) continue;
+    const { d: _private, ...publicKey } = key;
+    return crypto.subtle.importKey('jwk', publicKey, { name: 'Ed25519' }, false, ['verify']);
+  }
+  throw new Error('no Ed25519 key of the directory has this key id');
 }
 
 function pathAndQuery(target: string): string {
