@@ -25,7 +25,7 @@ export function gitLabMergeRequestNote(payload: Record<string, unknown>): GitLab
   if (payload.object_kind !== 'note') return { kind: 'ignored', reason: 'not a comment event' };
   const noteable = textOf(note.noteable_type) ?? 'something';
   if (noteable !== 'MergeRequest')
-    return { kind: 'ignored', reason: `a note on a ${noteable} (noteable_type), not a MergeRequest` };
+    return { kind: 'ignored', reason: `a note on ${noteable} (its noteable_type), not on a MergeRequest` };
   if (note.action !== undefined && note.action !== 'create')
     return { kind: 'ignored', reason: 'not a new comment' };
   if (note.system === true) return { kind: 'ignored', reason: 'a system note' };

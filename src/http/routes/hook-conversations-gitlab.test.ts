@@ -267,7 +267,7 @@ test('notes from bots, Reporters and strangers, system notes, edits and notes on
     [mergeRequestNote('Edited comment', reviewer, { action: 'update' }), 'ignored: not a new comment'],
     [
       { ...onIssue, merge_request: undefined },
-      'ignored: a note on a Issue (noteable_type), not a MergeRequest',
+      'ignored: a note on Issue (its noteable_type), not on a MergeRequest',
     ],
   ];
   for (const [payload, outcome] of cases) {
