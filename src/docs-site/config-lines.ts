@@ -16,20 +16,26 @@ export class ConfigLines {
     }
   }
 
-  /** The 1-based line of the next place `value` is written as a whole value; 1 when it is not found. */
-  lineOf(value: string): number {
+  /**
+   * The 1-based line of the next place `value` is written as a whole value; 1 when it is not found.
+   * With `within` (offsets, end excluded), only that part of the text is searched: a navigation
+   * entry's page is also written in redirects or links elsewhere in the same file.
+   */
+  lineOf(value: string, within?: readonly [number, number]): number {
     if (value === '') return 1;
-    const start = this.#cursor.get(value) ?? 0;
-    const offset = this.#find(value, start) ?? (start > 0 ? this.#find(value, 0) : null);
+    const [floor, ceiling] = within ?? [0, this.#text.length];
+    const start = Math.max(this.#cursor.get(value) ?? floor, floor);
+    const offset =
+      this.#find(value, start, ceiling) ?? (start > floor ? this.#find(value, floor, ceiling) : null);
     if (offset === null) return 1;
     this.#cursor.set(value, offset + value.length);
     return this.#lineAt(offset);
   }
 
-  #find(value: string, from: number): number | null {
+  #find(value: string, from: number, ceiling: number): number | null {
     for (
       let index = this.#text.indexOf(value, from);
-      index >= 0;
+      index >= 0 && index + value.length <= ceiling;
       index = this.#text.indexOf(value, index + 1)
     ) {
       const before = index === 0 ? '' : (this.#text[index - 1] ?? '');

@@ -28,6 +28,19 @@ export class CallValue {
   }
 }
 
+/**
+ * Where each property of an object read from a configuration is written: its file, and the offset
+ * of the property's value in that file's text (TypeScript is stripped to whitespace, so offsets hold).
+ * A navigation entry's line comes from here, not from the first place its text appears: VitePress's
+ * own `themeConfig.footer.nav` names `/guide/` before the sidebar does.
+ */
+const propertyPlaces = new WeakMap<object, Map<string, { file: string; offset: number }>>();
+
+/** Where `object`'s property `key` is written, when `object` was read from a configuration's code. */
+export function propertyPlace(object: object, key: string): { file: string; offset: number } | undefined {
+  return propertyPlaces.get(object)?.get(key);
+}
+
 export interface JavaScriptConfig {
   /** The default export (`export default`, `module.exports =`), or an `UnknownValue`. */
   value: unknown;
@@ -182,14 +195,20 @@ export function readJavaScriptConfig(
       }
       case 'ObjectExpression': {
         const result: Record<string, unknown> = Object.create(null);
+        const places = new Map<string, { file: string; offset: number }>();
+        propertyPlaces.set(result, places);
         for (const property of node.properties as AnyNode[]) {
           if (property.type === 'SpreadElement') {
             const spread = evaluate(property.argument as AnyNode, depth + 1);
-            if (isPlainRecord(spread)) Object.assign(result, spread);
+            if (isPlainRecord(spread)) {
+              Object.assign(result, spread);
+              for (const [key, place] of propertyPlaces.get(spread) ?? []) places.set(key, place);
+            }
             continue;
           }
           const key = propertyKey(property, (inner) => evaluate(inner, depth + 1));
           if (key === null) continue;
+          places.set(key, { file: fileName, offset: (property.value as AnyNode).start });
           result[key] =
             property.kind === 'get' || property.kind === 'set' || property.method === true
               ? new UnknownValue('function')

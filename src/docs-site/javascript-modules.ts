@@ -1,5 +1,10 @@
 import { ConfigLines } from './config-lines.ts';
-import { type JavaScriptConfig, readJavaScriptConfig, UnknownValue } from './javascript-config.ts';
+import {
+  type JavaScriptConfig,
+  propertyPlace,
+  readJavaScriptConfig,
+  UnknownValue,
+} from './javascript-config.ts';
 import { folderOf, joinInside } from './link-urls.ts';
 import type { RepositoryFiles } from './site-model.ts';
 
@@ -95,10 +100,16 @@ export class ModuleLines {
   }
 
   /**
-   * With `key`, a place where the value is written as that property (`link: '/guide/'`) comes
-   * first, so the same text elsewhere in the file (a search option, a comment) is not taken for it.
+   * With `owner`, the object read from the configuration that holds the value as its property `key`,
+   * the place it was read from. Else, with `key`, a place where the value is written as that property
+   * (`link: '/guide/'`) comes first, so the same text elsewhere in the file (a search option, a
+   * comment) is not taken for it.
    */
-  locate(value: string, key?: string): { file: string; line: number } {
+  locate(value: string, key?: string, owner?: object): { file: string; line: number } {
+    const place = owner === undefined || key === undefined ? undefined : propertyPlace(owner, key);
+    const placeText = place === undefined ? undefined : this.#texts.get(place.file);
+    if (place !== undefined && placeText !== undefined)
+      return { file: place.file, line: countLines(placeText, place.offset) };
     if (key !== undefined && value.length <= 500) {
       const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
       const pattern = new RegExp(`\\b${key}\\s*:\\s*['"\`]${escaped}['"\`]`, 'g');

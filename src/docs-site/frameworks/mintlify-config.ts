@@ -8,6 +8,11 @@ export interface ConfigFile {
   file: string;
   value: unknown;
   lines: ConfigLines;
+  /**
+   * Where its top-level `navigation` value is written (offsets, end excluded), for the lines of
+   * navigation entries; undefined when it has none (a `$ref` file holds navigation whole).
+   */
+  navigation: readonly [number, number] | undefined;
 }
 
 /** A value with the file it is written in and the `$ref` files that led to it (to refuse cycles). */
@@ -49,7 +54,13 @@ export class MintlifyConfig {
       if (text === null) continue;
       const value = config.#parse(file, text);
       if (value === undefined) continue;
-      config.files.set(file, { file, value, lines: new ConfigLines(text) });
+      config.files.set(file, {
+        file,
+        value,
+        lines: new ConfigLines(text),
+        navigation:
+          isObject(value) && 'navigation' in value ? topLevelMemberSpan(text, 'navigation') : undefined,
+      });
       for (const reference of referencesIn(value)) {
         const target = config.referencedFile(file, reference);
         if (target === null || seen.has(target)) continue;
@@ -111,6 +122,36 @@ export class MintlifyConfig {
 function lineOfJsonError(text: string): number {
   const offset = jsonErrorOffset(text) ?? text.length;
   return text.slice(0, offset).split('\n').length;
+}
+
+/**
+ * Where the value of the top-level member `key` is written in a JSON object's text (offsets, end
+ * excluded); undefined when there is none. The text is valid JSON (it was parsed).
+ */
+function topLevelMemberSpan(text: string, key: string): [number, number] | undefined {
+  let depth = 0;
+  let valueStart = -1;
+  for (let index = 0; index < text.length; index += 1) {
+    const char = text[index];
+    if (char === '"') {
+      let end = index + 1;
+      while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      if (depth === 1 && valueStart < 0) {
+        const colon = /^\s*:/.exec(text.slice(end + 1, end + 1 + 256));
+        if (colon !== null && JSON.parse(text.slice(index, end + 1)) === key)
+          valueStart = end + 1 + colon[0].length;
+      }
+      index = end;
+    } else if (char === '{' || char === '[') {
+      depth += 1;
+    } else if (char === '}' || char === ']') {
+      depth -= 1;
+      if (valueStart >= 0 && depth === 0) return [valueStart, index];
+    } else if (char === ',' && depth === 1 && valueStart >= 0) {
+      return [valueStart, index];
+    }
+  }
+  return undefined;
 }
 
 /** Every `"$ref"` string in a parsed JSON value, found without recursion and with a bound on the work. */

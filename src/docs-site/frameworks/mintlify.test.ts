@@ -130,6 +130,24 @@ describe('Mintlify site model', () => {
     assert.match(problems[0]?.message ?? '', /fr\/missing/);
   });
 
+  it('places a navigation entry at its line in navigation, not where a redirect names the same page first', async () => {
+    // The shape of ollama/ollama's docs.json: redirects written before navigation.
+    const text = [
+      '{',
+      '  "redirects": [{ "source": "/api/openai.mdx", "destination": "/api/openai" }],',
+      '  "footer": { "links": [{ "href": "/api/openai" }] },',
+      '  "navigation": { "groups": [{ "group": "API", "pages": [',
+      '    "/api/openai",',
+      '    "api/missing"',
+      '  ] }] }',
+      '}',
+    ].join('\n');
+    const { model, problems } = await analyze({ 'docs.json': text, 'api/openai.mdx': '# OpenAI\n' });
+    const entry = model.navigation.find((candidate) => candidate.reference === '/api/openai');
+    assert.deepEqual([entry?.file, entry?.line], ['docs.json', 5]);
+    assert.deepEqual(places(problems), ['docs.json:6']);
+  });
+
   it('reports a "$ref" cycle and a JSON syntax error at their lines instead of looping', async () => {
     const { problems } = await analyze({
       'docs.json': json({ navigation: { $ref: 'nav.json' } }),

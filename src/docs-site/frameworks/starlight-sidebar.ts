@@ -65,8 +65,8 @@ export function readStarlightSidebar(sidebar: unknown, context: SidebarContext):
       return;
     }
     const label = typeof item.label === 'string' ? item.label : '';
-    if (typeof item.slug === 'string') addSlug(item.slug, groups, 'slug');
-    else if (typeof item.link === 'string') addLink(item.link, groups);
+    if (typeof item.slug === 'string') addSlug(item.slug, groups, 'slug', item);
+    else if (typeof item.link === 'string') addLink(item.link, groups, item);
     else if (item.items !== undefined) {
       if (Array.isArray(item.items)) visit(item.items, [...groups, label], depth + 1);
       else
@@ -79,15 +79,15 @@ export function readStarlightSidebar(sidebar: unknown, context: SidebarContext):
       unknown('a computed slug or link', groups);
     }
   };
-  const addSlug = (slug: string, groups: string[], key: string | undefined) => {
+  const addSlug = (slug: string, groups: string[], key: string | undefined, owner?: object) => {
     result.explicit = true;
-    const place = context.lines.locate(slug, key);
+    const place = context.lines.locate(slug, key, owner);
     result.entries.push({ reference: slug, ...place, groups, target: context.pageForSlug(slug) });
   };
-  const addLink = (link: string, groups: string[]) => {
+  const addLink = (link: string, groups: string[], owner: object) => {
     if (isExternalUrl(link)) return;
     result.explicit = true;
-    const place = context.lines.locate(link, 'link');
+    const place = context.lines.locate(link, 'link', owner);
     const target = context.resolveLink(link);
     result.entries.push({
       reference: link,

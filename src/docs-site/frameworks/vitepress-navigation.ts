@@ -54,7 +54,7 @@ export function readVitePressNavigation(
     const itemBase = typeof item.base === 'string' ? item.base : base;
     const text = typeof item.text === 'string' ? item.text : '';
     if (typeof item.link === 'string' && !isExternalUrl(item.link)) {
-      const place = lines.locate(item.link, 'link');
+      const place = lines.locate(item.link, 'link', item);
       const route = item.link.startsWith('/') ? item.link : `${itemBase}${item.link}`;
       const target = resolve(route);
       navigation.entries.push({

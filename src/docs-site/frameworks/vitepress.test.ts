@@ -102,6 +102,33 @@ describe('VitePress site model', () => {
     );
   });
 
+  it('places a sidebar link at its own line, not where a footer link names the same page first', async () => {
+    // The shape of vitejs/vite's config: `themeConfig.footer.nav` links to /guide/ above the sidebar.
+    const config = [
+      "import { defineConfig } from 'vitepress'",
+      'export default defineConfig({',
+      '  themeConfig: {',
+      "    footer: { nav: [{ title: 'Vite', items: [{ text: 'Guide', link: '/guide/' }] }] },",
+      "    nav: [{ text: 'Guide', link: '/guide/' }],",
+      "    sidebar: { '/guide/': [{ text: 'Introduction', items: [",
+      "      { text: 'Start', link: '/guide/' },",
+      '    ] }] },',
+      '  },',
+      '})',
+      '',
+    ].join('\n');
+    const { model } = await analyze(
+      memoryFiles({ 'docs/.vitepress/config.ts': config, 'docs/guide/index.md': '# Guide\n' }),
+    );
+    assert.deepEqual(
+      model.navigation.map((entry) => [entry.groups[0], entry.line]),
+      [
+        ['sidebar', 7],
+        ['nav', 5],
+      ],
+    );
+  });
+
   it('resolves links with or without extensions, to folders, public files and outside the router', async () => {
     const { model } = await analyze(site());
     const from = 'docs/en/guide/intro.md';
