@@ -65,6 +65,32 @@ describe('MkDocs site model', () => {
     );
   });
 
+  it('places nav entries within nav, not where a redirect map above it names the same page', async () => {
+    const { model } = await check({
+      'mkdocs.yml': [
+        'site_name: Example',
+        'plugins:',
+        '  - redirects:',
+        '      redirect_maps:',
+        "        'old.md': 'guide.md'",
+        'nav:',
+        '- Home: index.md',
+        '- Guide: guide.md',
+        'theme: material',
+        '',
+      ].join('\n'),
+      'docs/index.md': '# Home\n',
+      'docs/guide.md': '# Guide\n',
+    });
+    assert.deepEqual(
+      model.navigation.map((entry) => [entry.reference, entry.line]),
+      [
+        ['index.md', 7],
+        ['guide.md', 8],
+      ],
+    );
+  });
+
   it('reports nothing on a working site: folder links, blog pages, admonition content', async () => {
     const { problems } = await check(materialShape);
     assert.deepEqual(problems, []);

@@ -151,6 +151,20 @@ function readRedirects(options: Record<string, unknown> | undefined): Set<string
   return new Set(isRecord(maps) ? Object.keys(maps) : []);
 }
 
+/**
+ * Where a top-level key's block is written in a YAML file (offsets, end excluded): from its key to the
+ * next line that starts another top-level key. Undefined when the key is not written at the top.
+ */
+function topLevelYamlSpan(text: string, key: string): [number, number] | undefined {
+  const start = new RegExp(`^${key}\\s*:`, 'm').exec(text)?.index;
+  if (start === undefined) return undefined;
+  const lineEnd = text.indexOf('\n', start);
+  if (lineEnd < 0) return [start, text.length];
+  // A sequence may sit at the key's own indentation (`nav:` then `- Home: index.md`).
+  const next = /^[^\s#-]/m.exec(text.slice(lineEnd + 1));
+  return [start, next === null ? text.length : lineEnd + 1 + next.index];
+}
+
 function readNavigation(sites: readonly MkDocsSite[], files: SiteSource['files'], generated: boolean) {
   const navigation: NavigationEntry[] = [];
   const primary = sites[0];
@@ -161,10 +175,13 @@ function readNavigation(sites: readonly MkDocsSite[], files: SiteSource['files']
     if (navFile === null) continue;
     let items = placed.get(navFile);
     if (items === undefined) {
-      const lines = new ConfigLines(site.config.texts.get(navFile) ?? '');
+      const text = site.config.texts.get(navFile) ?? '';
+      const lines = new ConfigLines(text);
+      // Only within `nav:`: a redirect map or a plugin's option may name the same page before it.
+      const within = topLevelYamlSpan(text, 'nav');
       items = readMkDocsNav(site.config.values.nav).map((item) => ({
         ...item,
-        line: lines.lineOf(item.reference),
+        line: lines.lineOf(item.reference, within),
       }));
       placed.set(navFile, items);
     }
