@@ -1,4 +1,24 @@
 /** Fixture documentation repositories for the evaluation tasks (path → content). */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+/**
+ * A real repository of the committed corpus (test/fixtures/docs-sites/<name>/, its README gives the
+ * source and license), every file of it, as a fixture.
+ */
+export function committedSite(name: string): Record<string, string> {
+  const root = new URL(`../../test/fixtures/docs-sites/${name}/`, import.meta.url).pathname;
+  const files: Record<string, string> = {};
+  const walk = (folder: string) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else files[relative(root, path)] = readFileSync(path, 'utf8');
+    }
+  };
+  walk(root);
+  return files;
+}
 
 export const mintlifySite: Record<string, string> = {
   'docs.json': `${JSON.stringify(

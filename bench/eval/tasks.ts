@@ -1,6 +1,7 @@
 import { readJavaScriptConfig } from '../../src/docs-site/javascript-config.ts';
 import type { ScriptedStep } from '../../test/scripted-model.ts';
 import {
+  committedSite,
   docusaurusSite,
   mdbookSite,
   mintlifySite,
@@ -35,6 +36,8 @@ const call = (toolName: string, input: Record<string, unknown>): ScriptedStep =>
   toolCalls: [{ toolName, input }],
 });
 const answer = (text: string): ScriptedStep => ({ text });
+
+const ollamaDocs = committedSite('ollama__ollama');
 
 const changed = (result: TaskResult): Record<string, string> | string =>
   result.files ?? 'no branch was pushed';
@@ -429,6 +432,69 @@ export const evaluationTasks: EvaluationTask[] = [
       edit('docs/guide/introduction.md', '(./setup.md)', '(./start/setup.md)'),
       call('validate', {}),
       answer('Moved the setup guide to guide/start/setup; the sidebar and the introduction point to it.'),
+    ],
+  },
+  {
+    // A real Mintlify site (ollama/ollama's docs), whose redirects name the page before its navigation.
+    name: 'real-mintlify-move-page',
+    fixture: ollamaDocs,
+    prompt:
+      'Move the VS Code integration guide to integrations/editors/vscode. Keep the navigation, the redirects and every link working.',
+    check(result) {
+      const files = changed(result);
+      if (typeof files === 'string') return files;
+      if (
+        files['docs/integrations/vscode.mdx'] !== undefined ||
+        files['docs/integrations/editors/vscode.mdx'] !== ollamaDocs['docs/integrations/vscode.mdx']
+      )
+        return 'docs/integrations/vscode.mdx was not moved, unchanged, to docs/integrations/editors/vscode.mdx';
+      const config = JSON.parse(files['docs/docs.json'] ?? '{}') as {
+        navigation?: unknown;
+        redirects?: Array<{ source: string; destination: string }>;
+      };
+      const navigation = JSON.stringify(config.navigation);
+      if (
+        !navigation.includes('"/integrations/editors/vscode"') ||
+        navigation.includes('"/integrations/vscode"')
+      )
+        return 'the navigation does not list /integrations/editors/vscode in place of /integrations/vscode';
+      if (config.redirects?.some((redirect) => redirect.destination === '/integrations/vscode'))
+        return 'a redirect still sends readers to /integrations/vscode';
+      for (const file of ['docs/faq.mdx', 'docs/quickstart.mdx', 'docs/integrations/index.mdx']) {
+        if (!files[file]?.includes('integrations/editors/vscode'))
+          return `${file} still links to the old path`;
+      }
+      return unchangedExcept(result, ollamaDocs, [
+        'docs/docs.json',
+        'docs/faq.mdx',
+        'docs/quickstart.mdx',
+        'docs/integrations/index.mdx',
+        'docs/integrations/vscode.mdx',
+      ]);
+    },
+    script: [
+      // move_file updates the navigation entry (not the redirect written above it) and lists the links.
+      call('move_file', { from: 'docs/integrations/vscode.mdx', to: 'docs/integrations/editors/vscode.mdx' }),
+      read('docs/docs.json'),
+      edit(
+        'docs/docs.json',
+        '"destination": "/integrations/vscode"',
+        '"destination": "/integrations/editors/vscode"',
+      ),
+      read('docs/faq.mdx'),
+      edit('docs/faq.mdx', '(./integrations/vscode.mdx)', '(./integrations/editors/vscode.mdx)'),
+      read('docs/quickstart.mdx'),
+      edit('docs/quickstart.mdx', '(/integrations/vscode)', '(/integrations/editors/vscode)'),
+      read('docs/integrations/index.mdx'),
+      edit(
+        'docs/integrations/index.mdx',
+        'href="/integrations/vscode"',
+        'href="/integrations/editors/vscode"',
+      ),
+      call('validate', {}),
+      answer(
+        'Moved the VS Code guide to integrations/editors/vscode; navigation, the redirect and three links follow.',
+      ),
     ],
   },
 ];
