@@ -9,10 +9,10 @@ export interface ConfigFile {
   value: unknown;
   lines: ConfigLines;
   /**
-   * Where its top-level `navigation` value is written (offsets, end excluded), for the lines of
-   * navigation entries; undefined when it has none (a `$ref` file holds navigation whole).
+   * Where the values of its top-level members are written (offsets, end excluded): navigation
+   * entries and redirects are looked for within their own member (a `$ref` file holds one whole).
    */
-  navigation: readonly [number, number] | undefined;
+  members: ReadonlyMap<string, readonly [number, number]>;
 }
 
 /** A value with the file it is written in and the `$ref` files that led to it (to refuse cycles). */
@@ -58,8 +58,7 @@ export class MintlifyConfig {
         file,
         value,
         lines: new ConfigLines(text),
-        navigation:
-          isObject(value) && 'navigation' in value ? topLevelMemberSpan(text, 'navigation') : undefined,
+        members: isObject(value) ? topLevelMemberSpans(text) : new Map(),
       });
       for (const reference of referencesIn(value)) {
         const target = config.referencedFile(file, reference);
@@ -125,33 +124,38 @@ function lineOfJsonError(text: string): number {
 }
 
 /**
- * Where the value of the top-level member `key` is written in a JSON object's text (offsets, end
- * excluded); undefined when there is none. The text is valid JSON (it was parsed).
+ * Where the value of each top-level member is written in a JSON object's text (offsets, end
+ * excluded). The text is valid JSON (it was parsed).
  */
-function topLevelMemberSpan(text: string, key: string): [number, number] | undefined {
+function topLevelMemberSpans(text: string): Map<string, [number, number]> {
+  const spans = new Map<string, [number, number]>();
   let depth = 0;
-  let valueStart = -1;
+  let member: { key: string; start: number } | null = null;
   for (let index = 0; index < text.length; index += 1) {
     const char = text[index];
     if (char === '"') {
       let end = index + 1;
       while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
-      if (depth === 1 && valueStart < 0) {
+      if (depth === 1 && member === null) {
         const colon = /^\s*:/.exec(text.slice(end + 1, end + 1 + 256));
-        if (colon !== null && JSON.parse(text.slice(index, end + 1)) === key)
-          valueStart = end + 1 + colon[0].length;
+        if (colon !== null)
+          member = {
+            key: JSON.parse(text.slice(index, end + 1)) as string,
+            start: end + 1 + colon[0].length,
+          };
       }
       index = end;
     } else if (char === '{' || char === '[') {
       depth += 1;
     } else if (char === '}' || char === ']') {
       depth -= 1;
-      if (valueStart >= 0 && depth === 0) return [valueStart, index];
-    } else if (char === ',' && depth === 1 && valueStart >= 0) {
-      return [valueStart, index];
+      if (member !== null && depth === 0) spans.set(member.key, [member.start, index]);
+    } else if (char === ',' && depth === 1 && member !== null) {
+      spans.set(member.key, [member.start, index]);
+      member = null;
     }
   }
-  return undefined;
+  return spans;
 }
 
 /** Every `"$ref"` string in a parsed JSON value, found without recursion and with a bound on the work. */

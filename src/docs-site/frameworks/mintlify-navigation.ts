@@ -150,7 +150,7 @@ class NavigationWalker {
     this.#result.references.push({
       reference,
       file: at.file.file,
-      line: at.file.lines.lineOf(reference, at.file.navigation),
+      line: at.file.lines.lineOf(reference, at.file.members.get('navigation')),
       groups,
       operation: isOperation ? { specification: named ?? specification } : null,
     });

@@ -148,6 +148,26 @@ describe('Mintlify site model', () => {
     assert.deepEqual(places(problems), ['docs.json:6']);
   });
 
+  it('reports a redirect whose destination is a page that does not exist, at its line', async () => {
+    const text = [
+      '{',
+      '  "navigation": { "pages": ["index"] },',
+      '  "redirects": [',
+      '    { "source": "/start", "destination": "/index" },',
+      '    { "source": "/old-guide", "destination": "/guides/moved" },',
+      '    { "source": "/blog/:slug*", "destination": "/news/:slug*" },',
+      '    { "source": "/forum", "destination": "https://forum.example.com" },',
+      '    { "source": "/again", "destination": "/start" }',
+      '  ]',
+      '}',
+    ].join('\n');
+    const { problems } = await analyze({ 'docs.json': text, 'index.mdx': '# Home\n' });
+    assert.deepEqual(
+      problems.map((problem) => [problem.file, problem.line, problem.message]),
+      [['docs.json', 5, 'Redirect destination "/guides/moved" names no page']],
+    );
+  });
+
   it('reports a "$ref" cycle and a JSON syntax error at their lines instead of looping', async () => {
     const { problems } = await analyze({
       'docs.json': json({ navigation: { $ref: 'nav.json' } }),

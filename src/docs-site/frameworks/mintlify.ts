@@ -5,6 +5,7 @@ import {
   pageExtensions,
   type SiteModel,
   type SiteModelBuilder,
+  type SiteProblem,
   type SiteSource,
   type Unchecked,
 } from '../site-model.ts';
@@ -13,6 +14,9 @@ import { readIgnoredFiles } from './mintlify-ignore.ts';
 import { extensionOf, type MintlifyRoutes, resolveMintlifyLink, variantOf } from './mintlify-links.ts';
 import { fieldOf, type ReadNavigation, readNavigation } from './mintlify-navigation.ts';
 import { RedirectSources } from './mintlify-redirects.ts';
+
+/** Redirects checked for a destination that exists; a hostile docs.json may list any number. */
+const maximumCheckedRedirects = 10_000;
 
 /**
  * Mintlify (https://mintlify.com/docs): every `.mdx`/`.md` file under the folder of `docs.json` (or
@@ -65,14 +69,11 @@ export const buildMintlifySite: SiteModelBuilder = async (source, siteRoot) => {
       : readNavigation(config, root);
   const redirects = new RedirectSources();
   const redirectField = root === null ? null : fieldOf(config, root, 'redirects');
-  if (redirectField !== null) {
-    const value = redirectField.value;
-    const followed =
-      isObject(value) && typeof value.$ref === 'string'
-        ? config.follow(value.$ref, redirectField)
-        : redirectField;
-    redirects.add(followed?.value);
-  }
+  const redirectList =
+    redirectField !== null && isObject(redirectField.value) && typeof redirectField.value.$ref === 'string'
+      ? config.follow(redirectField.value.$ref, redirectField)
+      : redirectField;
+  redirects.add(redirectList?.value);
 
   const isPublished = (path: string) => files.has(inRoot(path)) && !ignored.isIgnored(path);
   const listedExtensions = new Set<string>();
@@ -123,6 +124,7 @@ export const buildMintlifySite: SiteModelBuilder = async (source, siteRoot) => {
       `${variantEntries[0]?.file}: ${variantEntries.length} navigation entries name version folders (such as ${variantEntries[0]?.reference}) that a build step writes; they, and links to them, are unchecked`,
     );
   const resolveLink = (from: string, url: string): LinkTarget => resolveMintlifyLink(routes, from, url);
+  const redirectProblems = redirectList === null ? [] : brokenRedirectDestinations(redirectList, resolveLink);
   const navigationFile = entries[0]?.file ?? mainFile;
   const model: SiteModel = {
     framework: 'mintlify',
@@ -140,7 +142,7 @@ export const buildMintlifySite: SiteModelBuilder = async (source, siteRoot) => {
       !relativeTo(siteRoot, file).startsWith('snippets/') &&
       !ignored.isIgnored(relativeTo(siteRoot, file)),
     resolveLink,
-    configurationProblems: config.problems,
+    configurationProblems: [...config.problems, ...redirectProblems],
     unsupported,
     conventions: [
       ...(await conventions(source, listedFirst(entries, pages), resolveLink, navigationFile, siteRoot)),
@@ -185,6 +187,31 @@ function joinRelative(from: string, relative: string): string | null {
     } else if (segment !== '.' && segment !== '') segments.push(segment);
   }
   return segments.join('/');
+}
+
+/**
+ * Redirects whose destination is a page of the site that does not exist: readers sent there get a
+ * 404 (a page moved or deleted without its redirects updated). Destinations with parameters
+ * (`/new/:slug*`) or elsewhere are not checked.
+ */
+function brokenRedirectDestinations(
+  list: Located,
+  resolveLink: (from: string, url: string) => LinkTarget,
+): SiteProblem[] {
+  if (!Array.isArray(list.value)) return [];
+  const problems: SiteProblem[] = [];
+  for (const redirect of list.value.slice(0, maximumCheckedRedirects)) {
+    const destination = isObject(redirect) ? redirect.destination : undefined;
+    if (typeof destination !== 'string' || !destination.startsWith('/') || /[:*]/.test(destination)) continue;
+    if (resolveLink(list.file.file, destination).kind !== 'broken') continue;
+    problems.push({
+      file: list.file.file,
+      line: list.file.lines.lineOf(destination, list.file.members.get('redirects')),
+      message: `Redirect destination "${destination}" names no page`,
+      key: `redirect\0${destination}`,
+    });
+  }
+  return problems;
 }
 
 /** The page a navigation reference names (a path from the site root, without extension). */
