@@ -91,6 +91,27 @@ describe('MkDocs site model', () => {
     );
   });
 
+  it('reports a redirect_maps target that names no page, at its line', async () => {
+    const { problems } = await check({
+      'mkdocs.yml': [
+        'site_name: Example',
+        'plugins:',
+        '  - redirects:',
+        '      redirect_maps:',
+        "        'old.md': 'guide.md#install'",
+        "        'older.md': 'moved/guide.md'",
+        "        'elsewhere.md': 'https://example.com/docs/'",
+        '',
+      ].join('\n'),
+      'docs/index.md': '# Home\n',
+      'docs/guide.md': '# Guide\n',
+    });
+    assert.deepEqual(
+      problems.map((problem) => [problem.file, problem.line, problem.message]),
+      [['mkdocs.yml', 6, 'Redirect target "moved/guide.md" names no page in docs']],
+    );
+  });
+
   it('reports nothing on a working site: folder links, blog pages, admonition content', async () => {
     const { problems } = await check(materialShape);
     assert.deepEqual(problems, []);

@@ -58,6 +58,10 @@ export const buildMkDocsSite: SiteModelBuilder = async (source, siteRoot) => {
   const hasNavigationPlugin = navigationPlugins.some((name) => plugins.has(name));
   const generatesPages = pageGeneratingPlugins.some((name) => plugins.has(name));
   const redirects = readRedirects(plugins.get('redirects'));
+  if (primary !== undefined) {
+    for (const problem of brokenRedirectTargets(primary, plugins.get('redirects'), files))
+      problems.set(`${problem.file}\0${problem.line}\0${problem.key}`, problem);
+  }
   describeUnsupported(values, plugins, configFile ?? 'mkdocs.yml', unsupported);
   if (primary === undefined)
     unsupported.push('No readable MkDocs configuration: pages and links are not checked');
@@ -143,6 +147,38 @@ function routeRelative(site: MkDocsSite, from: string, path: string): string {
   const route = site.routes.get(from) ?? '/';
   const base = site.useDirectoryUrls || route.endsWith('/') ? route : posix.dirname(route);
   return normalizeRoute(posix.join(base === '' ? '/' : base, path));
+}
+
+/**
+ * `redirect_maps` entries whose new page does not exist: mkdocs-redirects warns "Redirect target ...
+ * does not exist" (a build with `strict: true` fails), and readers get a 404. Targets that are URLs
+ * or no Markdown page path are not checked.
+ */
+function brokenRedirectTargets(
+  site: MkDocsSite,
+  options: Record<string, unknown> | undefined,
+  files: SiteSource['files'],
+): SiteProblem[] {
+  const maps = options?.redirect_maps;
+  if (!isRecord(maps)) return [];
+  const text = site.config.texts.get(site.config.file) ?? '';
+  const lines = new ConfigLines(text);
+  const within = topLevelYamlSpan(text, 'plugins');
+  const problems: SiteProblem[] = [];
+  for (const target of Object.values(maps)) {
+    if (typeof target !== 'string' || isExternalUrl(target)) continue;
+    const path = target.split('#')[0] ?? '';
+    if (!/\.md$/i.test(path)) continue;
+    const page = joinInside(site.docsDir, path);
+    if (page !== null && files.has(page)) continue;
+    problems.push({
+      file: site.config.file,
+      line: lines.lineOf(target, within),
+      message: `Redirect target "${target}" names no page in ${site.docsDir === '' ? 'the site' : site.docsDir}`,
+      key: `redirect\0${target}`,
+    });
+  }
+  return problems;
 }
 
 /** `redirect_maps` of mkdocs-redirects: old page path → new page or URL, relative to docs_dir. */
