@@ -24,7 +24,7 @@ import type { TrafficCategory } from './traffic-category.ts';
  * commit (ai-agent-review.ts), change, so that `quire analytics reclassify` redoes history.
  * 3: Google-GeminiNotebook added.
  * 4: bots that `isbot` knows only by their contact URL are named by their product, feature phones and
- *    Midori are people (a real access log, test/fixtures/access-logs/).
+ *    Midori are people, Yahoo! Slurp is a bot (a real access log, test/fixtures/access-logs/).
  */
 const rulesRevision = 4;
 
