@@ -10,8 +10,8 @@ type Register = (program: Command) => void;
 
 /**
  * Each command group, loaded only when it is the one asked for: a command loads its own code, not
- * the whole service's (`quire --version` took 2.2 s, nearly all of it loading modules). Help and an
- * unknown command load them all. The order is the help's.
+ * the whole service's (`quire --version` took 2.2 s, nearly all of it loading modules). `--version`
+ * loads none; help and an unknown command load them all. The order is the help's.
  */
 const commandGroups: Record<string, () => Promise<Register>> = {
   serve: async () => (await import('./serve.ts')).registerServeCommand,
@@ -33,8 +33,15 @@ async function buildProgram(argv: readonly string[]): Promise<Command> {
     .showHelpAfterError()
     .exitOverride();
   const first = argv.find((argument) => !argument.startsWith('-'));
-  const groups =
-    first !== undefined && Object.hasOwn(commandGroups, first) ? [first] : Object.keys(commandGroups);
+  const versionOnly =
+    first === undefined &&
+    argv.some((argument) => argument === '-V' || argument === '--version') &&
+    !argv.some((argument) => argument === '-h' || argument === '--help');
+  const groups = versionOnly
+    ? []
+    : first !== undefined && Object.hasOwn(commandGroups, first)
+      ? [first]
+      : Object.keys(commandGroups);
   for (const register of await Promise.all(groups.map((group) => commandGroups[group]!()))) register(program);
   return program;
 }
