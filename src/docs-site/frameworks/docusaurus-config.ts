@@ -1,4 +1,10 @@
-import { CallValue, isPlainRecord, readJavaScriptConfig, UnknownValue } from '../javascript-config.ts';
+import {
+  CallValue,
+  isPlainRecord,
+  propertyPlace,
+  readJavaScriptConfig,
+  UnknownValue,
+} from '../javascript-config.ts';
 import { joinInside, normalizeRoute } from '../link-urls.ts';
 import type { RepositoryFiles, SiteProblem } from '../site-model.ts';
 
@@ -42,6 +48,8 @@ export interface SiteSettings {
   staticDirectories: string[];
   /** Routes a client-redirects plugin serves (`from`), without baseUrl. */
   redirects: Set<string>;
+  /** Where a client-redirects plugin sends them (`to`), with the place each is written. */
+  redirectTargets: Array<{ to: string; file: string; line: number }>;
   /** A redirect or route source this model cannot read (`createRedirects`, a plugin of the site's own). */
   unknownRoutes: string[];
   configFiles: string[];
@@ -69,6 +77,7 @@ export async function readSiteSettings(files: RepositoryFiles, siteRoot: string)
     pages: [],
     staticDirectories: [inSite('static')],
     redirects: new Set(),
+    redirectTargets: [],
     unknownRoutes: [],
     configFiles: [],
     problems: [],
@@ -193,6 +202,12 @@ async function readRedirects(reader: ModuleReader, options: Record<string, unkno
       if (!isPlainRecord(redirect)) continue;
       const from = Array.isArray(redirect.from) ? redirect.from : [redirect.from];
       for (const route of from) if (typeof route === 'string') settings.redirects.add(normalizeRoute(route));
+      if (typeof redirect.to === 'string') {
+        const place = propertyPlace(redirect, 'to');
+        const file = place?.file ?? settings.configFiles[0] ?? '';
+        const line = place === undefined ? 1 : await reader.lineAt(place.file, place.offset);
+        settings.redirectTargets.push({ to: redirect.to, file, line });
+      }
     }
   } else if (redirects !== undefined) settings.unknownRoutes.push('redirects computed by code');
   if (options.createRedirects !== undefined) settings.unknownRoutes.push('createRedirects');
@@ -270,6 +285,11 @@ export class ModuleReader {
       });
     }
     return config.value;
+  }
+
+  /** The 1-based line of `offset` in `path`. */
+  async lineAt(path: string, offset: number): Promise<number> {
+    return ((await this.#files.read(path)) ?? '').slice(0, offset).split('\n').length;
   }
 
   /** A value, with a module of the site's own that it names read in its place. */

@@ -4,9 +4,10 @@ import {
   type NavigationEntry,
   type SiteModel,
   type SiteModelBuilder,
+  type SiteProblem,
   type SiteSource,
 } from '../site-model.ts';
-import { ModuleReader, readSiteSettings } from './docusaurus-config.ts';
+import { ModuleReader, readSiteSettings, type SiteSettings } from './docusaurus-config.ts';
 import { isExcludedSource, readSiteContent, type SiteContent } from './docusaurus-content.ts';
 import { createLinkResolver } from './docusaurus-links.ts';
 import { readVersionSidebars, type VersionSidebars } from './docusaurus-sidebars.ts';
@@ -73,6 +74,7 @@ export const buildDocusaurusSite: SiteModelBuilder = async (source, siteRoot) =>
     return false;
   };
 
+  const resolveLink = createLinkResolver(source.files, siteRoot, settings, content);
   const model: SiteModel = {
     framework: 'docusaurus',
     siteRoot,
@@ -81,13 +83,31 @@ export const buildDocusaurusSite: SiteModelBuilder = async (source, siteRoot) =>
     partials: await importedPartials(source, content),
     navigation,
     needsNavigationEntry,
-    resolveLink: createLinkResolver(source.files, siteRoot, settings, content),
-    configurationProblems: settings.problems,
+    resolveLink,
+    configurationProblems: [...settings.problems, ...brokenRedirectTargets(settings, resolveLink)],
     unsupported,
     conventions: await conventions(source, content, sidebars),
   };
   return model;
 };
+
+/**
+ * Client redirects to a route of the site that no page serves: `@docusaurus/plugin-client-redirects`
+ * fails the build on them ("You are trying to create client-side redirections to invalid paths").
+ * Targets on other sites are not checked.
+ */
+function brokenRedirectTargets(settings: SiteSettings, resolveLink: SiteModel['resolveLink']): SiteProblem[] {
+  return settings.redirectTargets
+    .filter(
+      ({ to, file }) => to.startsWith('/') && !to.startsWith('//') && resolveLink(file, to).kind === 'broken',
+    )
+    .map(({ to, file, line }) => ({
+      file,
+      line,
+      message: `Client redirect to "${to}" names no page (the client-redirects plugin fails the build)`,
+      key: `redirect\0${to}`,
+    }));
+}
 
 /**
  * The `_` files some page imports (`import Note from './_note.md'`): only those are rendered, so only
