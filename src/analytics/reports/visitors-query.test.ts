@@ -303,7 +303,12 @@ describe('queryVisitors', () => {
       assert.ok(Math.abs(actual - exact) / exact <= 0.02, `${actual} for ${exact}`);
     within(result.totals.human, 30_000);
     within(result.totals.total, 33_000);
-    assert.equal(result.totals.ai, 3_000);
+    // Counted exactly by visitor value, and a value is 32 bits of a keyed hash with a random daily
+    // salt: two of 3,000 visitors share one in about one run in a thousand (a clean-clone run met it).
+    assert.ok(
+      result.totals.ai <= 3_000 && result.totals.ai >= 2_998,
+      `${result.totals.ai} AI visitors for 3,000`,
+    );
     within(result.visitors[0]?.human ?? 0, 30_000);
     await writer.close();
   });
