@@ -1,7 +1,7 @@
 import { unlink } from 'node:fs/promises';
 import { z } from 'zod';
 import { assertEditable } from './file-policy.ts';
-import { keepSiteWhole } from './navigation-edits.ts';
+import { keepSiteWhole, redirectsLeftBroken } from './navigation-edits.ts';
 import { resolveRepositoryPath } from './path-safety.ts';
 import { type RepositoryTool, recordRemoval } from './tool-context.ts';
 import { ToolError } from './tool-error.ts';
@@ -21,6 +21,7 @@ export const deleteFileTool: RepositoryTool<{ path: string }> = {
     context.readPaths.delete(path.relative);
     recordRemoval(context.changes, path.relative);
     const report = await keepSiteWhole(context, { kind: 'delete', path: path.relative }, { entries, links });
-    return [`Deleted ${path.relative}.`, ...report].join('\n');
+    const redirects = await redirectsLeftBroken(context, site?.model);
+    return [`Deleted ${path.relative}.`, ...report, ...redirects].join('\n');
   },
 };

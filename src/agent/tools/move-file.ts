@@ -2,7 +2,7 @@ import { lstat, mkdir, readFile, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { assertEditable } from './file-policy.ts';
-import { keepSiteWhole } from './navigation-edits.ts';
+import { keepSiteWhole, redirectsLeftBroken } from './navigation-edits.ts';
 import { resolveRepositoryPath } from './path-safety.ts';
 import { type RepositoryTool, recordMove } from './tool-context.ts';
 import { ToolError } from './tool-error.ts';
@@ -40,6 +40,7 @@ export const moveFileTool: RepositoryTool<{ from: string; to: string }> = {
       { kind: 'move', from: from.relative, to: to.relative },
       { entries, links },
     );
-    return [`Moved ${from.relative} to ${to.relative}.`, ...report].join('\n');
+    const redirects = await redirectsLeftBroken(context, site?.model);
+    return [`Moved ${from.relative} to ${to.relative}.`, ...report, ...redirects].join('\n');
   },
 };

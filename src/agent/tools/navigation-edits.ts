@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { NavigationEntry } from '../../docs-site/index.ts';
+import { introducedProblems, type NavigationEntry, type SiteModel } from '../../docs-site/index.ts';
 import { recordWrite, rememberOriginal, type ToolContext } from './tool-context.ts';
 
 const pageExtension = /\.(mdx?|markdown)$/i;
@@ -66,6 +66,23 @@ export async function keepSiteWhole(
     );
   }
   return report;
+}
+
+/**
+ * Redirects that the move or delete left pointing at no page (a Mintlify redirect's destination,
+ * an MkDocs `redirect_maps` target, a Docusaurus client redirect), as report lines: the checks
+ * report them as introduced problems, and the model had better fix them now than at validation.
+ */
+export async function redirectsLeftBroken(
+  context: ToolContext,
+  before: SiteModel | undefined,
+): Promise<string[]> {
+  if (before === undefined || context.site === null) return [];
+  const isRedirect = (problem: { key: string }) => problem.key.startsWith('redirect\0');
+  const after = (await context.site.current()).model.configurationProblems.filter(isRedirect);
+  return introducedProblems(after, before.configurationProblems.filter(isRedirect)).map(
+    (problem) => `- ${problem.file}:${problem.line}: ${problem.message}; update it`,
+  );
 }
 
 /**
