@@ -15,6 +15,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   analyzeSite,
   checkSite,
@@ -28,7 +29,7 @@ import {
 } from '../src/docs-site/index.ts';
 
 /** The corpus committed with the tests. */
-export const committedCorpus = new URL('./fixtures/docs-sites/', import.meta.url).pathname;
+export const committedCorpus = fileURLToPath(new URL('./fixtures/docs-sites/', import.meta.url));
 
 export interface SiteOutcome {
   name: string;

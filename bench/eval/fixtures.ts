@@ -1,13 +1,14 @@
 /** Fixture documentation repositories for the evaluation tasks (path → content). */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * A real repository of the committed corpus (test/fixtures/docs-sites/<name>/, its README gives the
  * source and license), every file of it, as a fixture.
  */
 export function committedSite(name: string): Record<string, string> {
-  const root = new URL(`../../test/fixtures/docs-sites/${name}/`, import.meta.url).pathname;
+  const root = fileURLToPath(new URL(`../../test/fixtures/docs-sites/${name}/`, import.meta.url));
   const files: Record<string, string> = {};
   const walk = (folder: string) => {
     for (const entry of readdirSync(folder, { withFileTypes: true })) {

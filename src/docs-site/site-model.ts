@@ -80,7 +80,9 @@ export interface SiteProblem {
   message: string;
   /**
    * The problem's identity without its file and position (edits above it move its line, a move changes
-   * its file): the same file and key on the base commit means the problem was already there.
+   * its file): the same file and key on the base commit means the problem was already there. Its kind
+   * comes first, before a NUL: `link`, `navigation`, `redirect` (a redirect to no page; the agent's
+   * move and delete tools look for these), `$ref`, `configuration`, ...
    */
   key: string;
 }
