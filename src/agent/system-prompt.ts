@@ -7,6 +7,7 @@ const frameworkNames: Record<DocsFramework, string> = {
   docusaurus: 'Docusaurus',
   mkdocs: 'MkDocs',
   mdbook: 'mdBook',
+  gitbook: 'GitBook (Git Sync)',
   starlight: 'Starlight (Astro)',
   vitepress: 'VitePress',
   markdown: 'plain Markdown',

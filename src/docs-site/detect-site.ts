@@ -16,6 +16,8 @@ interface Signature {
   siteRoot(file: string): string;
   /** A check of the file's text, for names other tools use too (`docs.json`, `astro.config.mjs`). */
   confirm?(text: string): boolean;
+  /** A check of the other files, for a name without content of its own to tell (`SUMMARY.md`). */
+  confirmFiles?(paths: readonly string[], siteRoot: string): boolean;
 }
 
 const folderOfFile = (file: string) => (file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '');
@@ -34,6 +36,17 @@ const signatures: Signature[] = [
   },
   { framework: 'mkdocs', pattern: /(^|\/)mkdocs\.ya?ml$/, siteRoot: folderOfFile },
   { framework: 'mdbook', pattern: /(^|\/)book\.toml$/, siteRoot: folderOfFile },
+  { framework: 'gitbook', pattern: /(^|\/)\.gitbook\.yaml$/, siteRoot: folderOfFile },
+  // A GitBook space synced without `.gitbook.yaml`: its table of contents beside GitBook's own folder.
+  {
+    framework: 'gitbook',
+    pattern: /(^|\/)SUMMARY\.md$/,
+    siteRoot: folderOfFile,
+    confirmFiles: (paths, siteRoot) => {
+      const prefix = siteRoot === '' ? '.gitbook/' : `${siteRoot}/.gitbook/`;
+      return paths.some((path) => path.startsWith(prefix));
+    },
+  },
   {
     framework: 'starlight',
     pattern: /(^|\/)astro\.config\.(js|cjs|mjs|ts|cts|mts)$/,
@@ -70,13 +83,15 @@ export async function detectSite(files: RepositoryFiles): Promise<DetectedSite> 
   }
   candidates.sort((left, right) => left.depth - right.depth || left.order - right.order);
   for (const candidate of candidates) {
+    const siteRoot = candidate.signature.siteRoot(candidate.file);
+    if (candidate.signature.confirmFiles?.(files.paths, siteRoot) === false) continue;
     if (candidate.signature.confirm !== undefined) {
       const text = await files.read(candidate.file);
       if (text === null || !candidate.signature.confirm(text)) continue;
     }
     return {
       framework: candidate.signature.framework,
-      siteRoot: candidate.signature.siteRoot(candidate.file),
+      siteRoot,
       configFile: candidate.file,
     };
   }

@@ -45,7 +45,8 @@ function decodePath(path: string): string {
 export function joinInside(folder: string, relative: string): string | null {
   const joined = posix.normalize(posix.join(folder === '' ? '.' : folder, relative));
   if (joined === '..' || joined.startsWith('../') || posix.isAbsolute(joined)) return null;
-  return joined === '.' ? '' : joined.replace(/\/+$/, '');
+  const trimmed = joined.replace(/\/+$/, '');
+  return trimmed === '.' ? '' : trimmed;
 }
 
 /** A route in one form: a leading slash, no trailing slash (but `/` itself), no `index.html`. */

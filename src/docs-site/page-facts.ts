@@ -5,16 +5,18 @@ import type { PageFacts, PageLink } from './site-model.ts';
 /**
  * How a framework reads Markdown: `commonmark` (Mintlify's `.md`, Docusaurus, mdBook, VitePress,
  * Starlight), `mdx` (`.mdx` files: no indented code blocks, JSX, ESM imports), or `python-markdown`
- * (MkDocs: admonitions and tabs nest content by indentation, so indented text is not code).
+ * (MkDocs: admonitions and tabs nest content by indentation, so indented text is not code), or
+ * `gitbook` (CommonMark, and the files GitBook's block tags name: `{% content-ref url="…" %}`,
+ * `{% page-ref page="…" %}`, `{% file src="…" %}`, `{% include "…" %}`).
  */
-export type MarkdownDialect = 'commonmark' | 'mdx' | 'python-markdown';
+export type MarkdownDialect = 'commonmark' | 'mdx' | 'python-markdown' | 'gitbook';
 
 function createParser(dialect: MarkdownDialect): MarkdownIt {
   const parser = createMarkdownIt({ html: true, linkify: false });
   // Links are checked as written: no percent-encoding, and no scheme is dropped.
   parser.normalizeLink = (url) => url;
   parser.validateLink = () => true;
-  if (dialect !== 'commonmark') parser.disable('code');
+  if (dialect === 'mdx' || dialect === 'python-markdown') parser.disable('code');
   // Rules that never change where a link is: skipped, for about a sixth of the parse time.
   parser.disable(
     ['emphasis', 'strikethrough', 'entity', 'replacements', 'smartquotes', 'balance_pairs', 'fragments_join'],
@@ -85,6 +87,7 @@ export function readPageFacts(text: string, dialect: MarkdownDialect): PageFacts
   if (dialect === 'mdx') markFencedLines(prepared, codeLines);
   readAttributeLinks(body, codeLines, links);
   if (dialect === 'mdx') readImports(body, codeLines, links);
+  if (dialect === 'gitbook') readGitBookTags(body, codeLines, links);
   links.sort((left, right) => left.line - right.line);
   return { frontMatter, title, links };
 }
@@ -184,6 +187,24 @@ function blankComments(text: string): string {
   return text.replace(/<!--[\s\S]*?-->|\{\s*\/\*[\s\S]*?\*\/\s*\}/g, (comment) =>
     comment.replace(/[^\n]/g, ' '),
   );
+}
+
+const gitbookTagStart = '{%';
+const gitbookTagPattern =
+  /\{%-?\s*(?:(content-ref)\s+url|(page-ref)\s+page|(file)\s+src)\s*=\s*"([^"]*)"|\{%-?\s*(include)\s+"([^"]*)"/g;
+
+/** The files GitBook's block tags name, outside code: pages, uploaded files and reusable content. */
+function readGitBookTags(body: string, codeLines: ReadonlySet<number>, links: PageLink[]): void {
+  if (!body.includes(gitbookTagStart)) return;
+  for (const [index, text] of body.split('\n').entries()) {
+    if (codeLines.has(index) || !text.includes(gitbookTagStart)) continue;
+    const outsideCode = text.replace(/(`+)[^`]*?\1/g, '');
+    for (const match of outsideCode.matchAll(gitbookTagPattern)) {
+      const url = match[4] ?? match[6];
+      if (url === undefined) continue;
+      links.push({ url, line: index + 1, kind: match[5] === undefined ? 'link' : 'import' });
+    }
+  }
 }
 
 /** Local ESM imports of an MDX page (snippets, shared components) must point to files that exist. */

@@ -10,6 +10,7 @@ export type DocsFramework =
   | 'docusaurus'
   | 'mkdocs'
   | 'mdbook'
+  | 'gitbook'
   | 'starlight'
   | 'vitepress'
   | 'markdown';

@@ -75,7 +75,8 @@ export class PageFactsCache {
 /** How a framework's pages are read: MkDocs is Python-Markdown; `.mdx` files are MDX everywhere. */
 function dialectFor(framework: DocsFramework, path: string): MarkdownDialect {
   if (path.toLowerCase().endsWith('.mdx')) return 'mdx';
-  return framework === 'mkdocs' ? 'python-markdown' : 'commonmark';
+  if (framework === 'mkdocs') return 'python-markdown';
+  return framework === 'gitbook' ? 'gitbook' : 'commonmark';
 }
 
 /** Fills the cache with the facts of every page of `files`, before a model reads them one by one. */

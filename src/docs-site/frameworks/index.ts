@@ -1,5 +1,6 @@
 import type { DocsFramework, SiteModelBuilder } from '../site-model.ts';
 import { buildDocusaurusSite } from './docusaurus.ts';
+import { buildGitBookSite } from './gitbook.ts';
 import { buildMarkdownSite } from './markdown.ts';
 import { buildMdBookSite } from './mdbook.ts';
 import { buildMintlifySite } from './mintlify.ts';
@@ -13,6 +14,7 @@ export const siteModelBuilders: Readonly<Record<DocsFramework, SiteModelBuilder>
   docusaurus: buildDocusaurusSite,
   mkdocs: buildMkDocsSite,
   mdbook: buildMdBookSite,
+  gitbook: buildGitBookSite,
   starlight: buildStarlightSite,
   vitepress: buildVitePressSite,
   markdown: buildMarkdownSite,

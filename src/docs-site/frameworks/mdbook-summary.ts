@@ -40,7 +40,8 @@ export function readSummary(text: string): SummaryChapter[] {
     if (inFence || trimmed === '') continue;
     const heading = /^#{1,6}\s+(.*)$/.exec(trimmed);
     if (heading !== null) {
-      if (seenChapter) part = (heading[1] ?? '').trim();
+      // GitBook writes an anchor into group headings (`## Get Started <a href="#x" id="x"></a>`).
+      if (seenChapter) part = (heading[1] ?? '').replace(/<[^>]*>/g, '').trim();
       parents.length = 0;
       continue;
     }

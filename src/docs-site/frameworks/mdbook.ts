@@ -16,6 +16,7 @@ import type {
   SiteSource,
 } from '../site-model.ts';
 import { createCheckoutCoverage } from './checkout-coverage.ts';
+import { markdownLinkExample } from './link-example.ts';
 import { readBookToml } from './mdbook-config.ts';
 import { findMissingIncludes } from './mdbook-includes.ts';
 import { readSummary } from './mdbook-summary.ts';
@@ -162,19 +163,7 @@ async function describeConventions(
   srcDir: string,
   summaryFile: string,
 ): Promise<string[]> {
-  let example = '';
-  let checked = 0;
-  for (const page of pages.keys()) {
-    if (example !== '' || checked > 200) break;
-    checked += 1;
-    for (const link of (await source.pageFacts(page))?.links ?? []) {
-      const target = resolveLink(page, link.url);
-      if (target.kind === 'file' && /\.md$/i.test(target.file) && /\.md$/i.test(splitUrl(link.url).path)) {
-        example = ` (for example \`${page}\` links to \`${link.url}\`)`;
-        break;
-      }
-    }
-  }
+  const example = await markdownLinkExample(source, pages.keys(), resolveLink);
   return [
     `Links between chapters are file paths relative to the linking chapter, to the \`.md\` file${example}; mdBook rewrites them to \`.html\`.`,
     `New chapters go under \`${srcDir === '' ? '.' : srcDir}/\` and are rendered only once listed in \`${summaryFile}\` as \`- [Title](path.md)\`, indented under their parent chapter.`,

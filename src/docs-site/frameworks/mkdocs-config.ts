@@ -1,6 +1,7 @@
 import { parseDocument } from 'yaml';
 import { folderOf, joinInside } from '../link-urls.ts';
 import type { RepositoryFiles, SiteProblem } from '../site-model.ts';
+import { yamlProblems } from './yaml-problems.ts';
 
 /** One `mkdocs.yml` as read, with the `INHERIT` chain merged in. */
 export interface MkDocsConfig {
@@ -62,15 +63,7 @@ function parseYamlMapping(text: string, file: string, problems: SiteProblem[]): 
     strict: false,
     uniqueKeys: false,
   });
-  for (const error of document.errors) {
-    const line = error.linePos?.[0]?.line ?? 1;
-    problems.push({
-      file,
-      line,
-      message: `${file} is not valid YAML: ${error.message.split('\n')[0]}`,
-      key: `configuration\0${error.code}`,
-    });
-  }
+  problems.push(...yamlProblems(document, file));
   try {
     const value: unknown = document.toJS({ maxAliasCount: 100 });
     return isRecord(value) ? value : {};
