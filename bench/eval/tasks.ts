@@ -38,6 +38,7 @@ const call = (toolName: string, input: Record<string, unknown>): ScriptedStep =>
 const answer = (text: string): ScriptedStep => ({ text });
 
 const ollamaDocs = committedSite('ollama__ollama');
+const fluentdDocs = committedSite('fluent__fluentd-docs-gitbook');
 
 const changed = (result: TaskResult): Record<string, string> | string =>
   result.files ?? 'no branch was pushed';
@@ -494,6 +495,53 @@ export const evaluationTasks: EvaluationTask[] = [
       call('validate', {}),
       answer(
         'Moved the VS Code guide to integrations/editors/vscode; navigation, the redirect and three links follow.',
+      ),
+    ],
+  },
+  {
+    // A real GitBook space (fluent/fluentd-docs-gitbook, committed under test/fixtures/docs-sites/):
+    // the table of contents follows the rename, the one inbound link is fixed, and the old address
+    // keeps working through a redirect in .gitbook.yaml.
+    name: 'real-gitbook-rename-page',
+    fixture: fluentdDocs,
+    prompt:
+      'Rename the FAQ page to frequently-asked-questions.md, in the same folder. Keep the table of contents, every link and the old address working.',
+    check(result) {
+      const files = changed(result);
+      if (typeof files === 'string') return files;
+      const moved = 'quickstart/frequently-asked-questions.md';
+      if (files['quickstart/faq.md'] !== undefined || files[moved] !== fluentdDocs['quickstart/faq.md'])
+        return `quickstart/faq.md was not moved, unchanged, to ${moved}`;
+      const summary = files['SUMMARY.md'] ?? '';
+      if (summary.split('\n')[7] !== `  * [FAQ](${moved})`)
+        return 'SUMMARY.md does not list the FAQ at its new path, in its place';
+      if (!files['quickstart/README.md']?.includes('(frequently-asked-questions.md)'))
+        return 'quickstart/README.md still links to faq.md';
+      const config = files['.gitbook.yaml'] ?? '';
+      if (!new RegExp(`^\\s+quickstart/faq:\\s+${moved.replace('.', '\\.')}\\s*$`, 'm').test(config))
+        return `.gitbook.yaml has no redirect from quickstart/faq to ${moved}`;
+      return unchangedExcept(result, fluentdDocs, [
+        '.gitbook.yaml',
+        'SUMMARY.md',
+        'quickstart/README.md',
+        'quickstart/faq.md',
+        moved,
+      ]);
+    },
+    script: [
+      // move_file rewrites the table of contents and names the inbound link.
+      call('move_file', { from: 'quickstart/faq.md', to: 'quickstart/frequently-asked-questions.md' }),
+      read('quickstart/README.md'),
+      edit('quickstart/README.md', '[FAQ](faq.md)', '[FAQ](frequently-asked-questions.md)'),
+      read('.gitbook.yaml'),
+      edit(
+        '.gitbook.yaml',
+        'redirects:\n',
+        'redirects:\n  quickstart/faq: quickstart/frequently-asked-questions.md\n',
+      ),
+      call('validate', {}),
+      answer(
+        'Renamed the FAQ to quickstart/frequently-asked-questions.md; the table of contents and the Overview page follow, and a redirect keeps /quickstart/faq working.',
       ),
     ],
   },
