@@ -203,6 +203,15 @@ describe('GitBook site model', () => {
     assert.equal(mdBook.model.framework, 'mdbook');
     const plain = await check({ 'SUMMARY.md': '* [A](a.md)\n', 'a.md': '# A\n' });
     assert.equal(plain.model.framework, 'markdown');
+    const twice = await check({
+      '.gitbook.yaml': 'root: ./\n',
+      'SUMMARY.md': '# Table of contents\n\n* [A](a.md)\n* [B](b.md)\n  * [A again](./a.md)\n',
+      'a.md': '# A\n',
+      'b.md': '# B\n',
+    });
+    assert.deepEqual(messages(twice.problems), [
+      'SUMMARY.md:5: "./a.md" is listed again (first at line 3); GitBook imports a page once',
+    ]);
     const outside = await check({ '.gitbook.yaml': 'root: ../../elsewhere\n', 'README.md': '# Home\n' });
     assert.deepEqual(messages(outside.problems), [
       '.gitbook.yaml:1: .gitbook.yaml: root "../../elsewhere" leaves the repository',

@@ -69,12 +69,24 @@ export const buildGitBookSite: SiteModelBuilder = async (source, siteRoot) => {
 
   const pages = new Map<string, string[]>();
   const navigation: NavigationEntry[] = [];
+  const configurationProblems: SiteProblem[] = [...config.problems];
+  // A page is listed once: twice would give it two URLs, which GitBook refuses.
+  const listedAt = new Map<string, number>();
   if (files.has(readme)) pages.set(readme, ['/']);
   for (const chapter of readSummary(summaryText ?? '')) {
     if (chapter.path === '' || isExternalUrl(chapter.path)) continue;
     const file = joinInside(summaryFolder, splitUrl(chapter.path).path);
     const exists = file !== null && files.has(file) && isSpaceFile(file);
     if (exists && !pages.has(file)) pages.set(file, [routeOf(file)]);
+    const first = file === null ? undefined : listedAt.get(file);
+    if (first !== undefined)
+      configurationProblems.push({
+        file: config.summary,
+        line: chapter.line,
+        message: `"${chapter.path}" is listed again (first at line ${first}); GitBook imports a page once`,
+        key: `navigation\0${chapter.path}\0again`,
+      });
+    else if (file !== null) listedAt.set(file, chapter.line);
     navigation.push({
       reference: chapter.path,
       file: config.summary,
@@ -145,7 +157,6 @@ export const buildGitBookSite: SiteModelBuilder = async (source, siteRoot) => {
     return { kind: 'unchecked', reason: 'neither a page nor a file of this checkout' };
   };
 
-  const configurationProblems: SiteProblem[] = [...config.problems];
   for (const redirect of config.redirects) {
     if (isExternalUrl(redirect.to) || !isMarkdown(splitUrl(redirect.to).path)) continue;
     const page = joinInside(root, splitUrl(redirect.to).path);
