@@ -26,6 +26,8 @@ export interface DrainBenchmarkOptions {
   views: number;
   /** Entries per Vercel and Netlify request: neither provider documents its batch size. */
   batchEntries: number;
+  /** The drains measured (all by default); the batch endpoint always runs before and after them. */
+  drains?: ReadonlySet<string>;
   concurrency: number;
   /** Posts `body` to `path` on the server; resolves with the status and the response body. */
   post(
@@ -126,11 +128,14 @@ export async function drainsBenchmark(options: DrainBenchmarkOptions & { rounds:
 
   const buildersOf = (views: number): Array<() => Endpoint> => {
     const sized = { ...options, views };
+    const drains: Array<[string, () => Endpoint]> = [
+      ['cloudflare', () => cloudflareEndpoint(sized, visit, unique)],
+      ['vercel', () => vercelEndpoint(sized, visit, unique)],
+      ['netlify', () => netlifyEndpoint(sized, visit, unique)],
+    ];
     return [
       () => batchEndpoint(sized, visit),
-      () => cloudflareEndpoint(sized, visit, unique),
-      () => vercelEndpoint(sized, visit, unique),
-      () => netlifyEndpoint(sized, visit, unique),
+      ...drains.filter(([name]) => options.drains?.has(name) ?? true).map(([, build]) => build),
       () => batchEndpoint(sized, visit),
     ];
   };

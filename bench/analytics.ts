@@ -2,6 +2,7 @@
 //   node bench/analytics.ts [--events 10000000] [--ingest-seconds 20] [--concurrency 16] [--keep DIR]
 //     [--ingest-only] [--without-addresses]
 //   node bench/analytics.ts --drains [--drain-views 100000] [--drain-rounds 1] [--drain-batch 500] [--statements]
+//     [--drain-only cloudflare,vercel,netlify]
 //     (the drain comparison only, see 5.)
 //   SERVER_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=DIR' node bench/analytics.ts ...   (profiles the server)
 // 1. Ingestion through the HTTP batch endpoint of a `quire serve` child process: batches of 1,000
@@ -50,6 +51,8 @@ const { values } = parseArgs({
     'drain-rounds': { type: 'string', default: '1' },
     // Entries per Vercel and Netlify request (neither documents a batch size).
     'drain-batch': { type: 'string', default: '500' },
+    // Some of the drains only: cloudflare, vercel, netlify (comma-separated).
+    'drain-only': { type: 'string' },
     statements: { type: 'boolean', default: false },
   },
 });
@@ -108,6 +111,7 @@ try {
       views: Number(values['drain-views']),
       rounds: Number(values['drain-rounds']),
       batchEntries: Number(values['drain-batch']),
+      ...(values['drain-only'] === undefined ? {} : { drains: new Set(values['drain-only'].split(',')) }),
       concurrency,
       post: (path, key, body, headers) => send(path, key, body, headers),
       percentile,
