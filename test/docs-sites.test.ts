@@ -9,6 +9,7 @@ import { describe, it } from 'node:test';
 import { committedCorpus, corpusSites, evaluateSite } from './docs-site-corpus.ts';
 
 const sites: Record<string, { framework: string; pages: number }> = {
+  'better-auth__better-auth': { framework: 'fumadocs', pages: 182 },
   'fluent__fluentd-docs-gitbook': { framework: 'gitbook', pages: 192 },
   jestjs__jest: { framework: 'docusaurus', pages: 171 },
   ollama__ollama: { framework: 'mintlify', pages: 59 },

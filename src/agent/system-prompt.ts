@@ -8,6 +8,7 @@ const frameworkNames: Record<DocsFramework, string> = {
   mkdocs: 'MkDocs',
   mdbook: 'mdBook',
   gitbook: 'GitBook (Git Sync)',
+  fumadocs: 'Fumadocs',
   starlight: 'Starlight (Astro)',
   vitepress: 'VitePress',
   markdown: 'plain Markdown',

@@ -55,7 +55,7 @@ export function pagesMissingFromNavigation(model: SiteModel, created: Iterable<s
     if (!model.pages.has(file) || listed.has(file) || !model.needsNavigationEntry(file)) continue;
     // Navigation this model could not read might list it: say nothing rather than guess.
     if (hasUncheckedEntries) continue;
-    const where = model.configFiles[0] ?? 'the navigation';
+    const where = model.navigationFileFor?.(file) ?? model.configFiles[0] ?? 'the navigation';
     problems.push({
       file,
       line: 1,

@@ -54,6 +54,12 @@ const signatures: Signature[] = [
     confirm: (text) => text.includes('starlight'),
   },
   {
+    framework: 'fumadocs',
+    pattern: /(^|\/)source\.config\.(ts|mts|js|mjs)$/,
+    siteRoot: folderOfFile,
+    confirm: (text) => text.includes('fumadocs-mdx'),
+  },
+  {
     framework: 'vitepress',
     pattern: /(^|\/)\.vitepress\/config\.(js|cjs|mjs|ts|cts|mts)$/,
     siteRoot: (file) => folderOfFile(folderOfFile(file)),

@@ -11,6 +11,7 @@ export type DocsFramework =
   | 'mkdocs'
   | 'mdbook'
   | 'gitbook'
+  | 'fumadocs'
   | 'starlight'
   | 'vitepress'
   | 'markdown';
@@ -102,6 +103,8 @@ export interface SiteModel {
   navigation: readonly NavigationEntry[];
   /** Whether a page at `file` must be listed in navigation to be reachable (or built at all). */
   needsNavigationEntry(file: string): boolean;
+  /** The navigation file a new page at `file` belongs in, when it is not the first configuration file. */
+  navigationFileFor?(file: string): string;
   /** Where a link written in `from` (a page or partial) leads. */
   resolveLink(from: string, url: string): LinkTarget;
   /** Problems in the configuration itself (a syntax error), with file and line. */

@@ -1,15 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { analyzeSite, checkSite, memoryFiles, PageFactsCache, pagesMissingFromNavigation } from '../index.ts';
-
-async function check(files: Record<string, string>) {
-  const site = await analyzeSite(memoryFiles(files), new PageFactsCache());
-  const problems = await checkSite(site.model, site.source);
-  return { model: site.model, problems };
-}
-
-const messages = (problems: ReadonlyArray<{ file: string; line: number; message: string }>) =>
-  problems.map((problem) => `${problem.file}:${problem.line}: ${problem.message}`);
+import { checkFiles as check, problemLines as messages } from '../../../test/site-check.ts';
+import { pagesMissingFromNavigation } from '../index.ts';
 
 // The shape of fluent/fluentd-docs-gitbook: `.gitbook.yaml` with a root, the structure and
 // redirects (some naming pages that moved), SUMMARY.md with nested pages and folder READMEs,

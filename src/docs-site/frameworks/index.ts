@@ -1,5 +1,6 @@
 import type { DocsFramework, SiteModelBuilder } from '../site-model.ts';
 import { buildDocusaurusSite } from './docusaurus.ts';
+import { buildFumadocsSite } from './fumadocs.ts';
 import { buildGitBookSite } from './gitbook.ts';
 import { buildMarkdownSite } from './markdown.ts';
 import { buildMdBookSite } from './mdbook.ts';
@@ -15,6 +16,7 @@ export const siteModelBuilders: Readonly<Record<DocsFramework, SiteModelBuilder>
   mkdocs: buildMkDocsSite,
   mdbook: buildMdBookSite,
   gitbook: buildGitBookSite,
+  fumadocs: buildFumadocsSite,
   starlight: buildStarlightSite,
   vitepress: buildVitePressSite,
   markdown: buildMarkdownSite,

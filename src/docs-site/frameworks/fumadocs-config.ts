@@ -1,0 +1,105 @@
+import { CallValue, isPlainRecord, readJavaScriptConfig } from '../javascript-config.ts';
+import { joinInside, normalizeRoute } from '../link-urls.ts';
+import type { RepositoryFiles } from '../site-model.ts';
+
+/** One collection of docs: its content folder and the URL the app serves its pages under. */
+export interface FumadocsCollection {
+  /** The exported name in `source.config.ts` (`docs`). */
+  name: string;
+  /** The content folder, relative to the repository root. */
+  dir: string;
+  /** The loader's `baseUrl` (`/docs`). */
+  baseUrl: string;
+}
+
+export interface FumadocsConfig {
+  /** The files read: `source.config.ts` and the loader's module when found. */
+  files: string[];
+  collections: FumadocsCollection[];
+  /** The `source` routes of the Next.js configuration's `redirects()`, as written. */
+  redirects: string[];
+  unsupported: string[];
+}
+
+const loaderModules = [
+  'lib/source.ts',
+  'lib/source.tsx',
+  'src/lib/source.ts',
+  'src/lib/source.tsx',
+  'lib/source.js',
+];
+const nextConfigs = ['next.config.ts', 'next.config.mjs', 'next.config.js', 'next.config.mts'];
+const defaultDir = 'content/docs';
+const defaultBaseUrl = '/docs';
+
+/**
+ * Reads a Fumadocs MDX site's collections without running its code (javascript-config.ts): each
+ * `defineDocs({ dir })` exported by `source.config.ts` (https://fumadocs.dev/docs/mdx/collections,
+ * default `content/docs`), paired with the `loader({ baseUrl, source: docs.toFumadocsSource() })`
+ * of `lib/source.ts` that serves it (https://fumadocs.dev/docs/headless/source-api).
+ */
+export async function readFumadocsConfig(
+  files: RepositoryFiles,
+  siteRoot: string,
+  configFile: string,
+): Promise<FumadocsConfig> {
+  const unsupported: string[] = [];
+  const read = new Set<string>([configFile]);
+  const config = readJavaScriptConfig((await files.read(configFile)) ?? '', configFile);
+  const dirs = new Map<string, string>();
+  for (const [name, value] of config.named) {
+    if (!(value instanceof CallValue) || value.callee !== 'defineDocs') continue;
+    const options = value.arguments_[0];
+    const dir = isPlainRecord(options) && typeof options.dir === 'string' ? options.dir : defaultDir;
+    const folder = joinInside(siteRoot, dir);
+    if (folder !== null) dirs.set(name, folder);
+  }
+  if (dirs.size === 0) dirs.set('docs', joinInside(siteRoot, defaultDir) ?? defaultDir);
+
+  const baseUrls = new Map<string, string>();
+  const loaders: string[] = [];
+  for (const candidate of loaderModules) {
+    const file = joinInside(siteRoot, candidate);
+    if (file === null || !files.has(file)) continue;
+    read.add(file);
+    const module = readJavaScriptConfig((await files.read(file)) ?? '', file);
+    for (const value of module.named.values()) {
+      if (!(value instanceof CallValue) || value.callee !== 'loader') continue;
+      const options = value.arguments_[0];
+      if (!isPlainRecord(options) || typeof options.baseUrl !== 'string') continue;
+      loaders.push(options.baseUrl);
+      // `source: docs.toFumadocsSource()`, or `toFumadocsSource(docs, ...)` with `docs` imported.
+      const source = options.source;
+      const name =
+        source instanceof CallValue ? /^(\w+)\.toFumadocsSource$/.exec(source.callee)?.[1] : undefined;
+      if (name !== undefined && dirs.has(name)) baseUrls.set(name, normalizeRoute(options.baseUrl));
+    }
+    break;
+  }
+  const collections: FumadocsCollection[] = [];
+  for (const [name, dir] of dirs) {
+    let baseUrl = baseUrls.get(name);
+    if (baseUrl === undefined && dirs.size === 1 && loaders.length === 1)
+      baseUrl = normalizeRoute(loaders[0] ?? defaultBaseUrl);
+    if (baseUrl === undefined) {
+      unsupported.push(
+        `the loader serving the \`${name}\` collection (${dir}) was not found in ${loaderModules[0]}; its pages are taken to be under ${defaultBaseUrl}`,
+      );
+      baseUrl = defaultBaseUrl;
+    }
+    collections.push({ name, dir, baseUrl });
+  }
+  const redirects: string[] = [];
+  for (const name of nextConfigs) {
+    const file = joinInside(siteRoot, name);
+    const text = file === null ? null : await files.read(file);
+    if (file === null || text === null) continue;
+    read.add(file);
+    // `redirects()` is a function, never run: its literal `source` routes are read from the text.
+    for (const match of text.matchAll(/\bsource\s*:\s*(["'`])(\/[^"'`\s]*)\1/g)) {
+      if (match[2] !== undefined) redirects.push(match[2]);
+    }
+    break;
+  }
+  return { files: [...read], collections, redirects, unsupported };
+}

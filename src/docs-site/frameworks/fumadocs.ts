@@ -1,0 +1,258 @@
+import { ConfigLines } from '../config-lines.ts';
+import { readGitIgnored } from '../git-ignored.ts';
+import {
+  folderOf,
+  isExternalUrl,
+  isWithin,
+  joinInside,
+  listFolders,
+  normalizeRoute,
+  relativeTo,
+  splitUrl,
+} from '../link-urls.ts';
+import {
+  isPagePath,
+  type LinkTarget,
+  type NavigationEntry,
+  type SiteModel,
+  type SiteModelBuilder,
+  type SiteProblem,
+} from '../site-model.ts';
+import { createCheckoutCoverage } from './checkout-coverage.ts';
+import { type FumadocsCollection, readFumadocsConfig } from './fumadocs-config.ts';
+
+/** A `meta.json` whose `pages` lists its folder's items, and whether a rest item (`...`) takes the others. */
+interface FolderMeta {
+  file: string;
+  listsAll: boolean;
+}
+
+/**
+ * Fumadocs (https://fumadocs.dev/docs/page-conventions): each collection's content folder holds the
+ * pages, `.mdx` or `.md`, served under the loader's `baseUrl` at their path without the extension,
+ * `index` being its folder's page and a folder in parentheses (`(guides)`) leaving the URL alone. A
+ * folder's `meta.json` orders its items in `pages` (names, `./paths`, `...folder` extractions,
+ * `---separators---`, `[links](url)`, `...` for the rest, `!name` exceptions); with `pages` and no
+ * rest item, a page it does not list is served but missing from the sidebar. Links are URLs: absolute
+ * routes (`/docs/guide`), relative ones resolved by the browser against the page's URL, or paths to
+ * the `.mdx` file.
+ */
+export const buildFumadocsSite: SiteModelBuilder = async (source, siteRoot) => {
+  const files = source.files;
+  const configFile =
+    ['source.config.ts', 'source.config.mts', 'source.config.js', 'source.config.mjs']
+      .map((name) => (siteRoot === '' ? name : `${siteRoot}/${name}`))
+      .find((file) => files.has(file)) ?? 'source.config.ts';
+  const config = await readFumadocsConfig(files, siteRoot, configFile);
+  const unsupported = [...config.unsupported];
+  const pages = new Map<string, string[]>();
+  const byRoute = new Map<string, string>();
+  const collectionOf = (path: string) =>
+    config.collections.find((collection) => isWithin(collection.dir, path));
+  for (const path of files.paths) {
+    const collection = collectionOf(path);
+    if (collection === undefined || !isPagePath(path)) continue;
+    const route = routeOf(collection, path);
+    pages.set(path, [route]);
+    if (!byRoute.has(route)) byRoute.set(route, path);
+  }
+  const isExpected = createCheckoutCoverage(files.paths);
+  const ignored = await readGitIgnored(files);
+  const isGenerated = (base: string) =>
+    [`${base}.mdx`, `${base}.md`, `${base}/`, `${base}/index.mdx`].some((path) => ignored(path));
+  const metaFiles = files.paths.filter(
+    (path) => collectionOf(path) !== undefined && /(^|\/)meta\.json$/.test(path),
+  );
+  const navigation: NavigationEntry[] = [];
+  const folders = listFolders(files.paths);
+  const configurationProblems: SiteProblem[] = [];
+  const metas = new Map<string, FolderMeta>();
+  for (const file of metaFiles) {
+    const text = (await files.read(file)) ?? '';
+    let meta: unknown;
+    try {
+      meta = JSON.parse(text);
+    } catch (error: unknown) {
+      configurationProblems.push({
+        file,
+        line: 1,
+        message: `${file} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+        key: 'configuration\0json',
+      });
+      continue;
+    }
+    if (typeof meta !== 'object' || meta === null || !Array.isArray((meta as { pages?: unknown }).pages))
+      continue;
+    const items = (meta as { pages: unknown[] }).pages.filter(
+      (item): item is string => typeof item === 'string',
+    );
+    const title =
+      typeof (meta as { title?: unknown }).title === 'string' ? (meta as { title: string }).title : null;
+    const folder = folderOf(file);
+    metas.set(folder, {
+      file,
+      listsAll: items.some((item) => item.trim() === '...' || item.trim() === 'z...a'),
+    });
+    const lines = new ConfigLines(text);
+    for (const item of items) {
+      const reference = item.trim();
+      const name = reference.startsWith('...') ? reference.slice(3) : reference;
+      // Separators, links, rest items and exceptions name no page of their own.
+      if (name === '' || name === 'z...a' || /^(---|!|\[|external:)/.test(name)) continue;
+      const line = lines.lineOf(reference);
+      const target = itemTarget(folder, name, folders, pages);
+      // What a build generates is in no checkout, and no entry of it is checked or edited.
+      if (target === null && isBuildOutput(folder, name, reference, isGenerated)) continue;
+      navigation.push({ reference, file, line, groups: title === null ? [] : [title], target });
+    }
+  }
+
+  const publicFolder = joinInside(siteRoot, 'public') ?? 'public';
+  const pageAt = (route: string): LinkTarget | null => {
+    const normalized = normalizeRoute(route);
+    const page = byRoute.get(normalized);
+    if (page !== undefined) return { kind: 'file', file: page };
+    const redirect = config.redirects.find((source) => matchesRedirect(source, normalized));
+    if (redirect !== undefined)
+      return { kind: 'served', reason: `a redirect from ${redirect} in the Next.js configuration` };
+    const collection = config.collections.find((candidate) => isWithin(candidate.baseUrl, normalized));
+    if (collection === undefined) return null;
+    // Pages generated at build time (fumadocs-openapi writes them into a folder of the collection
+    // that .gitignore keeps out of Git) are in no checkout: such a route is left unchecked.
+    const base = joinInside(collection.dir, relativeTo(collection.baseUrl, normalized));
+    if (base !== null && isGenerated(base))
+      return { kind: 'unchecked', reason: `${base} is ignored by Git (generated at build time)` };
+    return { kind: 'broken', reason: `no page of ${collection.dir} is served at ${normalized}` };
+  };
+
+  const resolveLink = (from: string, url: string): LinkTarget => {
+    if (isExternalUrl(url)) return { kind: 'external' };
+    const { path } = splitUrl(url);
+    if (path === '') return { kind: 'external' };
+    if (path.startsWith('/')) {
+      // A file of `public/`, served at its path by Next.js.
+      const name = path.slice(path.lastIndexOf('/') + 1);
+      if (/\.[a-z0-9]+$/i.test(name) && !/\.mdx?$/i.test(name)) {
+        const file = joinInside(publicFolder, path.slice(1));
+        if (file !== null && files.has(file)) return { kind: 'file', file };
+        if (file !== null && isExpected(file)) return { kind: 'broken', reason: `no file ${file}` };
+        return { kind: 'unchecked', reason: 'a file this checkout may not hold' };
+      }
+      return pageAt(path) ?? { kind: 'unchecked', reason: 'a route of the app outside its docs' };
+    }
+    // An image beside the page, or a component it imports (`./tabs.client` for tabs.client.tsx).
+    const file = joinInside(folderOf(from), path);
+    const module = file === null ? undefined : moduleFiles(file).find((candidate) => files.has(candidate));
+    if (module !== undefined) return { kind: 'file', file: module };
+    if (/\.mdx?$/i.test(path)) {
+      if (file !== null && files.has(file)) return { kind: 'file', file };
+      return { kind: 'broken', reason: `no file ${file ?? path}` };
+    }
+    if (file !== null && files.has(file)) return { kind: 'file', file };
+    // A URL relative to the page's own URL, as the browser reads it.
+    const route = pages.get(from)?.[0];
+    if (route !== undefined) {
+      const base = route.endsWith('/') ? route : `${route.slice(0, route.lastIndexOf('/') + 1)}`;
+      const target = joinInside(base.slice(1), path);
+      const found = target === null ? null : pageAt(`/${target}`);
+      if (found !== null) return found;
+    }
+    const name = path.slice(path.lastIndexOf('/') + 1);
+    if (file !== null && /\.[a-z0-9]+$/i.test(name) && isExpected(file))
+      return { kind: 'broken', reason: `no file ${file}` };
+    return { kind: 'unchecked', reason: 'neither a docs page nor a file of this checkout' };
+  };
+
+  const model: SiteModel = {
+    framework: 'fumadocs',
+    siteRoot,
+    configFiles: [...config.files, ...metaFiles],
+    pages,
+    partials: new Set(),
+    navigation,
+    navigationFileFor: (file) => metas.get(folderOf(file))?.file ?? configFile,
+    needsNavigationEntry: (file) => {
+      const meta = metas.get(folderOf(file));
+      return pages.has(file) && meta !== undefined && !meta.listsAll;
+    },
+    resolveLink,
+    configurationProblems,
+    unsupported,
+    conventions: [
+      `Pages are \`.mdx\` files in ${config.collections.map((collection) => `\`${collection.dir}/\` (served under \`${collection.baseUrl}\`)`).join(', ')}; a page's URL is its path without the extension, \`index.mdx\` being its folder's page and a folder in parentheses leaving the URL unchanged.`,
+      'Links between pages are absolute URLs such as `/docs/guides/setup`; a folder whose `meta.json` lists its `pages` without `...` shows only those in the sidebar, so add a new page there.',
+    ],
+  };
+  return model;
+};
+
+/** A path as an import names it: the file itself, or with a module's extension (`tabs.client` → `tabs.client.tsx`). */
+function moduleFiles(path: string): string[] {
+  return [
+    path,
+    ...['.tsx', '.ts', '.jsx', '.js', '.mdx', '.md', '.json'].map((extension) => `${path}${extension}`),
+  ];
+}
+
+/** The URL of a page: the collection's base URL, then its path without extension, groups or `index`. */
+function routeOf(collection: FumadocsCollection, path: string): string {
+  const segments = withoutGroups(collection, path.replace(/\.(mdx|md|markdown)$/i, '')).split('/');
+  if (segments.at(-1) === 'index') segments.pop();
+  return normalizeRoute(segments.join('/'));
+}
+
+/** A path of the collection as its URL reads it: the base URL's folder, without `(group)` folders. */
+function withoutGroups(collection: FumadocsCollection, path: string): string {
+  return (
+    joinInside(
+      collection.baseUrl.slice(1),
+      relativeTo(collection.dir, path)
+        .split('/')
+        .filter((segment) => !/^\(.*\)$/.test(segment))
+        .join('/'),
+    ) ?? ''
+  );
+}
+
+/**
+ * Whether an item naming nothing in the checkout names what a build generates: a path .gitignore
+ * keeps out of Git, or a folder extracted with `...` that no checkout has (fumadocs-openapi's
+ * `(generated)`). Any other such item is a navigation entry naming no page.
+ */
+function isBuildOutput(
+  folder: string,
+  name: string,
+  reference: string,
+  isGenerated: (path: string) => boolean,
+): boolean {
+  const path = joinInside(folder, name);
+  return reference.startsWith('...') || (path !== null && isGenerated(path));
+}
+
+/** Whether a Next.js redirect's `source` (`/docs`, `/docs/old/:path*`) takes `route`. */
+function matchesRedirect(source: string, route: string): boolean {
+  const wildcard = /\/:\w+[*+]?$/.exec(source);
+  if (wildcard === null) return normalizeRoute(source) === route;
+  return isWithin(normalizeRoute(source.slice(0, wildcard.index)), route);
+}
+
+/**
+ * What a `meta.json` item names: a page (`name.mdx`, `name.md`), a folder (its `index` page, or the
+ * folder itself, which is no page but is no mistake either), or nothing (null).
+ */
+function itemTarget(
+  folder: string,
+  name: string,
+  folders: ReadonlySet<string>,
+  pages: ReadonlyMap<string, readonly string[]>,
+): string | null {
+  const path = joinInside(folder, name);
+  if (path === null) return null;
+  for (const extension of ['.mdx', '.md']) {
+    if (pages.has(`${path}${extension}`)) return `${path}${extension}`;
+  }
+  for (const extension of ['.mdx', '.md']) {
+    if (pages.has(`${path}/index${extension}`)) return `${path}/index${extension}`;
+  }
+  return folders.has(path) ? path : null;
+}
