@@ -44,7 +44,6 @@ export const buildFumadocsSite: SiteModelBuilder = async (source, siteRoot) => {
       .map((name) => (siteRoot === '' ? name : `${siteRoot}/${name}`))
       .find((file) => files.has(file)) ?? 'source.config.ts';
   const config = await readFumadocsConfig(files, siteRoot, configFile);
-  const unsupported = [...config.unsupported];
   const pages = new Map<string, string[]>();
   const byRoute = new Map<string, string>();
   const collectionOf = (path: string) =>
@@ -144,11 +143,7 @@ export const buildFumadocsSite: SiteModelBuilder = async (source, siteRoot) => {
     const file = joinInside(folderOf(from), path);
     const module = file === null ? undefined : moduleFiles(file).find((candidate) => files.has(candidate));
     if (module !== undefined) return { kind: 'file', file: module };
-    if (/\.mdx?$/i.test(path)) {
-      if (file !== null && files.has(file)) return { kind: 'file', file };
-      return { kind: 'broken', reason: `no file ${file ?? path}` };
-    }
-    if (file !== null && files.has(file)) return { kind: 'file', file };
+    if (/\.mdx?$/i.test(path)) return { kind: 'broken', reason: `no file ${file ?? path}` };
     // A URL relative to the page's own URL, as the browser reads it.
     const route = pages.get(from)?.[0];
     if (route !== undefined) {
@@ -177,10 +172,10 @@ export const buildFumadocsSite: SiteModelBuilder = async (source, siteRoot) => {
     },
     resolveLink,
     configurationProblems,
-    unsupported,
+    unsupported: config.unsupported,
     conventions: [
       `Pages are \`.mdx\` files in ${config.collections.map((collection) => `\`${collection.dir}/\` (served under \`${collection.baseUrl}\`)`).join(', ')}; a page's URL is its path without the extension, \`index.mdx\` being its folder's page and a folder in parentheses leaving the URL unchanged.`,
-      'Links between pages are absolute URLs such as `/docs/guides/setup`; a folder whose `meta.json` lists its `pages` without `...` shows only those in the sidebar, so add a new page there.',
+      `Links between pages are absolute URLs such as \`${config.collections[0]?.baseUrl ?? '/docs'}/guides/setup\`; a folder whose \`meta.json\` lists its \`pages\` without \`...\` shows only those in the sidebar, so add a new page there.`,
     ],
   };
   return model;
