@@ -1,11 +1,12 @@
+import ignore from 'ignore';
+
 /**
  * The files Mintlify leaves out of the site: its default ignores and the `.mintignore` patterns
- * (gitignore syntax, https://mintlify.com/docs/organize/mintignore). Paths are relative to the site root.
+ * (gitignore syntax, https://mintlify.com/docs/organize/mintignore, matched by the `ignore` package,
+ * negations included). Paths are relative to the site root.
  */
 export interface IgnoredFiles {
   isIgnored(path: string): boolean;
-  /** Patterns this model does not follow (negations), for the run's notes. */
-  unsupported: string[];
 }
 
 const defaultFolders = new Set([
@@ -28,47 +29,23 @@ const maximumPatterns = 500;
 const maximumPatternLength = 200;
 
 export function readIgnoredFiles(mintignore: string | null): IgnoredFiles {
-  const patterns: RegExp[] = [];
-  const unsupported: string[] = [];
-  const lines = (mintignore ?? '').split('\n').slice(0, maximumPatterns);
-  for (const raw of lines) {
-    const line = raw.trim();
-    if (line === '' || line.startsWith('#')) continue;
-    if (line.startsWith('!')) {
-      unsupported.push(`.mintignore: the negation "${line}" is not followed; those files count as ignored`);
-      continue;
-    }
-    if (line.length <= maximumPatternLength) patterns.push(globToPattern(line));
-  }
+  const lines = (mintignore ?? '')
+    .split('\n')
+    .slice(0, maximumPatterns)
+    .filter((line) => line.length <= maximumPatternLength);
+  const patterns = ignore().add(lines);
   return {
-    unsupported,
     isIgnored(path) {
       const segments = path.split('/');
       const name = segments.at(-1) ?? '';
       if (defaultFiles.has(name.toLowerCase())) return true;
       if (segments.slice(0, -1).some((segment) => defaultFolders.has(segment))) return true;
-      return patterns.some((pattern) => pattern.test(path));
+      try {
+        return patterns.ignores(path);
+      } catch {
+        // Not a relative path (`ignore` refuses `../x` and absolute paths): never one of the site's.
+        return false;
+      }
     },
   };
-}
-
-/** A gitignore pattern as a regular expression over a relative path (a folder pattern covers its files). */
-function globToPattern(glob: string): RegExp {
-  const folderOnly = glob.endsWith('/');
-  const body = glob.replace(/\/+$/, '');
-  const anchored = body.includes('/');
-  let source = '';
-  const text = body.replace(/^\//, '');
-  for (let index = 0; index < text.length; index += 1) {
-    const character = text[index] as string;
-    if (character === '*' && text[index + 1] === '*') {
-      const slash = text[index + 2] === '/';
-      source += slash ? '(?:[^/]+/)*' : '.*';
-      index += slash ? 2 : 1;
-    } else if (character === '*') source += '[^/]*';
-    else if (character === '?') source += '[^/]';
-    else source += character.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  }
-  const tail = folderOnly ? '/.*' : '(?:/.*)?';
-  return new RegExp(`${anchored ? '^' : '(?:^|/)'}${source}${tail}$`);
 }

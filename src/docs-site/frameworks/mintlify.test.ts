@@ -283,13 +283,17 @@ describe('Mintlify site model', () => {
   it('asks for a navigation entry for new pages, not for snippets or ignored files', async () => {
     const files = {
       'docs.json': json({ navigation: { groups: [{ group: 'A', pages: ['index'] }] } }),
-      '.mintignore': 'drafts/\n',
+      '.mintignore': '# Work in progress\ndrafts/*\n!drafts/ready.mdx\n**/*.internal.mdx\n',
       'index.mdx': '# Home\n',
       'guides/new.mdx': '# New\n',
     };
     const { model } = await analyze(files);
     assert.equal(model.needsNavigationEntry('guides/new.mdx'), true);
     assert.equal(model.needsNavigationEntry('drafts/idea.mdx'), false);
+    // A negation brings a file back, as in .gitignore.
+    assert.equal(model.needsNavigationEntry('drafts/ready.mdx'), true);
+    assert.equal(model.needsNavigationEntry('guides/notes.internal.mdx'), false);
+    assert.deepEqual(model.unsupported, []);
     assert.equal(model.needsNavigationEntry('README.md'), false);
     assert.deepEqual(places(pagesMissingFromNavigation(model, ['guides/new.mdx'])), ['guides/new.mdx:1']);
     // A hidden page is still served: links to it are not broken.

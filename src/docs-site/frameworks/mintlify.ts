@@ -97,7 +97,7 @@ export const buildMintlifySite: SiteModelBuilder = async (source, siteRoot) => {
         .map((path) => relativeTo(siteRoot, path).split('/')[0] ?? ''),
     ),
   };
-  const unsupported = [...config.unsupported, ...ignored.unsupported];
+  const unsupported = [...config.unsupported];
   const entries: NavigationEntry[] = navigation.references.map(({ operation, ...entry }) => ({
     ...entry,
     target:
