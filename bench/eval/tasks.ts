@@ -39,6 +39,7 @@ const answer = (text: string): ScriptedStep => ({ text });
 
 const ollamaDocs = committedSite('ollama__ollama');
 const fluentdDocs = committedSite('fluent__fluentd-docs-gitbook');
+const betterAuthDocs = committedSite('better-auth__better-auth');
 
 const changed = (result: TaskResult): Record<string, string> | string =>
   result.files ?? 'no branch was pushed';
@@ -542,6 +543,54 @@ export const evaluationTasks: EvaluationTask[] = [
       call('validate', {}),
       answer(
         'Renamed the FAQ to quickstart/frequently-asked-questions.md; the table of contents and the Overview page follow, and a redirect keeps /quickstart/faq working.',
+      ),
+    ],
+  },
+  {
+    // A real Fumadocs site (better-auth's docs, committed under test/fixtures/docs-sites/): the API Key
+    // plugin's meta.json lists its pages without a rest item, so a new page must be added there to
+    // appear in the sidebar, and the overview links it the way its other cards do.
+    name: 'real-fumadocs-add-page',
+    fixture: betterAuthDocs,
+    prompt:
+      'Add a Troubleshooting page to the API Key plugin docs, after its reference, with a short section on keys that stop verifying after they were revoked. Link it from the plugin overview.',
+    check(result) {
+      const files = changed(result);
+      if (typeof files === 'string') return files;
+      const folder = 'docs/content/docs/plugins/api-key';
+      const page = files[`${folder}/troubleshooting.mdx`];
+      if (page === undefined || !/^---\ntitle: Troubleshooting\n/.test(page) || !/revoked/i.test(page))
+        return `${folder}/troubleshooting.mdx is missing, has no title, or says nothing of revoked keys`;
+      const meta = JSON.parse(files[`${folder}/meta.json`] ?? '{}') as { pages?: string[] };
+      if (
+        JSON.stringify(meta.pages) !== JSON.stringify(['index', 'advanced', 'reference', 'troubleshooting'])
+      )
+        return `${folder}/meta.json does not list troubleshooting after reference`;
+      if (!files[`${folder}/index.mdx`]?.includes('/docs/plugins/api-key/troubleshooting'))
+        return 'the overview does not link /docs/plugins/api-key/troubleshooting';
+      return unchangedExcept(result, betterAuthDocs, [
+        `${folder}/meta.json`,
+        `${folder}/index.mdx`,
+        `${folder}/troubleshooting.mdx`,
+      ]);
+    },
+    script: [
+      read('docs/content/docs/plugins/api-key/meta.json'),
+      call('write_file', {
+        path: 'docs/content/docs/plugins/api-key/troubleshooting.mdx',
+        content:
+          '---\ntitle: Troubleshooting\ndescription: Why an API key stops verifying.\n---\n\n## A key stopped verifying\n\nA revoked key fails verification at once, whatever its expiration. Create a new key; see the [reference](/docs/plugins/api-key/reference).\n',
+      }),
+      edit('docs/content/docs/plugins/api-key/meta.json', '"reference"]', '"reference", "troubleshooting"]'),
+      read('docs/content/docs/plugins/api-key/index.mdx'),
+      edit(
+        'docs/content/docs/plugins/api-key/index.mdx',
+        '    Plugin options, permissions, and schema.\n  </Card>\n',
+        '    Plugin options, permissions, and schema.\n  </Card>\n\n  <Card href="/docs/plugins/api-key/troubleshooting" title="Troubleshooting">\n    Keys that stop verifying.\n  </Card>\n',
+      ),
+      call('validate', {}),
+      answer(
+        'Added plugins/api-key/troubleshooting.mdx, listed it after the reference in the folder’s meta.json, and linked it from the overview’s cards.',
       ),
     ],
   },
