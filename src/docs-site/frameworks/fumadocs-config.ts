@@ -1,6 +1,7 @@
 import { CallValue, isPlainRecord, readJavaScriptConfig } from '../javascript-config.ts';
 import { joinInside, normalizeRoute } from '../link-urls.ts';
 import type { RepositoryFiles } from '../site-model.ts';
+import { readNextRedirects } from './next-app.ts';
 
 /** One collection of docs: its content folder and the URL the app serves its pages under. */
 export interface FumadocsCollection {
@@ -28,7 +29,6 @@ const loaderModules = [
   'src/lib/source.tsx',
   'lib/source.js',
 ];
-const nextConfigs = ['next.config.ts', 'next.config.mjs', 'next.config.js', 'next.config.mts'];
 const defaultDir = 'content/docs';
 const defaultBaseUrl = '/docs';
 
@@ -89,17 +89,7 @@ export async function readFumadocsConfig(
     }
     collections.push({ name, dir, baseUrl });
   }
-  const redirects: string[] = [];
-  for (const name of nextConfigs) {
-    const file = joinInside(siteRoot, name);
-    const text = file === null ? null : await files.read(file);
-    if (file === null || text === null) continue;
-    read.add(file);
-    // `redirects()` is a function, never run: its literal `source` routes are read from the text.
-    for (const match of text.matchAll(/\bsource\s*:\s*(["'`])(\/[^"'`\s]*)\1/g)) {
-      if (match[2] !== undefined) redirects.push(match[2]);
-    }
-    break;
-  }
-  return { files: [...read], collections, redirects, unsupported };
+  const next = await readNextRedirects(files, siteRoot);
+  if (next.file !== null) read.add(next.file);
+  return { files: [...read], collections, redirects: next.sources, unsupported };
 }

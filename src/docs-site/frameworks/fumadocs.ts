@@ -1,18 +1,8 @@
 import { ConfigLines } from '../config-lines.ts';
 import { readGitIgnored } from '../git-ignored.ts';
-import {
-  folderOf,
-  isExternalUrl,
-  isWithin,
-  joinInside,
-  listFolders,
-  normalizeRoute,
-  relativeTo,
-  splitUrl,
-} from '../link-urls.ts';
+import { folderOf, isWithin, joinInside, listFolders, normalizeRoute, relativeTo } from '../link-urls.ts';
 import {
   isPagePath,
-  type LinkTarget,
   type NavigationEntry,
   type SiteModel,
   type SiteModelBuilder,
@@ -20,6 +10,7 @@ import {
 } from '../site-model.ts';
 import { createCheckoutCoverage } from './checkout-coverage.ts';
 import { type FumadocsCollection, readFumadocsConfig } from './fumadocs-config.ts';
+import { createNextLinkResolver } from './next-app.ts';
 
 /** A `meta.json` whose `pages` lists its folder's items, and whether a rest item (`...`) takes the others. */
 interface FolderMeta {
@@ -45,15 +36,12 @@ export const buildFumadocsSite: SiteModelBuilder = async (source, siteRoot) => {
       .find((file) => files.has(file)) ?? 'source.config.ts';
   const config = await readFumadocsConfig(files, siteRoot, configFile);
   const pages = new Map<string, string[]>();
-  const byRoute = new Map<string, string>();
   const collectionOf = (path: string) =>
     config.collections.find((collection) => isWithin(collection.dir, path));
   for (const path of files.paths) {
     const collection = collectionOf(path);
     if (collection === undefined || !isPagePath(path)) continue;
-    const route = routeOf(collection, path);
-    pages.set(path, [route]);
-    if (!byRoute.has(route)) byRoute.set(route, path);
+    pages.set(path, [routeOf(collection, path)]);
   }
   const isExpected = createCheckoutCoverage(files.paths);
   const ignored = await readGitIgnored(files);
@@ -106,57 +94,20 @@ export const buildFumadocsSite: SiteModelBuilder = async (source, siteRoot) => {
     }
   }
 
-  const publicFolder = joinInside(siteRoot, 'public') ?? 'public';
-  const pageAt = (route: string): LinkTarget | null => {
-    const normalized = normalizeRoute(route);
-    const page = byRoute.get(normalized);
-    if (page !== undefined) return { kind: 'file', file: page };
-    const redirect = config.redirects.find((source) => matchesRedirect(source, normalized));
-    if (redirect !== undefined)
-      return { kind: 'served', reason: `a redirect from ${redirect} in the Next.js configuration` };
-    const collection = config.collections.find((candidate) => isWithin(candidate.baseUrl, normalized));
-    if (collection === undefined) return null;
-    // Pages generated at build time (fumadocs-openapi writes them into a folder of the collection
-    // that .gitignore keeps out of Git) are in no checkout: such a route is left unchecked.
-    const base = joinInside(collection.dir, relativeTo(collection.baseUrl, normalized));
-    if (base !== null && isGenerated(base))
-      return { kind: 'unchecked', reason: `${base} is ignored by Git (generated at build time)` };
-    return { kind: 'broken', reason: `no page of ${collection.dir} is served at ${normalized}` };
-  };
-
-  const resolveLink = (from: string, url: string): LinkTarget => {
-    if (isExternalUrl(url)) return { kind: 'external' };
-    const { path } = splitUrl(url);
-    if (path === '') return { kind: 'external' };
-    if (path.startsWith('/')) {
-      // A file of `public/`, served at its path by Next.js.
-      const name = path.slice(path.lastIndexOf('/') + 1);
-      if (/\.[a-z0-9]+$/i.test(name) && !/\.mdx?$/i.test(name)) {
-        const file = joinInside(publicFolder, path.slice(1));
-        if (file !== null && files.has(file)) return { kind: 'file', file };
-        if (file !== null && isExpected(file)) return { kind: 'broken', reason: `no file ${file}` };
-        return { kind: 'unchecked', reason: 'a file this checkout may not hold' };
-      }
-      return pageAt(path) ?? { kind: 'unchecked', reason: 'a route of the app outside its docs' };
-    }
-    // An image beside the page, or a component it imports (`./tabs.client` for tabs.client.tsx).
-    const file = joinInside(folderOf(from), path);
-    const module = file === null ? undefined : moduleFiles(file).find((candidate) => files.has(candidate));
-    if (module !== undefined) return { kind: 'file', file: module };
-    if (/\.mdx?$/i.test(path)) return { kind: 'broken', reason: `no file ${file ?? path}` };
-    // A URL relative to the page's own URL, as the browser reads it.
-    const route = pages.get(from)?.[0];
-    if (route !== undefined) {
-      const base = route.endsWith('/') ? route : `${route.slice(0, route.lastIndexOf('/') + 1)}`;
-      const target = joinInside(base.slice(1), path);
-      const found = target === null ? null : pageAt(`/${target}`);
-      if (found !== null) return found;
-    }
-    const name = path.slice(path.lastIndexOf('/') + 1);
-    if (file !== null && /\.[a-z0-9]+$/i.test(name) && isExpected(file))
-      return { kind: 'broken', reason: `no file ${file}` };
-    return { kind: 'unchecked', reason: 'neither a docs page nor a file of this checkout' };
-  };
+  const resolveLink = createNextLinkResolver({
+    files,
+    siteRoot,
+    pages,
+    redirects: config.redirects,
+    isExpected,
+    docsOf: (route) => {
+      const collection = config.collections.find((candidate) => isWithin(candidate.baseUrl, route));
+      if (collection === undefined) return null;
+      // fumadocs-openapi writes its pages into a folder of the collection that .gitignore keeps out of Git.
+      const base = joinInside(collection.dir, relativeTo(collection.baseUrl, route));
+      return { label: collection.dir, generated: base !== null && isGenerated(base) ? base : null };
+    },
+  });
 
   const model: SiteModel = {
     framework: 'fumadocs',
@@ -180,14 +131,6 @@ export const buildFumadocsSite: SiteModelBuilder = async (source, siteRoot) => {
   };
   return model;
 };
-
-/** A path as an import names it: the file itself, or with a module's extension (`tabs.client` → `tabs.client.tsx`). */
-function moduleFiles(path: string): string[] {
-  return [
-    path,
-    ...['.tsx', '.ts', '.jsx', '.js', '.mdx', '.md', '.json'].map((extension) => `${path}${extension}`),
-  ];
-}
 
 /** The URL of a page: the collection's base URL, then its path without extension, groups or `index`. */
 function routeOf(collection: FumadocsCollection, path: string): string {
@@ -222,13 +165,6 @@ function isBuildOutput(
 ): boolean {
   const path = joinInside(folder, name);
   return reference.startsWith('...') || (path !== null && isGenerated(path));
-}
-
-/** Whether a Next.js redirect's `source` (`/docs`, `/docs/old/:path*`) takes `route`. */
-function matchesRedirect(source: string, route: string): boolean {
-  const wildcard = /\/:\w+[*+]?$/.exec(source);
-  if (wildcard === null) return normalizeRoute(source) === route;
-  return isWithin(normalizeRoute(source.slice(0, wildcard.index)), route);
 }
 
 /**

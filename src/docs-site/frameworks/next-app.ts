@@ -1,0 +1,126 @@
+/**
+ * What docs frameworks built on Next.js (Fumadocs, Nextra) share: how a link on a page is served.
+ * Absolute routes are the app's (`/docs/guide`), files of `public/` are served at the root
+ * (`/images/x.png`), `next.config.*`'s `redirects()` serve their sources, a relative URL is resolved
+ * by the browser against the page's URL, and a page imports components and images by file path.
+ */
+import { folderOf, isExternalUrl, isWithin, joinInside, normalizeRoute, splitUrl } from '../link-urls.ts';
+import type { LinkTarget, RepositoryFiles } from '../site-model.ts';
+
+const nextConfigs = [
+  'next.config.ts',
+  'next.config.mjs',
+  'next.config.js',
+  'next.config.mts',
+  'next.config.cjs',
+];
+
+/** The Next.js configuration's file and the literal `source` routes of its `redirects()`. */
+export async function readNextRedirects(
+  files: RepositoryFiles,
+  siteRoot: string,
+): Promise<{ file: string | null; sources: string[] }> {
+  for (const name of nextConfigs) {
+    const file = joinInside(siteRoot, name);
+    const text = file === null ? null : await files.read(file);
+    if (file === null || text === null) continue;
+    // `redirects()` is a function, never run: its literal `source` routes are read from the text.
+    const sources: string[] = [];
+    for (const match of text.matchAll(/\bsource\s*:\s*(["'`])(\/[^"'`\s]*)\1/g)) {
+      if (match[2] !== undefined) sources.push(match[2]);
+    }
+    return { file, sources };
+  }
+  return { file: null, sources: [] };
+}
+
+export interface NextLinkOptions {
+  files: RepositoryFiles;
+  siteRoot: string;
+  /** Each page and its URL. */
+  pages: ReadonlyMap<string, readonly string[]>;
+  /** Other routes the app serves (Next.js pages written as code), with what serves them. */
+  servedRoutes?: ReadonlyMap<string, string>;
+  redirects: readonly string[];
+  /**
+   * For a route no page serves: where the docs are that it falls in (a route outside every docs
+   * prefix is the app's, unchecked), and whether it is a page the build generates (unchecked).
+   */
+  docsOf(route: string): { label: string; generated: string | null } | null;
+  /** Whether a missing file is certainly missing (checkout-coverage.ts). */
+  isExpected(file: string): boolean;
+}
+
+export function createNextLinkResolver(options: NextLinkOptions): (from: string, url: string) => LinkTarget {
+  const { files, pages } = options;
+  const byRoute = new Map<string, string>();
+  for (const [page, routes] of pages) {
+    for (const route of routes) if (!byRoute.has(route)) byRoute.set(route, page);
+  }
+  const publicFolder = joinInside(options.siteRoot, 'public') ?? 'public';
+
+  const pageAt = (route: string): LinkTarget | null => {
+    const normalized = normalizeRoute(route);
+    const page = byRoute.get(normalized);
+    if (page !== undefined) return { kind: 'file', file: page };
+    const served = options.servedRoutes?.get(normalized);
+    if (served !== undefined) return { kind: 'served', reason: served };
+    const redirect = options.redirects.find((source) => matchesRedirect(source, normalized));
+    if (redirect !== undefined)
+      return { kind: 'served', reason: `a redirect from ${redirect} in the Next.js configuration` };
+    const docs = options.docsOf(normalized);
+    if (docs === null) return null;
+    if (docs.generated !== null)
+      return { kind: 'unchecked', reason: `${docs.generated} is ignored by Git (generated at build time)` };
+    return { kind: 'broken', reason: `no page of ${docs.label} is served at ${normalized}` };
+  };
+
+  return (from, url) => {
+    if (isExternalUrl(url)) return { kind: 'external' };
+    const { path } = splitUrl(url);
+    if (path === '') return { kind: 'external' };
+    if (path.startsWith('/')) {
+      // A file of `public/`, served at its path.
+      const name = path.slice(path.lastIndexOf('/') + 1);
+      if (/\.[a-z0-9]+$/i.test(name) && !/\.mdx?$/i.test(name)) {
+        const file = joinInside(publicFolder, path.slice(1));
+        if (file !== null && files.has(file)) return { kind: 'file', file };
+        if (file !== null && options.isExpected(file)) return { kind: 'broken', reason: `no file ${file}` };
+        return { kind: 'unchecked', reason: 'a file this checkout may not hold' };
+      }
+      return pageAt(path) ?? { kind: 'unchecked', reason: 'a route of the app outside its docs' };
+    }
+    // An image beside the page, or a component it imports (`./tabs.client` for tabs.client.tsx).
+    const file = joinInside(folderOf(from), path);
+    const module = file === null ? undefined : moduleFiles(file).find((candidate) => files.has(candidate));
+    if (module !== undefined) return { kind: 'file', file: module };
+    if (/\.mdx?$/i.test(path)) return { kind: 'broken', reason: `no file ${file ?? path}` };
+    // A URL relative to the page's own URL, as the browser reads it.
+    const route = pages.get(from)?.[0];
+    if (route !== undefined) {
+      const base = route.endsWith('/') ? route : `${route.slice(0, route.lastIndexOf('/') + 1)}`;
+      const target = joinInside(base.slice(1), path);
+      const found = target === null ? null : pageAt(`/${target}`);
+      if (found !== null) return found;
+    }
+    const name = path.slice(path.lastIndexOf('/') + 1);
+    if (file !== null && /\.[a-z0-9]+$/i.test(name) && options.isExpected(file))
+      return { kind: 'broken', reason: `no file ${file}` };
+    return { kind: 'unchecked', reason: 'neither a docs page nor a file of this checkout' };
+  };
+}
+
+/** A path as an import names it: the file itself, or with a module's extension (`tabs.client` → `tabs.client.tsx`). */
+function moduleFiles(path: string): string[] {
+  return [
+    path,
+    ...['.tsx', '.ts', '.jsx', '.js', '.mdx', '.md', '.json'].map((extension) => `${path}${extension}`),
+  ];
+}
+
+/** Whether a Next.js redirect's `source` (`/docs`, `/docs/old/:path*`) takes `route`. */
+function matchesRedirect(source: string, route: string): boolean {
+  const wildcard = /\/:\w+(\([^)]*\))?[*+]?$/.exec(source);
+  if (wildcard === null) return normalizeRoute(source) === route;
+  return isWithin(normalizeRoute(source.slice(0, wildcard.index)), route);
+}
