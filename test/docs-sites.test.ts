@@ -10,6 +10,7 @@ import { committedCorpus, corpusSites, evaluateSite } from './docs-site-corpus.t
 
 const sites: Record<string, { framework: string; pages: number }> = {
   'better-auth__better-auth': { framework: 'fumadocs', pages: 182 },
+  'dotansimha__graphql-yoga': { framework: 'nextra', pages: 68 },
   'fluent__fluentd-docs-gitbook': { framework: 'gitbook', pages: 192 },
   jestjs__jest: { framework: 'docusaurus', pages: 171 },
   ollama__ollama: { framework: 'mintlify', pages: 59 },

@@ -9,6 +9,7 @@ const frameworkNames: Record<DocsFramework, string> = {
   mdbook: 'mdBook',
   gitbook: 'GitBook (Git Sync)',
   fumadocs: 'Fumadocs',
+  nextra: 'Nextra',
   starlight: 'Starlight (Astro)',
   vitepress: 'VitePress',
   markdown: 'plain Markdown',

@@ -16,7 +16,10 @@ interface Signature {
   siteRoot(file: string): string;
   /** A check of the file's text, for names other tools use too (`docs.json`, `astro.config.mjs`). */
   confirm?(text: string): boolean;
-  /** A check of the other files, for a name without content of its own to tell (`SUMMARY.md`). */
+  /**
+   * A check of the other files, for a name without content of its own to tell (`SUMMARY.md`): when it
+   * holds, the text need not be checked; when it fails, the text check (if any) decides.
+   */
   confirmFiles?(paths: readonly string[], siteRoot: string): boolean;
 }
 
@@ -60,6 +63,23 @@ const signatures: Signature[] = [
     confirm: (text) => text.includes('fumadocs-mdx'),
   },
   {
+    framework: 'nextra',
+    pattern: /(^|\/)next\.config\.(js|mjs|cjs|ts|mts)$/,
+    siteRoot: folderOfFile,
+    confirm: (text) => /\bnextra\b/.test(text),
+    // Wrappers such as The Guild's `withGuildDocs` do not name Nextra: its `_meta` files do.
+    confirmFiles: (paths, siteRoot) => {
+      const prefix = siteRoot === '' ? '' : `${siteRoot}/`;
+      return paths.some(
+        (path) =>
+          path.startsWith(prefix) &&
+          /^(src\/)?(content|pages|app)\/(.*\/)?_meta\.(json|js|jsx|ts|tsx|mjs)$/.test(
+            path.slice(prefix.length),
+          ),
+      );
+    },
+  },
+  {
     framework: 'vitepress',
     pattern: /(^|\/)\.vitepress\/config\.(js|cjs|mjs|ts|cts|mts)$/,
     siteRoot: (file) => folderOfFile(folderOfFile(file)),
@@ -90,8 +110,9 @@ export async function detectSite(files: RepositoryFiles): Promise<DetectedSite> 
   candidates.sort((left, right) => left.depth - right.depth || left.order - right.order);
   for (const candidate of candidates) {
     const siteRoot = candidate.signature.siteRoot(candidate.file);
-    if (candidate.signature.confirmFiles?.(files.paths, siteRoot) === false) continue;
-    if (candidate.signature.confirm !== undefined) {
+    const filesConfirm = candidate.signature.confirmFiles?.(files.paths, siteRoot);
+    if (filesConfirm === false && candidate.signature.confirm === undefined) continue;
+    if (filesConfirm !== true && candidate.signature.confirm !== undefined) {
       const text = await files.read(candidate.file);
       if (text === null || !candidate.signature.confirm(text)) continue;
     }

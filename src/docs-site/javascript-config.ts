@@ -78,7 +78,11 @@ export function readJavaScriptConfig(
       allowHashBang: true,
     }) as unknown as AnyNode;
   } catch (error: unknown) {
-    const reason = error instanceof Error ? error.message : 'unparsable';
+    // acorn writes the place into its message, `(line:column)`; amaro's stripper gives it apart.
+    const place = error as { startLine?: unknown; startColumn?: unknown };
+    const reason =
+      (error instanceof Error ? error.message : 'unparsable') +
+      (typeof place.startLine === 'number' ? ` (${place.startLine}:${String(place.startColumn ?? 0)})` : '');
     return { value: new UnknownValue(`${fileName} could not be parsed: ${reason}`), named: new Map() };
   }
   const declarations = new Map<string, AnyNode | Imported>();

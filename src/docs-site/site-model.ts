@@ -12,6 +12,7 @@ export type DocsFramework =
   | 'mdbook'
   | 'gitbook'
   | 'fumadocs'
+  | 'nextra'
   | 'starlight'
   | 'vitepress'
   | 'markdown';

@@ -22,13 +22,8 @@ export interface FumadocsConfig {
   unsupported: string[];
 }
 
-const loaderModules = [
-  'lib/source.ts',
-  'lib/source.tsx',
-  'src/lib/source.ts',
-  'src/lib/source.tsx',
-  'lib/source.js',
-];
+/** Modules a site's loaders are usually in: `lib/source.ts`, `src/lib/source.ts`, `lib/geistdocs/source.ts`. */
+const loaderModule = /^(src\/)?lib\/([\w-]+\/)?source\.(ts|tsx|js|mjs)$/;
 const defaultDir = 'content/docs';
 const defaultBaseUrl = '/docs';
 
@@ -58,9 +53,11 @@ export async function readFumadocsConfig(
 
   const baseUrls = new Map<string, string>();
   const loaders: string[] = [];
-  for (const candidate of loaderModules) {
-    const file = joinInside(siteRoot, candidate);
-    if (file === null || !files.has(file)) continue;
+  const prefix = siteRoot === '' ? '' : `${siteRoot}/`;
+  const modules = files.paths.filter(
+    (path) => path.startsWith(prefix) && loaderModule.test(path.slice(prefix.length)),
+  );
+  for (const file of modules) {
     read.add(file);
     const module = readJavaScriptConfig((await files.read(file)) ?? '', file);
     for (const value of module.named.values()) {
@@ -74,7 +71,6 @@ export async function readFumadocsConfig(
         source instanceof CallValue ? /^(\w+)\.toFumadocsSource$/.exec(source.callee)?.[1] : undefined;
       if (name !== undefined && dirs.has(name)) baseUrls.set(name, normalizeRoute(options.baseUrl));
     }
-    break;
   }
   const collections: FumadocsCollection[] = [];
   for (const [name, dir] of dirs) {
@@ -83,7 +79,7 @@ export async function readFumadocsConfig(
       baseUrl = normalizeRoute(loaders[0] ?? defaultBaseUrl);
     if (baseUrl === undefined) {
       unsupported.push(
-        `the loader serving the \`${name}\` collection (${dir}) was not found in ${loaderModules[0]}; its pages are taken to be under ${defaultBaseUrl}`,
+        `the loader serving the \`${name}\` collection (${dir}) was not found in lib/source.ts; its pages are taken to be under ${defaultBaseUrl}`,
       );
       baseUrl = defaultBaseUrl;
     }

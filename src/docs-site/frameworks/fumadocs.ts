@@ -10,7 +10,7 @@ import {
 } from '../site-model.ts';
 import { createCheckoutCoverage } from './checkout-coverage.ts';
 import { type FumadocsCollection, readFumadocsConfig } from './fumadocs-config.ts';
-import { createNextLinkResolver } from './next-app.ts';
+import { createNextLinkResolver, isRouteWithin, routeBelow } from './next-app.ts';
 
 /** A `meta.json` whose `pages` lists its folder's items, and whether a rest item (`...`) takes the others. */
 interface FolderMeta {
@@ -101,10 +101,10 @@ export const buildFumadocsSite: SiteModelBuilder = async (source, siteRoot) => {
     redirects: config.redirects,
     isExpected,
     docsOf: (route) => {
-      const collection = config.collections.find((candidate) => isWithin(candidate.baseUrl, route));
+      const collection = config.collections.find((candidate) => isRouteWithin(candidate.baseUrl, route));
       if (collection === undefined) return null;
       // fumadocs-openapi writes its pages into a folder of the collection that .gitignore keeps out of Git.
-      const base = joinInside(collection.dir, relativeTo(collection.baseUrl, route));
+      const base = joinInside(collection.dir, routeBelow(collection.baseUrl, route));
       return { label: collection.dir, generated: base !== null && isGenerated(base) ? base : null };
     },
   });

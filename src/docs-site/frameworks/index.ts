@@ -6,6 +6,7 @@ import { buildMarkdownSite } from './markdown.ts';
 import { buildMdBookSite } from './mdbook.ts';
 import { buildMintlifySite } from './mintlify.ts';
 import { buildMkDocsSite } from './mkdocs.ts';
+import { buildNextraSite } from './nextra.ts';
 import { buildStarlightSite } from './starlight.ts';
 import { buildVitePressSite } from './vitepress.ts';
 
@@ -17,6 +18,7 @@ export const siteModelBuilders: Readonly<Record<DocsFramework, SiteModelBuilder>
   mdbook: buildMdBookSite,
   gitbook: buildGitBookSite,
   fumadocs: buildFumadocsSite,
+  nextra: buildNextraSite,
   starlight: buildStarlightSite,
   vitepress: buildVitePressSite,
   markdown: buildMarkdownSite,

@@ -4,7 +4,7 @@
  * (`/images/x.png`), `next.config.*`'s `redirects()` serve their sources, a relative URL is resolved
  * by the browser against the page's URL, and a page imports components and images by file path.
  */
-import { folderOf, isExternalUrl, isWithin, joinInside, normalizeRoute, splitUrl } from '../link-urls.ts';
+import { folderOf, isExternalUrl, joinInside, normalizeRoute, splitUrl } from '../link-urls.ts';
 import type { LinkTarget, RepositoryFiles } from '../site-model.ts';
 
 const nextConfigs = [
@@ -25,13 +25,41 @@ export async function readNextRedirects(
     const text = file === null ? null : await files.read(file);
     if (file === null || text === null) continue;
     // `redirects()` is a function, never run: its literal `source` routes are read from the text.
+    // A redirect with `has` or `missing` applies only to some requests (a host, a cookie): not counted.
     const sources: string[] = [];
     for (const match of text.matchAll(/\bsource\s*:\s*(["'`])(\/[^"'`\s]*)\1/g)) {
-      if (match[2] !== undefined) sources.push(match[2]);
+      if (match[2] !== undefined && !/\b(has|missing)\s*:/.test(enclosingObject(text, match.index)))
+        sources.push(match[2]);
     }
     return { file, sources };
   }
   return { file: null, sources: [] };
+}
+
+/** The text of the object literal around `offset` (braces counted, strings not parsed: a best effort). */
+function enclosingObject(text: string, offset: number): string {
+  let start = -1;
+  for (let index = offset - 1, depth = 0; index >= 0; index -= 1) {
+    const character = text[index];
+    if (character === '}') depth += 1;
+    else if (character === '{') {
+      if (depth === 0) {
+        start = index;
+        break;
+      }
+      depth -= 1;
+    }
+  }
+  if (start < 0) return '';
+  for (let index = start + 1, depth = 0; index < text.length; index += 1) {
+    const character = text[index];
+    if (character === '{') depth += 1;
+    else if (character === '}') {
+      if (depth === 0) return text.slice(start, index + 1);
+      depth -= 1;
+    }
+  }
+  return text.slice(start);
 }
 
 export interface NextLinkOptions {
@@ -80,6 +108,10 @@ export function createNextLinkResolver(options: NextLinkOptions): (from: string,
     const { path } = splitUrl(url);
     if (path === '') return { kind: 'external' };
     if (path.startsWith('/')) {
+      // Next.js applies redirects before it looks at pages or `public/`.
+      const redirect = options.redirects.find((source) => matchesRedirect(source, normalizeRoute(path)));
+      if (redirect !== undefined)
+        return { kind: 'served', reason: `a redirect from ${redirect} in the Next.js configuration` };
       // A file of `public/`, served at its path.
       const name = path.slice(path.lastIndexOf('/') + 1);
       if (/\.[a-z0-9]+$/i.test(name) && !/\.mdx?$/i.test(name)) {
@@ -118,9 +150,20 @@ function moduleFiles(path: string): string[] {
   ];
 }
 
+/** Whether `route` is `base` or under it (`/` holds every route). */
+export function isRouteWithin(base: string, route: string): boolean {
+  return base === '/' || route === base || route.startsWith(`${base}/`);
+}
+
+/** `route` below `base`, without a leading slash (`/docs/a/b` below `/docs` is `a/b`). */
+export function routeBelow(base: string, route: string): string {
+  if (route === base) return '';
+  return route.slice(base === '/' ? 1 : base.length + 1);
+}
+
 /** Whether a Next.js redirect's `source` (`/docs`, `/docs/old/:path*`) takes `route`. */
 function matchesRedirect(source: string, route: string): boolean {
   const wildcard = /\/:\w+(\([^)]*\))?[*+]?$/.exec(source);
   if (wildcard === null) return normalizeRoute(source) === route;
-  return isWithin(normalizeRoute(source.slice(0, wildcard.index)), route);
+  return isRouteWithin(normalizeRoute(source.slice(0, wildcard.index)), route);
 }
