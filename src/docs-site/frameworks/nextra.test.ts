@@ -28,6 +28,7 @@ const pagesShape = {
     '  github: { title: "GitHub", href: "https://github.com/nextauthjs/next-auth" },',
     '  404: { title: "404", display: "hidden" },',
     '  sponsors: "Sponsors",',
+    '  versions: { type: "menu", title: "Versions", items: { v4: { title: "v4", href: "https://v4.example.dev" } } },',
     '}',
     '',
   ].join('\n'),

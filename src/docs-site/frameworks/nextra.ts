@@ -58,7 +58,6 @@ export const buildNextraSite: SiteModelBuilder = async (source, siteRoot) => {
   const pages = new Map<string, string[]>();
   const servedRoutes = new Map<string, string>();
   // Next.js pages written as code (`pages/blog.tsx`, `app/showcase/page.tsx`): routes, not docs pages.
-  const codePages = new Set<string>();
   const codeRoutes = new Map<string, string>();
   // Routes under a dynamic segment (`[slug]`) cannot be listed: links into them are unchecked.
   const dynamicPrefixes: string[] = [];
@@ -74,7 +73,6 @@ export const buildNextraSite: SiteModelBuilder = async (source, siteRoot) => {
       if (markdownFile.test(name)) pages.set(path, [route]);
       else {
         servedRoutes.set(route, `a Next.js page ${path}`);
-        codePages.add(path);
         codeRoutes.set(route, path);
       }
       continue;
@@ -89,11 +87,11 @@ export const buildNextraSite: SiteModelBuilder = async (source, siteRoot) => {
     ) {
       const route = routeOf('/', withoutExtension, dynamicPrefixes);
       servedRoutes.set(route, `a Next.js page ${path}`);
-      codePages.add(path);
       codeRoutes.set(route, path);
     }
   }
 
+  const codePages = new Set(codeRoutes.values());
   const ignored = await readGitIgnored(files);
   const navigation: NavigationEntry[] = [];
   const configurationProblems: SiteProblem[] = [];
@@ -117,7 +115,7 @@ export const buildNextraSite: SiteModelBuilder = async (source, siteRoot) => {
     }
     const folder = folderOf(file);
     for (const [key, value] of Object.entries(meta.value)) {
-      // `*` sets defaults; separators, links and menus of links name no page of this folder.
+      // `*` sets defaults; separators and links name no page of this folder.
       if (key === '*' || (isPlainRecord(value) && (value.type === 'separator' || value.href !== undefined)))
         continue;
       // Nextra merges `content` and `app` into one page map: a key may name a route the other serves.
@@ -125,6 +123,8 @@ export const buildNextraSite: SiteModelBuilder = async (source, siteRoot) => {
         itemTarget(folder, key, folders, pages, codePages) ??
         servedAt(routeOfKey(sources, folder, key), pages, codeRoutes);
       const path = joinInside(folder, key);
+      // A menu of links needs no page of its own, and what a build generates is in no checkout.
+      if (target === null && isPlainRecord(value) && value.type === 'menu') continue;
       if (target === null && path !== null && (ignored(`${path}/`) || ignored(`${path}.mdx`))) continue;
       navigation.push({
         reference: key,
