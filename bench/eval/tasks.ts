@@ -40,6 +40,7 @@ const answer = (text: string): ScriptedStep => ({ text });
 const ollamaDocs = committedSite('ollama__ollama');
 const fluentdDocs = committedSite('fluent__fluentd-docs-gitbook');
 const betterAuthDocs = committedSite('better-auth__better-auth');
+const yogaDocs = committedSite('dotansimha__graphql-yoga');
 
 const changed = (result: TaskResult): Record<string, string> | string =>
   result.files ?? 'no branch was pushed';
@@ -591,6 +592,35 @@ export const evaluationTasks: EvaluationTask[] = [
       call('validate', {}),
       answer(
         'Added plugins/api-key/troubleshooting.mdx, listed it after the reference in the folder’s meta.json, and linked it from the overview’s cards.',
+      ),
+    ],
+  },
+  {
+    // A real Nextra site (graphql-yoga's website, committed under test/fixtures/docs-sites/): Nextra's
+    // build fails on a `_meta` key that names no page, so deleting a page must remove its key too.
+    name: 'real-nextra-delete-page',
+    fixture: yogaDocs,
+    prompt:
+      'Remove the CSRF prevention page from the features docs; the plugin is no longer recommended. Keep the site building.',
+    check(result) {
+      const files = changed(result);
+      if (typeof files === 'string') return files;
+      const features = 'website/src/content/docs/features';
+      if (files[`${features}/csrf-prevention.mdx`] !== undefined)
+        return 'the CSRF prevention page is still there';
+      const expected = yogaDocs[`${features}/_meta.ts`]?.replace("  'csrf-prevention': '',\n", '');
+      if (files[`${features}/_meta.ts`] !== expected)
+        return `${features}/_meta.ts does not read as before without its csrf-prevention key`;
+      return unchangedExcept(result, yogaDocs, [`${features}/_meta.ts`, `${features}/csrf-prevention.mdx`]);
+    },
+    script: [
+      // delete_file names the `_meta.ts` key it could not remove on its own.
+      call('delete_file', { path: 'website/src/content/docs/features/csrf-prevention.mdx' }),
+      read('website/src/content/docs/features/_meta.ts'),
+      edit('website/src/content/docs/features/_meta.ts', "  'csrf-prevention': '',\n", ''),
+      call('validate', {}),
+      answer(
+        'Removed the CSRF prevention page and its key in features/_meta.ts, which Nextra’s build would reject.',
       ),
     ],
   },
