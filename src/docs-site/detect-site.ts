@@ -40,6 +40,13 @@ const signatures: Signature[] = [
   { framework: 'mkdocs', pattern: /(^|\/)mkdocs\.ya?ml$/, siteRoot: folderOfFile },
   { framework: 'mdbook', pattern: /(^|\/)book\.toml$/, siteRoot: folderOfFile },
   { framework: 'gitbook', pattern: /(^|\/)\.gitbook\.yaml$/, siteRoot: folderOfFile },
+  // A GitBook site that syncs several spaces from one repository.
+  {
+    framework: 'gitbook',
+    pattern: /(^|\/)(gitbook-)?docs\.yaml$/,
+    siteRoot: folderOfFile,
+    confirm: (text) => /GitSyncSiteConfig|gitbook-docs\.yaml/.test(text),
+  },
   // A GitBook space synced without `.gitbook.yaml`: its table of contents beside GitBook's own folder.
   {
     framework: 'gitbook',

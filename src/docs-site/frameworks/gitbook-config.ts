@@ -68,3 +68,57 @@ export function readGitBookConfig(text: string | null, file: string, folder: str
     problems,
   };
 }
+
+/** A site's `docs.yaml`: the folders of the spaces it syncs. */
+export interface GitBookSiteConfig {
+  file: string;
+  spaces: string[];
+  problems: SiteProblem[];
+}
+
+export const siteConfigNames = ['docs.yaml', 'gitbook-docs.yaml'];
+
+/**
+ * Reads the site configuration of a repository that syncs several spaces
+ * (https://gitbook.com/docs/docs-as-code/git-sync/monorepos): `site.structure`, sections and their
+ * `children`, down to each space's `content.directory` (`./docs` and `docs` relative to the
+ * project directory, `/docs` from the repository root; `null` for a space not synced here). Null when
+ * the folder has no such file.
+ */
+export async function readGitBookSite(
+  files: { read(path: string): Promise<string | null> },
+  folder: string,
+): Promise<GitBookSiteConfig | null> {
+  for (const name of siteConfigNames) {
+    const file = folder === '' ? name : `${folder}/${name}`;
+    const text = await files.read(file);
+    if (text === null) continue;
+    const document = parseDocument(text, { logLevel: 'silent', strict: false, uniqueKeys: false });
+    const spaces: string[] = [];
+    const visit = (items: unknown, depth: number) => {
+      if (!Array.isArray(items) || depth > 8) return;
+      for (const item of items) {
+        if (typeof item !== 'object' || item === null) continue;
+        const { children, content } = item as { children?: unknown; content?: { directory?: unknown } };
+        const directory = content?.directory;
+        if (typeof directory === 'string' && directory.trim() !== '') {
+          const written = directory.trim();
+          const space = written.startsWith('/')
+            ? joinInside('', written.slice(1))
+            : joinInside(folder, written);
+          if (space !== null && !spaces.includes(space)) spaces.push(space);
+        }
+        visit(children, depth + 1);
+      }
+    };
+    let value: unknown;
+    try {
+      value = document.toJS({ maxAliasCount: 100 });
+    } catch {
+      value = null;
+    }
+    visit((value as { site?: { structure?: unknown } } | null)?.site?.structure, 0);
+    return { file, spaces, problems: yamlProblems(document, file) };
+  }
+  return null;
+}

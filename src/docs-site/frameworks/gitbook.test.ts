@@ -176,6 +176,61 @@ describe('GitBook site model', () => {
     ]);
   });
 
+  it('reads every space a docs.yaml site syncs, each with its own table of contents', async () => {
+    // The shape of GitbookIO/public-docs: `docs.yaml` maps sections' spaces to folders; one space
+    // is not synced here (`directory: null`); a page links across spaces by a relative path.
+    const files = {
+      'docs.yaml': [
+        '$schema: https://api.gitbook.com/openapi.yaml#/components/schemas/GitSyncSiteConfig',
+        'site:',
+        '  structure:',
+        '    - type: section',
+        '      key: section-1',
+        '      children:',
+        '        - type: space',
+        '          key: space-1',
+        '          content:',
+        '            directory: ./documentation',
+        '        - type: space',
+        '          key: space-5',
+        '          content:',
+        '            directory: null',
+        '    - type: space',
+        '      key: space-2',
+        '      content:',
+        '        directory: developers',
+        '',
+      ].join('\n'),
+      'documentation/SUMMARY.md': '# Table of contents\n\n* [Docs](README.md)\n* [Guide](guide.md)\n',
+      'documentation/README.md': '# Docs\n\n[The API](../developers/api.md), [gone](../developers/gone.md)\n',
+      'documentation/guide.md': '# Guide\n',
+      'documentation/.gitbook/assets/logo.png': '',
+      'developers/SUMMARY.md': '# Table of contents\n\n* [Developers](README.md)\n* [API](api.md)\n',
+      'developers/README.md': '# Developers\n\n[The guide](../documentation/guide.md)\n',
+      'developers/api.md': '# API\n',
+    };
+    const { model, problems } = await check(files);
+    assert.equal(model.framework, 'gitbook');
+    assert.deepEqual(model.configFiles, ['docs.yaml', 'documentation/SUMMARY.md', 'developers/SUMMARY.md']);
+    assert.deepEqual(model.pages.get('developers/api.md'), ['/api']);
+    assert.deepEqual(
+      model.navigation.map((entry) => `${entry.file}:${entry.line} ${String(entry.target)}`).sort(),
+      [
+        'developers/SUMMARY.md:3 developers/README.md',
+        'developers/SUMMARY.md:4 developers/api.md',
+        'documentation/SUMMARY.md:3 documentation/README.md',
+        'documentation/SUMMARY.md:4 documentation/guide.md',
+      ],
+    );
+    assert.deepEqual(messages(problems), [
+      'documentation/README.md:3: Broken link "../developers/gone.md": no page developers/gone.md',
+    ]);
+    const created = await check({ ...files, 'developers/new.md': '# New\n' });
+    assert.deepEqual(messages(pagesMissingFromNavigation(created.model, ['developers/new.md'])), [
+      'developers/new.md:1: New page is missing from navigation; add it to developers/SUMMARY.md',
+    ]);
+  });
+
   it('takes every Markdown file as a page when the space has no table of contents', async () => {
     const { model } = await check({
       '.gitbook.yaml': 'root: ./\n',
@@ -197,7 +252,8 @@ describe('GitBook site model', () => {
     assert.equal(plain.model.framework, 'markdown');
     const twice = await check({
       '.gitbook.yaml': 'root: ./\n',
-      'SUMMARY.md': '# Table of contents\n\n* [A](a.md)\n* [B](b.md)\n  * [A again](./a.md)\n',
+      'SUMMARY.md':
+        '# Table of contents\n\n* [A](a.md)\n* [B](b.md)\n  * [A again](./a.md)\n  * [A, its setup](a.md#setup)\n',
       'a.md': '# A\n',
       'b.md': '# B\n',
     });
