@@ -17,13 +17,15 @@ export interface FumadocsConfig {
   /** The files read: `source.config.ts` and the loader's module when found. */
   files: string[];
   collections: FumadocsCollection[];
+  /** Whether a loader is given an `i18n` configuration (translations as `page.cn.mdx`). */
+  i18n: boolean;
   /** The `source` routes of the Next.js configuration's `redirects()`, as written. */
   redirects: string[];
   unsupported: string[];
 }
 
-/** Modules a site's loaders are usually in: `lib/source.ts`, `src/lib/source.ts`, `lib/geistdocs/source.ts`. */
-const loaderModule = /^(src\/)?lib\/([\w-]+\/)?source\.(ts|tsx|js|mjs)$/;
+/** Modules a site's loaders are usually in: `lib/source.ts`, `src/lib/source.ts`, `lib/geistdocs/source.ts`, `lib/source/index.tsx`. */
+const loaderModule = /^(src\/)?lib\/([\w-]+\/)?source(\/index)?\.(ts|tsx|js|mjs)$/;
 const defaultDir = 'content/docs';
 const defaultBaseUrl = '/docs';
 
@@ -53,6 +55,7 @@ export async function readFumadocsConfig(
 
   const baseUrls = new Map<string, string>();
   const loaders: string[] = [];
+  let i18n = false;
   const prefix = siteRoot === '' ? '' : `${siteRoot}/`;
   const modules = files.paths.filter(
     (path) => path.startsWith(prefix) && loaderModule.test(path.slice(prefix.length)),
@@ -62,14 +65,24 @@ export async function readFumadocsConfig(
     const module = readJavaScriptConfig((await files.read(file)) ?? '', file);
     for (const value of module.named.values()) {
       if (!(value instanceof CallValue) || value.callee !== 'loader') continue;
-      const options = value.arguments_[0];
-      if (!isPlainRecord(options) || typeof options.baseUrl !== 'string') continue;
+      // `loader({ baseUrl, source })`, or since Fumadocs 16 `loader(source, { baseUrl })`, where the
+      // source may be several (`{ docs: docs.toFumadocsSource(), openapi: ... }`).
+      const [first, second] = value.arguments_;
+      const options = isPlainRecord(second) ? second : isPlainRecord(first) ? first : {};
+      const sources = isPlainRecord(second)
+        ? isPlainRecord(first)
+          ? Object.values(first)
+          : [first]
+        : [options.source];
+      if (typeof options.baseUrl !== 'string') continue;
       loaders.push(options.baseUrl);
-      // `source: docs.toFumadocsSource()`, or `toFumadocsSource(docs, ...)` with `docs` imported.
-      const source = options.source;
-      const name =
-        source instanceof CallValue ? /^(\w+)\.toFumadocsSource$/.exec(source.callee)?.[1] : undefined;
-      if (name !== undefined && dirs.has(name)) baseUrls.set(name, normalizeRoute(options.baseUrl));
+      if (options.i18n !== undefined) i18n = true;
+      for (const source of sources) {
+        // `docs.toFumadocsSource()`; `toFumadocsSource(docs, ...)` with `docs` imported is not told.
+        const name =
+          source instanceof CallValue ? /^(\w+)\.toFumadocsSource$/.exec(source.callee)?.[1] : undefined;
+        if (name !== undefined && dirs.has(name)) baseUrls.set(name, normalizeRoute(options.baseUrl));
+      }
     }
   }
   const collections: FumadocsCollection[] = [];
@@ -87,5 +100,5 @@ export async function readFumadocsConfig(
   }
   const next = await readNextRedirects(files, siteRoot);
   if (next.file !== null) read.add(next.file);
-  return { files: [...read], collections, redirects: next.sources, unsupported };
+  return { files: [...read], collections, i18n, redirects: next.sources, unsupported };
 }

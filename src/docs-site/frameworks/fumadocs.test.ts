@@ -140,6 +140,41 @@ describe('Fumadocs site model', () => {
     assert.deepEqual(pagesMissingFromNavigation(plugin.model, ['docs/content/docs/plugins/jwt.mdx']), []);
   });
 
+  it('serves translations beside their page under their language, falling back to the page', async () => {
+    // The shape of vercel/swr-site: `lib/geistdocs/source.ts` with `loader(source, { i18n, baseUrl })`
+    // (Fumadocs 16), translations as `page.cn.mdx` (the default `dot` parser).
+    const files = {
+      'source.config.ts':
+        "import { defineDocs } from 'fumadocs-mdx/config';\nexport const docs = defineDocs({ dir: 'content/docs' });\n",
+      'lib/geistdocs/source.ts':
+        "import { loader } from 'fumadocs-core/source';\nimport { i18n } from './i18n';\nexport const source = loader(docs.toFumadocsSource(), { i18n, baseUrl: '/guide' });\n",
+      'content/docs/meta.json': JSON.stringify({ pages: ['index', 'api'] }),
+      'content/docs/index.mdx': '---\ntitle: Home\n---\n',
+      'content/docs/api.mdx': '---\ntitle: API\n---\n',
+      'content/docs/api.cn.mdx': '---\ntitle: API\n---\n\n[首页](/cn/guide), [选项](/guide/options)\n',
+      'content/docs/release.v2.mdx': '---\ntitle: Release 2\n---\n',
+    };
+    const { model, problems } = await check(files);
+    assert.deepEqual(model.pages.get('content/docs/api.cn.mdx'), ['/cn/guide/api']);
+    assert.deepEqual(model.pages.get('content/docs/api.mdx'), ['/guide/api']);
+    // No untranslated `release.mdx`: a page whose name has a dot, not a translation.
+    assert.deepEqual(model.pages.get('content/docs/release.v2.mdx'), ['/guide/release.v2']);
+    assert.deepEqual(model.resolveLink('content/docs/api.cn.mdx', '/cn/guide'), {
+      kind: 'file',
+      file: 'content/docs/index.mdx',
+    });
+    assert.deepEqual(messages(problems), [
+      'content/docs/api.cn.mdx:5: Broken link "/guide/options": no page of content/docs is served at /guide/options',
+    ]);
+    // A translation is listed through its page's entry; the page with a dot is not listed.
+    assert.deepEqual(
+      messages(pagesMissingFromNavigation(model, ['content/docs/api.cn.mdx', 'content/docs/release.v2.mdx'])),
+      [
+        'content/docs/release.v2.mdx:1: New page is missing from navigation; add it to content/docs/meta.json',
+      ],
+    );
+  });
+
   it('defaults to content/docs under /docs, and needs fumadocs-mdx to be taken', async () => {
     const { model } = await check({
       'source.config.ts':

@@ -38,16 +38,31 @@ export const buildFumadocsSite: SiteModelBuilder = async (source, siteRoot) => {
   const pages = new Map<string, string[]>();
   const collectionOf = (path: string) =>
     config.collections.find((collection) => isWithin(collection.dir, path));
+  // Translations beside their page (`page.cn.mdx`, Fumadocs' default `dot` parser): a suffix is a
+  // language when the site's loader has an i18n configuration and the untranslated page exists.
+  const translationOf = (path: string) => {
+    if (!config.i18n) return null;
+    const match = /^(.*)\.([a-z]{2,3}(?:-[A-Za-z]{2,4})?)\.(mdx|md)$/.exec(path);
+    if (match === null || !(files.has(`${match[1]}.mdx`) || files.has(`${match[1]}.md`))) return null;
+    return { language: match[2] ?? '', page: `${match[1]}.${match[3]}` };
+  };
+  const languages = new Set<string>();
   for (const path of files.paths) {
     const collection = collectionOf(path);
     if (collection === undefined || !isPagePath(path)) continue;
-    pages.set(path, [routeOf(collection, path)]);
+    const translation = translationOf(path);
+    if (translation === null) pages.set(path, [routeOf(collection, path)]);
+    else {
+      languages.add(translation.language);
+      pages.set(path, [normalizeRoute(`/${translation.language}${routeOf(collection, translation.page)}`)]);
+    }
   }
   const isExpected = createCheckoutCoverage(files.paths);
   const ignored = await readGitIgnored(files);
   const isGenerated = (base: string) =>
     [`${base}.mdx`, `${base}.md`, `${base}/`, `${base}/index.mdx`].some((path) => ignored(path));
   const metaFiles = files.paths.filter(
+    // A translated `meta.cn.json` lists the same items as its `meta.json`.
     (path) => collectionOf(path) !== undefined && /(^|\/)meta\.json$/.test(path),
   );
   const navigation: NavigationEntry[] = [];
@@ -99,6 +114,7 @@ export const buildFumadocsSite: SiteModelBuilder = async (source, siteRoot) => {
     siteRoot,
     pages,
     redirects: config.redirects,
+    languages: [...languages],
     isExpected,
     docsOf: (route) => {
       const collection = config.collections.find((candidate) => isRouteWithin(candidate.baseUrl, route));
@@ -117,9 +133,10 @@ export const buildFumadocsSite: SiteModelBuilder = async (source, siteRoot) => {
     partials: new Set(),
     navigation,
     navigationFileFor: (file) => metas.get(folderOf(file))?.file ?? configFile,
+    // A translation is listed through its page's entry.
     needsNavigationEntry: (file) => {
       const meta = metas.get(folderOf(file));
-      return pages.has(file) && meta !== undefined && !meta.listsAll;
+      return pages.has(file) && translationOf(file) === null && meta !== undefined && !meta.listsAll;
     },
     resolveLink,
     configurationProblems,

@@ -70,6 +70,8 @@ export interface NextLinkOptions {
   /** Other routes the app serves (Next.js pages written as code), with what serves them. */
   servedRoutes?: ReadonlyMap<string, string>;
   redirects: readonly string[];
+  /** Languages whose URLs start with their code (`/cn/docs/x`), served by the page of `/docs/x` when untranslated. */
+  languages?: readonly string[];
   /**
    * For a route no page serves: where the docs are that it falls in (a route outside every docs
    * prefix is the app's, unchecked), and whether it is a page the build generates (unchecked).
@@ -91,6 +93,9 @@ export function createNextLinkResolver(options: NextLinkOptions): (from: string,
     const normalized = normalizeRoute(route);
     const page = byRoute.get(normalized);
     if (page !== undefined) return { kind: 'file', file: page };
+    // A language's URL falls back to the default language's page.
+    const language = options.languages?.find((code) => isRouteWithin(`/${code}`, normalized));
+    if (language !== undefined) return pageAt(`/${routeBelow(`/${language}`, normalized)}`);
     const served = options.servedRoutes?.get(normalized);
     if (served !== undefined) return { kind: 'served', reason: served };
     const redirect = options.redirects.find((source) => matchesRedirect(source, normalized));
