@@ -48,7 +48,7 @@ export interface JavaScriptConfig {
   named: ReadonlyMap<string, unknown>;
 }
 
-type AnyNode = Node & Record<string, unknown>;
+export type AnyNode = Node & Record<string, unknown>;
 
 const maximumDepth = 64;
 
@@ -69,22 +69,10 @@ export function readJavaScriptConfig(
   importModule: (specifier: string, name: string) => unknown = (specifier) =>
     new UnknownValue(`imported from ${specifier}`),
 ): JavaScriptConfig {
-  let program: AnyNode;
-  try {
-    const source = /\.(c|m)?tsx?$/.test(fileName) ? transformSync(text, { mode: 'strip-only' }).code : text;
-    program = parse(source, {
-      ecmaVersion: 'latest',
-      sourceType: 'module',
-      allowHashBang: true,
-    }) as unknown as AnyNode;
-  } catch (error: unknown) {
-    // acorn writes the place into its message, `(line:column)`; amaro's stripper gives it apart.
-    const place = error as { startLine?: unknown; startColumn?: unknown };
-    const reason =
-      (error instanceof Error ? error.message : 'unparsable') +
-      (typeof place.startLine === 'number' ? ` (${place.startLine}:${String(place.startColumn ?? 0)})` : '');
-    return { value: new UnknownValue(`${fileName} could not be parsed: ${reason}`), named: new Map() };
-  }
+  const parsed = parseProgram(text, fileName);
+  if ('error' in parsed)
+    return { value: new UnknownValue(`${fileName} could not be parsed: ${parsed.error}`), named: new Map() };
+  const program = parsed.program;
   const declarations = new Map<string, AnyNode | Imported>();
   const functions = new Map<string, AnyNode>();
   const named = new Map<string, unknown>();
@@ -377,6 +365,33 @@ function isModuleExports(node: AnyNode): boolean {
     (node.object as AnyNode).name === 'module' &&
     (node.property as AnyNode).name === 'exports'
   );
+}
+
+/**
+ * A module's syntax tree (TypeScript types stripped to whitespace by amaro, so offsets hold), or why
+ * it cannot be parsed, ending with the place: `Unexpected token (16:16)`.
+ */
+export function parseProgram(text: string, fileName: string): { program: AnyNode } | { error: string } {
+  try {
+    const source = /\.(c|m)?tsx?$/.test(fileName) ? transformSync(text, { mode: 'strip-only' }).code : text;
+    return {
+      program: parse(source, {
+        ecmaVersion: 'latest',
+        sourceType: 'module',
+        allowHashBang: true,
+      }) as unknown as AnyNode,
+    };
+  } catch (error: unknown) {
+    // acorn writes the place into its message, `(line:column)`; amaro's stripper gives it apart.
+    const place = error as { startLine?: unknown; startColumn?: unknown };
+    return {
+      error:
+        (error instanceof Error ? error.message : 'unparsable') +
+        (typeof place.startLine === 'number'
+          ? ` (${place.startLine}:${String(place.startColumn ?? 0)})`
+          : ''),
+    };
+  }
 }
 
 export function isPlainRecord(value: unknown): value is Record<string, unknown> {

@@ -26,13 +26,14 @@ import { readSummary } from './mdbook-summary.ts';
 const gitbookFolder = '.gitbook';
 
 /**
- * A GitBook space kept in Git with Git Sync
+ * GitBook spaces kept in Git with Git Sync
  * (https://gitbook.com/docs/getting-started/git-sync/content-configuration): `.gitbook.yaml`, when
  * there is one, names the space's root, first page, table of contents and redirects
- * (gitbook-config.ts). With a table of contents (`SUMMARY.md`), only the pages it lists are imported,
- * each once; a Markdown file it does not list is no page until it is, and a link to one is broken in
- * the published space. Without one, GitBook builds the table of contents from the folders, so every
- * Markdown file is a page. A page's URL is its path without `.md`, a folder's `README.md` being the
+ * (gitbook-config.ts); a site that syncs several spaces maps each to a folder in `docs.yaml`. With a
+ * table of contents (`SUMMARY.md`), only the pages it lists are imported, each once; a Markdown file
+ * it does not list is no page until it is (a link to one leads to the file in the repository).
+ * Without one, GitBook builds the table of contents from the folders, so every Markdown file is a
+ * page. A page's URL is its path without `.md`, a folder's `README.md` being the
  * folder's page. Links between pages are file paths relative to the linking page; GitBook writes
  * `broken-reference` where a link's page was gone when it last synced. Reusable content lives in
  * `.gitbook/includes/` and is pulled in with `{% include %}`.
@@ -42,13 +43,13 @@ export const buildGitBookSite: SiteModelBuilder = async (source, siteRoot) => {
   const site = await readGitBookSite(files, siteRoot);
   const pages = new Map<string, string[]>();
   const spaces: Space[] = [];
-  const folders = site === null || site.spaces.length === 0 ? [siteRoot] : site.spaces;
-  for (const folder of folders) spaces.push(await readSpace(files, folder, pages));
+  const spaceFolders = site === null || site.spaces.length === 0 ? [siteRoot] : site.spaces;
+  for (const folder of spaceFolders) spaces.push(await readSpace(files, folder, pages));
   // The deepest space first, for a space inside another's folder.
   spaces.sort((left, right) => right.root.length - left.root.length);
   const spaceOf = (path: string) => spaces.find((space) => isWithin(space.root, path));
   const isExpected = createCheckoutCoverage(files.paths);
-  const allFolders = listFolders(files.paths);
+  const folders = listFolders(files.paths);
 
   const resolveLink = (from: string, url: string): LinkTarget => {
     if (isExternalUrl(url)) return { kind: 'external' };
@@ -81,7 +82,7 @@ export const buildGitBookSite: SiteModelBuilder = async (source, siteRoot) => {
     }
     if (files.has(target)) return { kind: 'file', file: target };
     // A folder's page is its README.md; a path without `.md` may also name a page or a redirect.
-    if (target === space.root || allFolders.has(target)) {
+    if (target === space.root || folders.has(target)) {
       const folderPage = target === space.root ? space.readme : `${target}/README.md`;
       if (space.rendered.has(folderPage)) return { kind: 'file', file: folderPage };
       if (space.redirectSources.has(route)) return redirected;

@@ -4,6 +4,8 @@
  * (`/images/x.png`), `next.config.*`'s `redirects()` serve their sources, a relative URL is resolved
  * by the browser against the page's URL, and a page imports components and images by file path.
  */
+
+import { type AnyNode, parseProgram } from '../javascript-config.ts';
 import { folderOf, isExternalUrl, joinInside, normalizeRoute, splitUrl } from '../link-urls.ts';
 import type { LinkTarget, RepositoryFiles } from '../site-model.ts';
 
@@ -24,42 +26,53 @@ export async function readNextRedirects(
     const file = joinInside(siteRoot, name);
     const text = file === null ? null : await files.read(file);
     if (file === null || text === null) continue;
-    // `redirects()` is a function, never run: its literal `source` routes are read from the text.
-    // A redirect with `has` or `missing` applies only to some requests (a host, a cookie): not counted.
-    const sources: string[] = [];
-    for (const match of text.matchAll(/\bsource\s*:\s*(["'`])(\/[^"'`\s]*)\1/g)) {
-      if (match[2] !== undefined && !/\b(has|missing)\s*:/.test(enclosingObject(text, match.index)))
-        sources.push(match[2]);
-    }
+    // `redirects()` is a function, never run: the literal `source` of every object in the module is
+    // read from its syntax tree. A redirect with `has` or `missing` applies only to some requests
+    // (a host, a cookie), and is not counted.
+    const parsed = parseProgram(text, file);
+    const sources = 'error' in parsed ? [] : literalRedirectSources(parsed.program);
     return { file, sources };
   }
   return { file: null, sources: [] };
 }
 
-/** The text of the object literal around `offset` (braces counted, strings not parsed: a best effort). */
-function enclosingObject(text: string, offset: number): string {
-  let start = -1;
-  for (let index = offset - 1, depth = 0; index >= 0; index -= 1) {
-    const character = text[index];
-    if (character === '}') depth += 1;
-    else if (character === '{') {
-      if (depth === 0) {
-        start = index;
-        break;
+/** How many syntax-tree nodes are visited for redirects: a configuration this large is not one. */
+const maximumNodes = 500_000;
+
+/** Every object literal's `source: '/...'` whose object has no `has` or `missing` condition. */
+function literalRedirectSources(program: AnyNode): string[] {
+  const sources: string[] = [];
+  const stack: unknown[] = [program];
+  for (let visited = 0; stack.length > 0 && visited < maximumNodes; visited += 1) {
+    const node = stack.pop();
+    if (Array.isArray(node)) {
+      stack.push(...node);
+      continue;
+    }
+    if (typeof node !== 'object' || node === null || typeof (node as AnyNode).type !== 'string') continue;
+    const current = node as AnyNode;
+    if (current.type === 'ObjectExpression') {
+      const properties = new Map<string, AnyNode>();
+      for (const property of current.properties as AnyNode[]) {
+        const key = property.key as AnyNode | undefined;
+        const name = key?.type === 'Identifier' ? key.name : key?.type === 'Literal' ? key.value : undefined;
+        if (typeof name === 'string') properties.set(name, property.value as AnyNode);
       }
-      depth -= 1;
+      const source = properties.get('source');
+      if (
+        source?.type === 'Literal' &&
+        typeof source.value === 'string' &&
+        source.value.startsWith('/') &&
+        !properties.has('has') &&
+        !properties.has('missing')
+      )
+        sources.push(source.value);
+    }
+    for (const [key, value] of Object.entries(current)) {
+      if (key !== 'type' && typeof value === 'object' && value !== null) stack.push(value);
     }
   }
-  if (start < 0) return '';
-  for (let index = start + 1, depth = 0; index < text.length; index += 1) {
-    const character = text[index];
-    if (character === '{') depth += 1;
-    else if (character === '}') {
-      if (depth === 0) return text.slice(start, index + 1);
-      depth -= 1;
-    }
-  }
-  return text.slice(start);
+  return sources;
 }
 
 export interface NextLinkOptions {
