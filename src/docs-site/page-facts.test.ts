@@ -77,6 +77,40 @@ describe('page facts', () => {
     );
   });
 
+  it('reads MDX ESM as JavaScript to the end of its statement, so a fence inside a string is not one', () => {
+    // The shape of shuding/nextra's docs: a page ending in an exported component whose template literal
+    // opens a code fence; a link written after it is the page's.
+    const text = [
+      "import { MDXRemote } from 'nextra/mdx-remote'",
+      '',
+      '# npm2yarn',
+      '',
+      'export async function Example() {',
+      '  const rawMdx = `~~~md filename="Markdown"',
+      '[not a link of the page](nowhere.md)',
+      '',
+      '~~~`',
+      '  return <MDXRemote compiledSource={rawMdx} />',
+      '}',
+      '',
+      'See [a missing page](./missing.md).',
+      '',
+      '```js',
+      'export const inCode = "[not a link either](code.md)"',
+      '```',
+      '',
+    ].join('\n');
+    assert.deepEqual(
+      readPageFacts(text, 'mdx').links.map((link) => `${link.line} ${link.url}`),
+      ['13 ./missing.md'],
+    );
+    // An export that never parses is left to the Markdown reader, as before.
+    assert.deepEqual(
+      readPageFacts('export const broken = {\n\n[kept](kept.md)\n', 'mdx').links.map((link) => link.url),
+      ['kept.md'],
+    );
+  });
+
   it('survives hostile input: unterminated front matter, huge nesting, no links', () => {
     assert.equal(readPageFacts('---\ntitle: [unclosed\n', 'commonmark').frontMatter, null);
     assert.equal(readPageFacts('---\n- a list\n---\n', 'commonmark').frontMatter, null);

@@ -1,3 +1,5 @@
+import { Parser } from 'acorn';
+import acornJsx from 'acorn-jsx';
 import createMarkdownIt, { type MarkdownIt, type Token } from 'markdown-it';
 import { parse as parseYaml } from 'yaml';
 import type { PageFacts, PageLink } from './site-model.ts';
@@ -67,7 +69,7 @@ export function readPageFacts(text: string, dialect: MarkdownDialect): PageFacts
     parser = createParser(dialect);
     parsers.set(dialect, parser);
   }
-  const prepared = hideFootnoteLabels(dialect === 'mdx' ? unindentFences(body) : body);
+  const prepared = hideFootnoteLabels(dialect === 'mdx' ? unindentFences(blankEsmBlocks(body)) : body);
   const tokens = parser.parse(prepared, {});
   const links: PageLink[] = [];
   let title: string | null = null;
@@ -98,6 +100,70 @@ export function readPageFacts(text: string, dialect: MarkdownDialect): PageFacts
  */
 function hideFootnoteLabels(body: string): string {
   return body.includes('[^') ? body.replace(/^( {0,3})\[\^([^\]\n]+)\]:/gm, '$1\\[^$2]:') : body;
+}
+
+const esmParser = Parser.extend(acornJsx());
+const esmStart = /^(export|import)\s/;
+/** How many ends an ESM block is tried at (each blank line after it): a page may not make this costly. */
+const maximumEsmTries = 40;
+
+/**
+ * MDX reads `import` and `export` at the start of a line, outside code, as JavaScript up to the end
+ * of its statement, blank lines included (https://mdxjs.com/docs/what-is-mdx/#esm): those lines are
+ * blanked for the Markdown reader, so a template literal holding a code fence or Markdown is not
+ * taken for the page's own (a fence opened there would make the rest of the page code). A statement
+ * ends at the first blank line (or the end) where what came before parses, JSX included, as
+ * micromark-extension-mdxjs-esm decides it; one that never parses is left as it is.
+ */
+function blankEsmBlocks(body: string): string {
+  if (!/^(export|import)\s/m.test(body)) return body;
+  const lines = body.split('\n');
+  let fence: string | null = null;
+  for (let index = 0; index < lines.length; index += 1) {
+    const line = lines[index] ?? '';
+    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence !== null) {
+      if (
+        marker !== undefined &&
+        marker[0] === fence[0] &&
+        marker.length >= fence.length &&
+        line.trim() === marker
+      )
+        fence = null;
+      continue;
+    }
+    if (marker !== undefined) {
+      fence = marker;
+      continue;
+    }
+    if (!esmStart.test(line)) continue;
+    const end = esmEnd(lines, index);
+    if (end === null) continue;
+    for (let blanked = index; blanked <= end; blanked += 1) lines[blanked] = '';
+    index = end;
+  }
+  return lines.join('\n');
+}
+
+/** The last line of the ESM statement starting at `start`, or null when no end parses. */
+function esmEnd(lines: readonly string[], start: number): number | null {
+  let tries = 0;
+  for (let end = start; end < lines.length; end += 1) {
+    const next = lines[end + 1];
+    if (next !== undefined && next.trim() !== '') continue;
+    tries += 1;
+    if (tries > maximumEsmTries) return null;
+    try {
+      esmParser.parse(lines.slice(start, end + 1).join('\n'), {
+        ecmaVersion: 'latest',
+        sourceType: 'module',
+      });
+      return end;
+    } catch {
+      // Not a whole statement yet: it goes on past this blank line.
+    }
+  }
+  return null;
 }
 
 /**
