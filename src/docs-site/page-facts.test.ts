@@ -117,5 +117,11 @@ describe('page facts', () => {
     const nested = `${'> '.repeat(5000)}[deep](deep.md)\n`;
     assert.equal(readPageFacts(nested, 'commonmark').links.length <= 1, true);
     assert.deepEqual(readPageFacts('', 'mdx'), { frontMatter: null, title: null, links: [] });
+    // Thousands of statements that never end: their parsing stops at a budget, and the page is read.
+    const exports = `${Array.from({ length: 5000 }, (_, index) => `export const a${index} = {\n`).join('\n')}\n[after](after.md)\n`;
+    assert.deepEqual(
+      readPageFacts(exports, 'mdx').links.map((link) => link.url),
+      ['after.md'],
+    );
   });
 });

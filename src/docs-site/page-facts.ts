@@ -104,8 +104,10 @@ function hideFootnoteLabels(body: string): string {
 
 const esmParser = Parser.extend(acornJsx());
 const esmStart = /^(export|import)\s/;
-/** How many ends an ESM block is tried at (each blank line after it): a page may not make this costly. */
+/** How many ends an ESM block is tried at (each blank line after it). */
 const maximumEsmTries = 40;
+/** How much a page's ESM blocks may cost to parse, in times its length: hostile pages stop early. */
+const esmBudgetPerCharacter = 8;
 
 /**
  * MDX reads `import` and `export` at the start of a line, outside code, as JavaScript up to the end
@@ -118,8 +120,9 @@ const maximumEsmTries = 40;
 function blankEsmBlocks(body: string): string {
   if (!/^(export|import)\s/m.test(body)) return body;
   const lines = body.split('\n');
+  const budget = { characters: body.length * esmBudgetPerCharacter };
   let fence: string | null = null;
-  for (let index = 0; index < lines.length; index += 1) {
+  for (let index = 0; index < lines.length && budget.characters > 0; index += 1) {
     const line = lines[index] ?? '';
     const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
     if (fence !== null) {
@@ -137,7 +140,7 @@ function blankEsmBlocks(body: string): string {
       continue;
     }
     if (!esmStart.test(line)) continue;
-    const end = esmEnd(lines, index);
+    const end = esmEnd(lines, index, budget);
     if (end === null) continue;
     for (let blanked = index; blanked <= end; blanked += 1) lines[blanked] = '';
     index = end;
@@ -146,18 +149,17 @@ function blankEsmBlocks(body: string): string {
 }
 
 /** The last line of the ESM statement starting at `start`, or null when no end parses. */
-function esmEnd(lines: readonly string[], start: number): number | null {
+function esmEnd(lines: readonly string[], start: number, budget: { characters: number }): number | null {
   let tries = 0;
   for (let end = start; end < lines.length; end += 1) {
     const next = lines[end + 1];
     if (next !== undefined && next.trim() !== '') continue;
     tries += 1;
-    if (tries > maximumEsmTries) return null;
+    const code = lines.slice(start, end + 1).join('\n');
+    budget.characters -= code.length;
+    if (tries > maximumEsmTries || budget.characters < 0) return null;
     try {
-      esmParser.parse(lines.slice(start, end + 1).join('\n'), {
-        ecmaVersion: 'latest',
-        sourceType: 'module',
-      });
+      esmParser.parse(code, { ecmaVersion: 'latest', sourceType: 'module' });
       return end;
     } catch {
       // Not a whole statement yet: it goes on past this blank line.
