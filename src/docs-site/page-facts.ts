@@ -124,15 +124,9 @@ function blankEsmBlocks(body: string): string {
   let fence: string | null = null;
   for (let index = 0; index < lines.length && budget.characters > 0; index += 1) {
     const line = lines[index] ?? '';
-    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
+    const marker = fenceMarker(line);
     if (fence !== null) {
-      if (
-        marker !== undefined &&
-        marker[0] === fence[0] &&
-        marker.length >= fence.length &&
-        line.trim() === marker
-      )
-        fence = null;
+      if (closesFence(fence, line, marker)) fence = null;
       continue;
     }
     if (marker !== undefined) {
@@ -186,19 +180,26 @@ function unindentFences(body: string): string {
 function markFencedLines(body: string, codeLines: Set<number>): void {
   let open: { marker: string; start: number } | null = null;
   for (const [index, line] of body.split('\n').entries()) {
-    const fence = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
+    const fence = fenceMarker(line);
     if (open === null) {
       if (fence !== undefined) open = { marker: fence, start: index };
-    } else if (
-      fence !== undefined &&
-      fence[0] === open.marker[0] &&
-      fence.length >= open.marker.length &&
-      line.trim() === fence
-    ) {
+    } else if (closesFence(open.marker, line, fence)) {
       for (let covered = open.start; covered <= index; covered += 1) codeLines.add(covered);
       open = null;
     }
   }
+}
+
+/** The backticks or tildes a line opens or closes a fence with, if any. */
+function fenceMarker(line: string): string | undefined {
+  return /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
+}
+
+/** Whether `line` (whose marker is `marker`) closes the fence `open` started: same character, as long, alone. */
+function closesFence(open: string, line: string, marker: string | undefined): boolean {
+  return (
+    marker !== undefined && marker[0] === open[0] && marker.length >= open.length && line.trim() === marker
+  );
 }
 
 function parseFrontMatter(text: string): Record<string, unknown> | null {
