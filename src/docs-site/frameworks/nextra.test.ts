@@ -95,6 +95,14 @@ describe('Nextra site model', () => {
       messages(invalid.problems)[0] ?? '',
       /^docs\/pages\/getting-started\/_meta\.js:3: docs\/pages\/getting-started\/_meta\.js is not valid JavaScript: /,
     );
+    const json = await check({ ...pagesShape, 'docs/pages/getting-started/_meta.json': '{ "index": ' });
+    assert.ok(
+      messages(json.problems).some((line) =>
+        line.startsWith(
+          'docs/pages/getting-started/_meta.json:1: docs/pages/getting-started/_meta.json is not valid JSON: ',
+        ),
+      ),
+    );
   });
 
   it('reads content/ through the [...mdxPath] gateway, an app/_meta naming content routes, and a wrapper', async () => {

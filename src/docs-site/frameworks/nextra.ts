@@ -108,7 +108,7 @@ export const buildNextraSite: SiteModelBuilder = async (source, siteRoot) => {
       configurationProblems.push({
         file,
         line: meta.line,
-        message: `${file} is not valid JavaScript: ${meta.error}`,
+        message: `${file} is not valid ${file.endsWith('.json') ? 'JSON' : 'JavaScript'}: ${meta.error}`,
         key: 'configuration\0syntax',
       });
       continue;
