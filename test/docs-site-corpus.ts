@@ -27,6 +27,7 @@ import {
   pagesMissingFromNavigation,
   type SiteProblem,
 } from '../src/docs-site/index.ts';
+import type { PageLink } from '../src/docs-site/site-model.ts';
 
 /** The corpus committed with the tests. */
 export const committedCorpus = fileURLToPath(new URL('./fixtures/docs-sites/', import.meta.url));
@@ -74,7 +75,7 @@ export async function corpusSites(corpus: string, only?: string): Promise<string
     .sort();
 }
 
-type Place = { file: string; line: number; url?: string; navigation?: string };
+type Place = { file: string; line: number; url?: string; link?: PageLink; navigation?: string };
 
 /** Checks one repository of `corpus` unmodified, then under mutations of `samples` of its pages. */
 export async function evaluateSite(corpus: string, name: string, samples: number): Promise<SiteOutcome> {
@@ -126,7 +127,7 @@ export async function evaluateSite(corpus: string, name: string, samples: number
       // A link the framework still serves after the change (a translation falling back to the
       // default language's page) is not a problem; counted apart so it stays visible.
       if (place.url !== undefined) {
-        const target = after.model.resolveLink(place.file, place.url);
+        const target = after.model.resolveLink(place.file, place.url, place.link);
         if (target.kind === 'served' || (target.kind === 'file' && changed.has(target.file))) {
           stillServed += 1;
           continue;
@@ -239,9 +240,9 @@ async function inboundPlaces(site: Awaited<ReturnType<typeof analyzeSite>>, page
     if (file === page || !isPagePath(file)) continue;
     const facts = await site.source.pageFacts(file);
     for (const link of facts?.links ?? []) {
-      const target = site.model.resolveLink(file, link.url);
+      const target = site.model.resolveLink(file, link.url, link);
       if (target.kind === 'file' && target.file === page)
-        places.push({ file, line: link.line, url: link.url });
+        places.push({ file, line: link.line, url: link.url, link });
     }
   }
   return places;

@@ -10,10 +10,12 @@ import { committedCorpus, corpusSites, evaluateSite } from './docs-site-corpus.t
 
 const sites: Record<string, { framework: string; pages: number }> = {
   'better-auth__better-auth': { framework: 'fumadocs', pages: 182 },
+  docsifyjs__docsify: { framework: 'docsify', pages: 22 },
   'dotansimha__graphql-yoga': { framework: 'nextra', pages: 68 },
   'fluent__fluentd-docs-gitbook': { framework: 'gitbook', pages: 192 },
   jestjs__jest: { framework: 'docusaurus', pages: 171 },
   ollama__ollama: { framework: 'mintlify', pages: 59 },
+  Tencent__Hippy: { framework: 'docsify', pages: 85 },
   'rust-lang__mdBook': { framework: 'mdbook', pages: 34 },
   'squidfunk__mkdocs-material': { framework: 'mkdocs', pages: 96 },
   vitejs__vite: { framework: 'vitepress', pages: 57 },

@@ -203,7 +203,7 @@ export class SiteSession {
       if (page === file) continue;
       const facts = await source.pageFacts(page);
       for (const link of facts?.links ?? []) {
-        const target = model.resolveLink(page, link.url);
+        const target = model.resolveLink(page, link.url, link);
         if (target.kind === 'file' && target.file === file) {
           places.push({ file: page, line: link.line, text: `link "${link.url}"` });
         }

@@ -12,6 +12,7 @@ const frameworkNames: Record<DocsFramework, string> = {
   nextra: 'Nextra',
   starlight: 'Starlight (Astro)',
   vitepress: 'VitePress',
+  docsify: 'Docsify',
   markdown: 'plain Markdown',
 };
 

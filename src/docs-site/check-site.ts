@@ -30,7 +30,7 @@ export async function checkSite(
     const facts = await source.pageFacts(file);
     if (facts === null) continue;
     for (const link of facts.links) {
-      const target = model.resolveLink(file, link.url);
+      const target = model.resolveLink(file, link.url, link);
       if (target.kind !== 'broken') continue;
       problems.push({
         file,

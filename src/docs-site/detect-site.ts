@@ -1,3 +1,4 @@
+import { isDocsifyPage } from './frameworks/docsify.ts';
 import type { DocsFramework, RepositoryFiles } from './site-model.ts';
 
 export interface DetectedSite {
@@ -90,6 +91,13 @@ const signatures: Signature[] = [
     framework: 'vitepress',
     pattern: /(^|\/)\.vitepress\/config\.(js|cjs|mjs|ts|cts|mts)$/,
     siteRoot: (file) => folderOfFile(folderOfFile(file)),
+  },
+  // Docsify has no configuration file: the page that loads it configures it.
+  {
+    framework: 'docsify',
+    pattern: /(^|\/)(index|docs?)\.html$/,
+    siteRoot: folderOfFile,
+    confirm: isDocsifyPage,
   },
 ];
 

@@ -44,7 +44,7 @@ export function propertyPlace(object: object, key: string): { file: string; offs
 export interface JavaScriptConfig {
   /** The default export (`export default`, `module.exports =`), or an `UnknownValue`. */
   value: unknown;
-  /** Values exported by name (`export const sidebars = ...`). */
+  /** Values exported by name (`export const sidebars = ...`), and globals set (`window.$docsify = ...`). */
   named: ReadonlyMap<string, unknown>;
 }
 
@@ -282,6 +282,10 @@ export function readJavaScriptConfig(
       if (expression.type === 'AssignmentExpression' && isModuleExports(expression.left as AnyNode)) {
         exported = expression.right as AnyNode;
       }
+      // A browser script's configuration: `window.$docsify = {...}`, named `window.$docsify`.
+      const global =
+        expression.type === 'AssignmentExpression' ? globalPropertyName(expression.left as AnyNode) : null;
+      if (global !== null) named.set(`window.${global}`, evaluate(expression.right as AnyNode, 0));
     }
     if (statement.type === 'ExportNamedDeclaration' && statement.declaration) {
       const declaration = statement.declaration as AnyNode;
@@ -356,6 +360,15 @@ function calleeName(node: AnyNode): string {
     return `${calleeName(node.object as AnyNode)}.${String((node.property as AnyNode).name)}`;
   }
   return '(computed)';
+}
+
+/** `name` for `window.name`, `globalThis.name` or `self.name`; null for anything else. */
+function globalPropertyName(node: AnyNode): string | null {
+  if (node.type !== 'MemberExpression' || node.computed === true) return null;
+  const object = node.object as AnyNode;
+  if (object.type !== 'Identifier' || !/^(window|globalThis|self)$/.test(String(object.name))) return null;
+  const property = node.property as AnyNode;
+  return property.type === 'Identifier' ? String(property.name) : null;
 }
 
 function isModuleExports(node: AnyNode): boolean {

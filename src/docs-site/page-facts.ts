@@ -219,15 +219,22 @@ function readInlineLinks(token: Token, firstLine: number, links: PageLink[]): vo
     if (child.type === 'softbreak' || child.type === 'hardbreak') line += 1;
     else if (child.type === 'link_open') {
       const href = child.attrGet('href');
-      if (href !== null && child.markup !== 'autolink') links.push({ url: String(href), line, kind: 'link' });
+      if (href !== null && child.markup !== 'autolink')
+        links.push(withTitle({ url: String(href), line, kind: 'link' }, child));
     } else if (child.type === 'image') {
       const source = child.attrGet('src');
-      if (source !== null) links.push({ url: String(source), line, kind: 'image' });
+      if (source !== null) links.push(withTitle({ url: String(source), line, kind: 'image' }, child));
     } else if (child.type === 'text' || child.type === 'html_inline') {
       // A text run may span lines when a soft break is not its own token (tables, some HTML).
       line += countNewlines(child.content);
     }
   }
+}
+
+/** A link with its title (`[text](url "title")`), when it has one: Docsify writes options there. */
+function withTitle(link: PageLink, token: Token): PageLink {
+  const title = token.attrGet('title');
+  return title === null || title === '' ? link : { ...link, title: String(title) };
 }
 
 /**

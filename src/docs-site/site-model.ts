@@ -15,6 +15,7 @@ export type DocsFramework =
   | 'nextra'
   | 'starlight'
   | 'vitepress'
+  | 'docsify'
   | 'markdown';
 
 /** The repository's files as a model reads them (a worktree, a commit, or either with changes on top). */
@@ -32,6 +33,8 @@ export interface PageLink {
   line: number;
   /** `link`: Markdown link or definition; `image`; `html`: an `href`/`src` attribute; `import`: an MDX import. */
   kind: 'link' | 'image' | 'html' | 'import';
+  /** A Markdown link's or image's title, when it has one (Docsify's `':include'`, `':ignore'`). */
+  title?: string;
 }
 
 /** What the checks need from one page: its front matter, title and links. Cached by content. */
@@ -106,8 +109,11 @@ export interface SiteModel {
   needsNavigationEntry(file: string): boolean;
   /** The navigation file a new page at `file` belongs in, when it is not the first configuration file. */
   navigationFileFor?(file: string): string;
-  /** Where a link written in `from` (a page or partial) leads. */
-  resolveLink(from: string, url: string): LinkTarget;
+  /**
+   * Where a link written in `from` (a page or partial) leads; `link` says how it is written when the
+   * framework reads kinds apart (Docsify: images from the page's folder, links from the site's root).
+   */
+  resolveLink(from: string, url: string, link?: Pick<PageLink, 'kind' | 'title'>): LinkTarget;
   /** Problems in the configuration itself (a syntax error), with file and line. */
   configurationProblems: readonly SiteProblem[];
   /** What this model did not understand in this repository; the run says so instead of guessing. */

@@ -1,4 +1,5 @@
 import type { DocsFramework, SiteModelBuilder } from '../site-model.ts';
+import { buildDocsifySite } from './docsify.ts';
 import { buildDocusaurusSite } from './docusaurus.ts';
 import { buildFumadocsSite } from './fumadocs.ts';
 import { buildGitBookSite } from './gitbook.ts';
@@ -21,5 +22,6 @@ export const siteModelBuilders: Readonly<Record<DocsFramework, SiteModelBuilder>
   nextra: buildNextraSite,
   starlight: buildStarlightSite,
   vitepress: buildVitePressSite,
+  docsify: buildDocsifySite,
   markdown: buildMarkdownSite,
 };
