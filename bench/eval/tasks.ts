@@ -41,6 +41,7 @@ const ollamaDocs = committedSite('ollama__ollama');
 const fluentdDocs = committedSite('fluent__fluentd-docs-gitbook');
 const betterAuthDocs = committedSite('better-auth__better-auth');
 const yogaDocs = committedSite('dotansimha__graphql-yoga');
+const hippyDocs = committedSite('Tencent__Hippy');
 
 const changed = (result: TaskResult): Record<string, string> | string =>
   result.files ?? 'no branch was pushed';
@@ -621,6 +622,68 @@ export const evaluationTasks: EvaluationTask[] = [
       call('validate', {}),
       answer(
         'Removed the CSRF prevention page and its key in features/_meta.ts, which Nextra’s build would reject.',
+      ),
+    ],
+  },
+  {
+    // A real Docsify site (Tencent/Hippy's docs, committed under test/fixtures/docs-sites/): Docsify reads
+    // a link from the site's root, not from the page, and a page shows its folder's `_sidebar.md`. A
+    // link written `testing.md` from the hippy-react introduction would open docs/testing.md.
+    name: 'real-docsify-add-page',
+    fixture: hippyDocs,
+    prompt:
+      'Add a page on testing hippy-react components (render them with react-test-renderer and mock the native modules) to the hippy-react API docs, right after the React feedback entry of its sidebar, and link it from the hippy-react introduction.',
+    check(result) {
+      const files = changed(result);
+      if (typeof files === 'string') return files;
+      const folder = 'docs/api/hippy-react';
+      const page = files[`${folder}/testing.md`];
+      if (page === undefined || !/^# /m.test(page) || !/react-test-renderer/.test(page))
+        return `${folder}/testing.md is missing, has no title, or says nothing of react-test-renderer`;
+      const route = String.raw`\(/?api/hippy-react/testing(\.md)?\)`;
+      const sidebar = hippyDocs[`${folder}/_sidebar.md`] ?? '';
+      const feedback = '  * [React 常见反馈](api/hippy-react/feedback.md)\n';
+      const cut = sidebar.indexOf(feedback) + feedback.length;
+      const [before, after] = [sidebar.slice(0, cut), sidebar.slice(cut)];
+      const listed = files[`${folder}/_sidebar.md`] ?? '';
+      const inserted = listed.slice(before.length, listed.length - after.length);
+      if (
+        !listed.startsWith(before) ||
+        !listed.endsWith(after) ||
+        !new RegExp(`^  \\* \\[[^\\]]+\\]${route}\\n$`).test(inserted)
+      )
+        return `${folder}/_sidebar.md does not list the page right after the React feedback entry`;
+      if (!new RegExp(`\\]${route}`).test(files[`${folder}/introduction.md`] ?? ''))
+        return 'the introduction does not link the page from the site root (api/hippy-react/testing.md)';
+      return unchangedExcept(result, hippyDocs, [
+        `${folder}/testing.md`,
+        `${folder}/_sidebar.md`,
+        `${folder}/introduction.md`,
+        // Optional: the api/ folder's sidebar lists hippy-react's pages too.
+        'docs/api/_sidebar.md',
+      ]);
+    },
+    script: [
+      read('docs/api/hippy-react/_sidebar.md'),
+      call('write_file', {
+        path: 'docs/api/hippy-react/testing.md',
+        content:
+          '# 测试\n\n用 react-test-renderer 渲染 hippy-react 组件，并模拟终端模块（native modules），即可在 Node 中测试组件。参见[模块](api/hippy-react/modules.md)。\n',
+      }),
+      edit(
+        'docs/api/hippy-react/_sidebar.md',
+        '  * [React 常见反馈](api/hippy-react/feedback.md)\n',
+        '  * [React 常见反馈](api/hippy-react/feedback.md)\n  * [测试](api/hippy-react/testing.md)\n',
+      ),
+      read('docs/api/hippy-react/introduction.md'),
+      edit(
+        'docs/api/hippy-react/introduction.md',
+        '当前采用 `React17`。\n',
+        '当前采用 `React17`。组件的测试方法见[测试](api/hippy-react/testing.md)。\n',
+      ),
+      call('validate', {}),
+      answer(
+        'Added api/hippy-react/testing.md, listed it last in the hippy-react sidebar and linked it from the introduction with a path from the site root, as Docsify reads links.',
       ),
     ],
   },
