@@ -29,7 +29,6 @@ export interface DocsifyConfig {
 
 const maximumScripts = 20;
 const maximumPatternLength = 500;
-const scriptPattern = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;
 
 /**
  * Finds and reads `window.$docsify` (https://docsify.js.org/#/configuration) in the page that loads
@@ -60,12 +59,12 @@ export async function readDocsifyConfig(files: RepositoryFiles, entry: string): 
   const html = (await files.read(entry)) ?? '';
   let value: unknown;
   let scripts = 0;
-  for (const match of html.matchAll(scriptPattern)) {
+  for (const script of scriptElements(html)) {
     scripts += 1;
     if (scripts > maximumScripts) break;
-    const attributes = match[1] ?? '';
+    const attributes = script.attributes;
     const source = /\bsrc\s*=\s*["']?([^"'\s>]+)/i.exec(attributes)?.[1];
-    let text: string | null = match[2] ?? '';
+    let text: string | null = script.text;
     let file = entry;
     if (source !== undefined) {
       // Docsify itself, its plugins and minified libraries are not where a site configures it.
@@ -76,7 +75,7 @@ export async function readDocsifyConfig(files: RepositoryFiles, entry: string): 
       file = path;
     } else {
       // Blank lines before the script keep its lines the page's, for a syntax error's place.
-      text = '\n'.repeat(countNewlines(html, match.index + match[0].indexOf('>') + 1)) + text;
+      text = '\n'.repeat(countNewlines(html, script.offset)) + text;
     }
     if (text === null || !text.includes('$docsify')) continue;
     const read = readJavaScriptConfig(text, file.endsWith('.js') ? file : `${file}.js`).named.get(
@@ -170,6 +169,25 @@ export async function readDocsifyConfig(files: RepositoryFiles, entry: string): 
     }
   }
   return config;
+}
+
+/**
+ * The `<script>` elements of a page: attributes, text and the text's offset. Found with `indexOf`,
+ * not a regular expression, so an unclosed tag ends the search instead of rescanning the page.
+ */
+function* scriptElements(html: string): Generator<{ attributes: string; text: string; offset: number }> {
+  // ASCII only, so offsets stay those of `html` (`İ`.toLowerCase() is two characters).
+  const lower = html.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+  let from = 0;
+  for (;;) {
+    const start = lower.indexOf('<script', from);
+    if (start < 0) return;
+    const open = lower.indexOf('>', start);
+    const close = open < 0 ? -1 : lower.indexOf('</script', open);
+    if (close < 0) return;
+    yield { attributes: html.slice(start + 7, open), text: html.slice(open + 1, close), offset: open + 1 };
+    from = close + 8;
+  }
 }
 
 function countNewlines(text: string, end: number): number {

@@ -143,6 +143,21 @@ describe('Docsify site model', () => {
     assert.deepEqual(messages(problems), []);
   });
 
+  it('reads a hostile page that loads Docsify in time, and a configuration it cannot read as defaults', async () => {
+    const files = {
+      'index.html': `<html><script>window.$docsify = function (vm) { return { loadSidebar: true } }</script><script src="docsify.js"></script>${'<script '.repeat(200_000)}\n`,
+      'README.md': '# Home\n\n[Guide](guide)\n',
+      'guide.md': '# Guide\n',
+    };
+    const started = performance.now();
+    const { model, problems } = await check(files);
+    assert.ok(performance.now() - started < 2000);
+    assert.deepEqual(model.unsupported, [
+      "index.html: `window.$docsify` is computed by code; Docsify's defaults are assumed",
+    ]);
+    assert.deepEqual(messages(problems), []);
+  });
+
   it('leaves a nested Docsify site (a demo or test app) to itself', async () => {
     const files = {
       ...site,

@@ -47,7 +47,7 @@ type Fetched = { file: string } | { remote: string } | Unchecked;
  * source does with each kind of link (src/core/render/compiler/link.js, image.js, compiler.js,
  * router/history/base.js; the same in Docsify 4 and 5):
  * - a Markdown link is a route from the site's root, not from the linking page (`relativePath`
- *   changes that), `.md` dropped: `[x](guide.md)` in `zh-cn/a.md` is `zh-cn`-less `/guide`;
+ *   changes that), `.md` dropped: `[x](guide.md)` in `zh-cn/a.md` opens `/guide`, not `/zh-cn/guide`;
  * - images and `:include` embeds are files in the current page's folder (a leading slash too);
  * - `:ignore` links, `noCompileLinks` and HTML attributes are left to the browser, which resolves
  *   them against the page that loads Docsify (`#/route` is a route);
@@ -116,8 +116,7 @@ export const buildDocsifySite: SiteModelBuilder = async (source, siteRoot) => {
     const relative = relativeTo(contentRoot ?? '', file);
     // The root README is served only as the home page.
     if (relative === `README${ext}`) return [];
-    const readme = new RegExp(`(^|/)README${ext.replace(/\./g, '\\.')}$`);
-    if (readme.test(relative)) return [`/${relative.replace(readme, '$1')}`];
+    if (relative.endsWith(`/README${ext}`)) return [`/${relative.slice(0, -`README${ext}`.length)}`];
     return [`/${relative.slice(0, -ext.length)}`];
   }
   /** The route a link in `from` is compiled against: the page's own, or its folder's for a sidebar. */
