@@ -13,6 +13,7 @@ const frameworkNames: Record<DocsFramework, string> = {
   starlight: 'Starlight (Astro)',
   vitepress: 'VitePress',
   docsify: 'Docsify',
+  jekyll: 'Jekyll (GitHub Pages)',
   markdown: 'plain Markdown',
 };
 

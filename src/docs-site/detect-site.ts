@@ -22,6 +22,8 @@ interface Signature {
    * holds, the text need not be checked; when it fails, the text check (if any) decides.
    */
   confirmFiles?(paths: readonly string[], siteRoot: string): boolean;
+  /** Taken only when no other framework's configuration is found, at any depth (`_config.yml`). */
+  fallback?: boolean;
 }
 
 const folderOfFile = (file: string) => (file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '');
@@ -92,6 +94,14 @@ const signatures: Signature[] = [
     pattern: /(^|\/)\.vitepress\/config\.(js|cjs|mjs|ts|cts|mts)$/,
     siteRoot: (file) => folderOfFile(folderOfFile(file)),
   },
+  // Jekyll (GitHub Pages): many repositories carry a `_config.yml` for a theme beside another site.
+  {
+    framework: 'jekyll',
+    pattern: /(^|\/)_config\.ya?ml$/,
+    siteRoot: folderOfFile,
+    confirm: (text) => !/^(new_post_name|source_dir|public_dir)\s*:/m.test(text),
+    fallback: true,
+  },
   // Docsify has no configuration file: the page that loads it configures it.
   {
     framework: 'docsify',
@@ -122,7 +132,12 @@ export async function detectSite(files: RepositoryFiles): Promise<DetectedSite> 
       candidates.push({ signature, file, depth: siteRoot === '' ? 0 : siteRoot.split('/').length, order });
     }
   }
-  candidates.sort((left, right) => left.depth - right.depth || left.order - right.order);
+  candidates.sort(
+    (left, right) =>
+      Number(left.signature.fallback === true) - Number(right.signature.fallback === true) ||
+      left.depth - right.depth ||
+      left.order - right.order,
+  );
   for (const candidate of candidates) {
     const siteRoot = candidate.signature.siteRoot(candidate.file);
     const filesConfirm = candidate.signature.confirmFiles?.(files.paths, siteRoot);

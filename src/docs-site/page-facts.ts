@@ -9,9 +9,10 @@ import type { PageFacts, PageLink } from './site-model.ts';
  * Starlight), `mdx` (`.mdx` files: no indented code blocks, JSX, ESM imports), or `python-markdown`
  * (MkDocs: admonitions and tabs nest content by indentation, so indented text is not code), or
  * `gitbook` (CommonMark, and the files GitBook's block tags name: `{% content-ref url="…" %}`,
- * `{% page-ref page="…" %}`, `{% file src="…" %}`, `{% include "…" %}`).
+ * `{% page-ref page="…" %}`, `{% file src="…" %}`, `{% include "…" %}`), or `jekyll` (Liquid runs
+ * before the Markdown: see `expandLiquidLinks`).
  */
-export type MarkdownDialect = 'commonmark' | 'mdx' | 'python-markdown' | 'gitbook';
+export type MarkdownDialect = 'commonmark' | 'mdx' | 'python-markdown' | 'gitbook' | 'jekyll';
 
 function createParser(dialect: MarkdownDialect): MarkdownIt {
   const parser = createMarkdownIt({ html: true, linkify: false });
@@ -37,7 +38,9 @@ function createParser(dialect: MarkdownDialect): MarkdownIt {
   });
   // MDX has no HTML blocks: a JSX tag on its own line (`<Steps>`, `<Fragment slot="x">`) holds
   // Markdown, so a code fence right inside it is still a code fence (https://mdxjs.com/docs/what-is-mdx/#markdown).
-  if (dialect === 'mdx') parser.disable('html_block');
+  // kramdown (Jekyll) ends an HTML block with its closing tag's line, not at the next blank line: a
+  // fence right after `</div>` is a fence. Without HTML blocks, tags are inline and fences hold.
+  if (dialect === 'mdx' || dialect === 'jekyll') parser.disable('html_block');
   return parser;
 }
 
@@ -69,7 +72,8 @@ export function readPageFacts(text: string, dialect: MarkdownDialect): PageFacts
     parser = createParser(dialect);
     parsers.set(dialect, parser);
   }
-  const prepared = hideFootnoteLabels(dialect === 'mdx' ? unindentFences(blankEsmBlocks(body)) : body);
+  const expanded = dialect === 'jekyll' ? expandLiquidLinks(body) : body;
+  const prepared = hideFootnoteLabels(dialect === 'mdx' ? unindentFences(blankEsmBlocks(body)) : expanded);
   const tokens = parser.parse(prepared, {});
   const links: PageLink[] = [];
   let title: string | null = null;
@@ -87,7 +91,7 @@ export function readPageFacts(text: string, dialect: MarkdownDialect): PageFacts
     }
   }
   if (dialect === 'mdx') markFencedLines(prepared, codeLines);
-  readAttributeLinks(body, codeLines, links);
+  readAttributeLinks(expanded, codeLines, links);
   if (dialect === 'mdx') readImports(body, codeLines, links);
   if (dialect === 'gitbook') readGitBookTags(body, codeLines, links);
   links.sort((left, right) => left.line - right.line);
@@ -281,6 +285,109 @@ function readGitBookTags(body: string, codeLines: ReadonlySet<number>, links: Pa
       links.push({ url, line: index + 1, kind: match[5] === undefined ? 'link' : 'import' });
     }
   }
+}
+
+/** How a Jekyll page names a file through Liquid, as a link URL: `liquid-link:docs/setup.md`. */
+export const liquidLinkPrefix = 'liquid-link:';
+/** A site URL Liquid prefixed with the base URL (`{{ site.baseurl }}/x`, `'/x' | relative_url`). */
+export const liquidBasePrefix = 'liquid-base:';
+export const liquidPostPrefix = 'liquid-post:';
+export const liquidIncludePrefix = 'liquid-include-relative:';
+
+/**
+ * Jekyll renders Liquid before Markdown, and Liquid writes most of a docs site's links: `{% link
+ * docs/setup.md %}` (the build fails when no such file exists), `{% post_url 2024-01-01-name %}`,
+ * `{{ site.baseurl }}/docs/setup/` and `{{ '/docs/setup/' | relative_url }}`. The link tags become
+ * URLs with a prefix the Jekyll model resolves (`liquidLinkPrefix`), the base URL becomes
+ * `liquidBasePrefix` (what follows is a site URL), `{{ site.url }}` is dropped, and `{% include_relative %}` becomes an image-free link line of its own.
+ * `{% raw %}` blocks are Liquid-free and `{% comment %}` blocks are not rendered. Line count is kept.
+ */
+function expandLiquidLinks(body: string): string {
+  if (!body.includes('{')) return body;
+  return mapOutsideBlocks(body, 'raw', (text) =>
+    mapOutsideBlocks(text, 'comment', expandLiquidTags, (comment) => comment.replace(/[^\n]/g, ' ')),
+  );
+}
+
+const movedNewline = '\u0001';
+
+function expandLiquidTags(text: string): string {
+  // A tag may span lines (`{{ site.baseurl\n}}`): its newlines move to the end of its line, so the
+  // link it writes stays whole and every later line keeps its number.
+  const keepingLines =
+    (replacement: (...groups: string[]) => string) =>
+    (tag: string, ...groups: string[]) =>
+      replacement(...groups) + movedNewline.repeat(countNewlines(tag));
+  const expanded = text
+    .replace(
+      /\{\{-?\s*site\.url\s*-?\}\}/g,
+      keepingLines(() => ''),
+    )
+    .replace(
+      /\{\{-?\s*site\.baseurl\s*-?\}\}/g,
+      keepingLines(() => liquidBasePrefix),
+    )
+    .replace(
+      /\{\{-?\s*(['"])([^'"\n]*)\1\s*\|\s*(?:relative_url|absolute_url)\s*-?\}\}/g,
+      keepingLines((_quote, url = '') => `${liquidBasePrefix}${url.startsWith('/') ? '' : '/'}${url}`),
+    )
+    .replace(
+      /\{%-?\s*link\s+([^\s%]+)\s*-?%\}/g,
+      keepingLines((path = '') => `${liquidLinkPrefix}${path}`),
+    )
+    .replace(
+      /\{%-?\s*post_url\s+([^\s%]+)\s*-?%\}/g,
+      keepingLines((name = '') => `${liquidPostPrefix}${name}`),
+    )
+    .replace(
+      /\{%-?\s*include_relative\s+([^\s%]+)[^%\n]*%\}/g,
+      keepingLines((path = '') => `<a href="${liquidIncludePrefix}${path}"></a>`),
+    );
+  if (!expanded.includes(movedNewline)) return expanded;
+  return expanded
+    .split('\n')
+    .map((line) => {
+      const moved = line.indexOf(movedNewline);
+      if (moved < 0) return line;
+      const rest = line.slice(moved);
+      return line.slice(0, moved) + rest.replaceAll(movedNewline, '') + '\n'.repeat(countMoved(rest));
+    })
+    .join('\n');
+}
+
+function countMoved(text: string): number {
+  let count = 0;
+  for (const character of text) if (character === movedNewline) count += 1;
+  return count;
+}
+
+/**
+ * `outside` applied to the text outside `{% name %}...{% endname %}` blocks and `inside` to the
+ * blocks (kept as they are by default). Each block's end is searched for once, from its start, so
+ * an unclosed block ends the search: linear in the text, whatever it holds.
+ */
+function mapOutsideBlocks(
+  text: string,
+  name: string,
+  outside: (text: string) => string,
+  inside: (text: string) => string = (block) => block,
+): string {
+  const open = new RegExp(`\\{%-?\\s*${name}\\s*-?%\\}`, 'g');
+  const close = new RegExp(`\\{%-?\\s*end${name}\\s*-?%\\}`, 'g');
+  let result = '';
+  let from = 0;
+  for (;;) {
+    open.lastIndex = from;
+    const start = open.exec(text);
+    if (start === null) break;
+    close.lastIndex = start.index + start[0].length;
+    const end = close.exec(text);
+    if (end === null) break;
+    const after = end.index + end[0].length;
+    result += outside(text.slice(from, start.index)) + inside(text.slice(start.index, after));
+    from = after;
+  }
+  return result + outside(text.slice(from));
 }
 
 /** Local ESM imports of an MDX page (snippets, shared components) must point to files that exist. */

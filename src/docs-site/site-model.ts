@@ -16,6 +16,7 @@ export type DocsFramework =
   | 'starlight'
   | 'vitepress'
   | 'docsify'
+  | 'jekyll'
   | 'markdown';
 
 /** The repository's files as a model reads them (a worktree, a commit, or either with changes on top). */

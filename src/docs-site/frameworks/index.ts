@@ -3,6 +3,7 @@ import { buildDocsifySite } from './docsify.ts';
 import { buildDocusaurusSite } from './docusaurus.ts';
 import { buildFumadocsSite } from './fumadocs.ts';
 import { buildGitBookSite } from './gitbook.ts';
+import { buildJekyllSite } from './jekyll.ts';
 import { buildMarkdownSite } from './markdown.ts';
 import { buildMdBookSite } from './mdbook.ts';
 import { buildMintlifySite } from './mintlify.ts';
@@ -23,5 +24,6 @@ export const siteModelBuilders: Readonly<Record<DocsFramework, SiteModelBuilder>
   starlight: buildStarlightSite,
   vitepress: buildVitePressSite,
   docsify: buildDocsifySite,
+  jekyll: buildJekyllSite,
   markdown: buildMarkdownSite,
 };
