@@ -42,6 +42,7 @@ const fluentdDocs = committedSite('fluent__fluentd-docs-gitbook');
 const betterAuthDocs = committedSite('better-auth__better-auth');
 const yogaDocs = committedSite('dotansimha__graphql-yoga');
 const hippyDocs = committedSite('Tencent__Hippy');
+const justTheDocs = committedSite('just-the-docs__just-the-docs');
 
 const changed = (result: TaskResult): Record<string, string> | string =>
   result.files ?? 'no branch was pushed';
@@ -684,6 +685,39 @@ export const evaluationTasks: EvaluationTask[] = [
       call('validate', {}),
       answer(
         'Added api/hippy-react/testing.md, listed it last in the hippy-react sidebar and linked it from the introduction with a path from the site root, as Docsify reads links.',
+      ),
+    ],
+  },
+  {
+    // A real Jekyll site (Just the Docs' own, committed under test/fixtures/docs-sites/): `{% link %}`
+    // names a file, not a URL, and Jekyll's build stops on a file that is not there. Moving the
+    // Search page into a folder keeps its URL (`/docs/search/`) but not the tag in MIGRATION.md.
+    name: 'real-jekyll-move-page',
+    fixture: justTheDocs,
+    prompt:
+      'Turn the Search page into a folder so it can get child pages later: move docs/search.md to docs/search/index.md. Keep the site building.',
+    check(result) {
+      const files = changed(result);
+      if (typeof files === 'string') return files;
+      if (files['docs/search.md'] !== undefined) return 'docs/search.md is still there';
+      if (files['docs/search/index.md'] !== justTheDocs['docs/search.md'])
+        return 'docs/search/index.md is not the Search page as it was';
+      const migration = justTheDocs['MIGRATION.md']?.replace(
+        '{% link docs/search.md %}',
+        '{% link docs/search/index.md %}',
+      );
+      if (files['MIGRATION.md'] !== migration)
+        return 'MIGRATION.md does not name docs/search/index.md in its {% link %} tag (the build would stop)';
+      return unchangedExcept(result, justTheDocs, ['docs/search.md', 'docs/search/index.md', 'MIGRATION.md']);
+    },
+    script: [
+      // move_file lists the `{% link docs/search.md %}` tag in MIGRATION.md that now names nothing.
+      call('move_file', { from: 'docs/search.md', to: 'docs/search/index.md' }),
+      read('MIGRATION.md'),
+      edit('MIGRATION.md', '{% link docs/search.md %}', '{% link docs/search/index.md %}'),
+      call('validate', {}),
+      answer(
+        'Moved the Search page to docs/search/index.md (its URL stays /docs/search/) and updated the {% link %} tag in MIGRATION.md, which names the file and would stop the build.',
       ),
     ],
   },

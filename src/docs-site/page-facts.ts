@@ -94,6 +94,7 @@ export function readPageFacts(text: string, dialect: MarkdownDialect): PageFacts
   readAttributeLinks(expanded, codeLines, links);
   if (dialect === 'mdx') readImports(body, codeLines, links);
   if (dialect === 'gitbook') readGitBookTags(body, codeLines, links);
+  if (dialect === 'jekyll') for (const link of links) link.url = showLiquidUrl(link.url);
   links.sort((left, right) => left.line - right.line);
   return { frontMatter, title, links };
 }
@@ -287,19 +288,60 @@ function readGitBookTags(body: string, codeLines: ReadonlySet<number>, links: Pa
   }
 }
 
-/** How a Jekyll page names a file through Liquid, as a link URL: `liquid-link:docs/setup.md`. */
-export const liquidLinkPrefix = 'liquid-link:';
-/** A site URL Liquid prefixed with the base URL (`{{ site.baseurl }}/x`, `'/x' | relative_url`). */
-export const liquidBasePrefix = 'liquid-base:';
-export const liquidPostPrefix = 'liquid-post:';
-export const liquidIncludePrefix = 'liquid-include-relative:';
+// While a Jekyll page is parsed, Liquid's links are URLs with these prefixes (no spaces, so Markdown
+// reads them as link destinations); the facts give them back as written (`readLiquidUrl`).
+const liquidLinkPrefix = 'liquid-link:';
+const liquidBasePrefix = 'liquid-base:';
+const liquidPostPrefix = 'liquid-post:';
+const liquidIncludePrefix = 'liquid-include-relative:';
+const liquidBase = '{{ site.baseurl }}';
+
+/** A link URL of a Jekyll page as Liquid writes it: `{{ site.baseurl }}/x`, `{% link a.md %}#part`. */
+function showLiquidUrl(url: string): string {
+  let rest = url;
+  let shown = '';
+  if (rest.startsWith(liquidBasePrefix)) {
+    shown = liquidBase;
+    rest = rest.slice(liquidBasePrefix.length);
+  }
+  for (const [prefix, tag] of [
+    [liquidLinkPrefix, 'link'],
+    [liquidPostPrefix, 'post_url'],
+    [liquidIncludePrefix, 'include_relative'],
+  ] as const) {
+    if (!rest.startsWith(prefix)) continue;
+    const argument = /^[^#?]*/.exec(rest.slice(prefix.length))?.[0] ?? '';
+    return `${shown}{% ${tag} ${argument} %}${rest.slice(prefix.length + argument.length)}`;
+  }
+  return shown + rest;
+}
+
+/** What a Jekyll page's link URL is made of: a base URL prefix, a Liquid tag and its argument, the rest. */
+export function readLiquidUrl(url: string): {
+  base: boolean;
+  tag: 'link' | 'post_url' | 'include_relative' | null;
+  argument: string;
+  rest: string;
+} {
+  const base = url.startsWith(liquidBase);
+  const unprefixed = base ? url.slice(liquidBase.length) : url;
+  const tag = /^\{% (link|post_url|include_relative) (\S*) %\}/.exec(unprefixed);
+  if (tag === null) return { base, tag: null, argument: '', rest: unprefixed };
+  return {
+    base,
+    tag: tag[1] as 'link' | 'post_url' | 'include_relative',
+    argument: tag[2] ?? '',
+    rest: unprefixed.slice(tag[0].length),
+  };
+}
 
 /**
  * Jekyll renders Liquid before Markdown, and Liquid writes most of a docs site's links: `{% link
  * docs/setup.md %}` (the build fails when no such file exists), `{% post_url 2024-01-01-name %}`,
  * `{{ site.baseurl }}/docs/setup/` and `{{ '/docs/setup/' | relative_url }}`. The link tags become
- * URLs with a prefix the Jekyll model resolves (`liquidLinkPrefix`), the base URL becomes
- * `liquidBasePrefix` (what follows is a site URL), `{{ site.url }}` is dropped, and `{% include_relative %}` becomes an image-free link line of its own.
+ * URLs with a prefix while the page is parsed, and the base URL too (what follows is a site URL);
+ * the facts give them as Liquid writes them (`{% link docs/setup.md %}`, `{{ site.baseurl }}/x`,
+ * read back by `readLiquidUrl`); `{{ site.url }}` is dropped, and `{% include_relative %}` becomes an image-free link line of its own.
  * `{% raw %}` blocks are Liquid-free and `{% comment %}` blocks are not rendered. Line count is kept.
  */
 function expandLiquidLinks(body: string): string {

@@ -89,7 +89,7 @@ describe('Jekyll site model', () => {
     const { problems } = await check(justTheDocs);
     assert.deepEqual(messages(problems), [
       'docs/setup/extra.md:3: Navigation entry "Set up" names no page',
-      "docs/setup/index.md:7: Broken link \"liquid-link:setup/missing.md\": Jekyll's build stops: Could not find document 'setup/missing.md' in tag 'link' (it names a file of the site, from docs/)",
+      "docs/setup/index.md:7: Broken link \"{% link setup/missing.md %}\": Jekyll's build stops: Could not find document 'setup/missing.md' in tag 'link' (it names a file of the site, from docs/)",
       'docs/setup/install.md:8: Broken link "usage/": the built site has no page or file at /setup/install/usage/',
       'docs/setup/install.md:8: Broken link "/setup/usage/": the site is served under its baseurl /demo; write {{ site.baseurl }}/setup/usage/ or a relative link',
       // After a tag written over two lines, the rest of its last line counts from its first line.

@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import { readGitIgnored } from '../git-ignored.ts';
 import { folderOf, isExternalUrl, isWithin, joinInside, relativeTo, splitUrl } from '../link-urls.ts';
-import { liquidBasePrefix, liquidIncludePrefix, liquidLinkPrefix, liquidPostPrefix } from '../page-facts.ts';
+import { readLiquidUrl } from '../page-facts.ts';
 import type {
   LinkTarget,
   NavigationEntry,
@@ -161,34 +161,31 @@ export const buildJekyllSite: SiteModelBuilder = async (source, siteRoot) => {
 
   const isGitIgnored = await readGitIgnored(files);
   const resolveLink = (from: string, url: string, link?: Pick<PageLink, 'kind' | 'title'>): LinkTarget => {
-    let trimmed = url.trim();
+    const liquid = readLiquidUrl(url.trim());
     // `{{ site.baseurl }}/x`: a site URL from its root, whatever the base URL is.
-    const withBase = trimmed.startsWith(liquidBasePrefix);
-    if (withBase) trimmed = trimmed.slice(liquidBasePrefix.length);
-    if (trimmed.startsWith(liquidLinkPrefix)) {
-      // What follows the tag (`{% link a.md %}#section`) is the URL's fragment.
-      const path = trimmed.slice(liquidLinkPrefix.length).replace(/[#?].*$/, '');
-      const file = joinInside(siteRoot, path);
+    const withBase = liquid.base;
+    const trimmed = liquid.rest;
+    if (liquid.tag === 'link') {
+      const file = joinInside(siteRoot, liquid.argument);
       if (file !== null && sitePaths.has(file)) return { kind: 'file', file };
       return {
         kind: 'broken',
-        reason: `Jekyll's build stops: Could not find document '${path}' in tag 'link' (it names a file of the site, from ${siteRoot === '' ? 'the repository root' : `${siteRoot}/`})`,
+        reason: `Jekyll's build stops: Could not find document '${liquid.argument}' in tag 'link' (it names a file of the site, from ${siteRoot === '' ? 'the repository root' : `${siteRoot}/`})`,
       };
     }
-    if (trimmed.startsWith(liquidPostPrefix)) {
-      const name = trimmed.slice(liquidPostPrefix.length).replace(/^.*\//, '');
+    if (liquid.tag === 'post_url') {
+      const name = liquid.argument.replace(/^.*\//, '');
       const file = posts.get(name);
       return file === undefined
         ? { kind: 'broken', reason: `Jekyll's build stops: Could not find post "${name}" in tag 'post_url'` }
         : { kind: 'file', file };
     }
-    if (trimmed.startsWith(liquidIncludePrefix)) {
-      const path = trimmed.slice(liquidIncludePrefix.length);
-      const file = joinInside(folderOf(from), path);
+    if (liquid.tag === 'include_relative') {
+      const file = joinInside(folderOf(from), liquid.argument);
       if (file !== null && files.has(file)) return { kind: 'file', file };
       return {
         kind: 'broken',
-        reason: `Jekyll's build stops: include_relative names no file ${file ?? path}`,
+        reason: `Jekyll's build stops: include_relative names no file ${file ?? liquid.argument}`,
       };
     }
     if (isExternalUrl(trimmed)) return { kind: 'external' };
