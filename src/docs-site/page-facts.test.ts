@@ -125,3 +125,29 @@ describe('page facts', () => {
     );
   });
 });
+
+describe('links written by a template language', () => {
+  it('reads Liquid links as written, and keeps line numbers when a tag spans lines', () => {
+    const text =
+      '[a]({{ site.baseurl }}{% link x.md %}#f) [b]({% post_url 2020-01-01-a %})\n[c]({{ site.baseurl\n}}/y) [d](z.md)\n{% raw %}[e]({% link raw.md %}){% endraw %}\n[f]({{ "/w" | relative_url }})\n';
+    assert.deepEqual(
+      readPageFacts(text, 'jekyll').links.map(({ url, line }) => `${line} ${url}`),
+      [
+        '1 {{ site.baseurl }}{% link x.md %}#f',
+        '1 {% post_url 2020-01-01-a %}',
+        '2 {{ site.baseurl }}/y',
+        '2 z.md',
+        '5 {{ site.baseurl }}/w',
+      ],
+    );
+  });
+
+  it("reads Hugo's ref and relref shortcodes, whatever their delimiters and quotes", () => {
+    const text =
+      '[a]({{< ref "docs/a.md" >}}) [b]({{% relref \'b\' %}})\n[c]({{<relref path="/c#part" lang="en">}}) [d]({{< ref d >}})\n';
+    assert.deepEqual(
+      readPageFacts(text, 'hugo').links.map(({ url, line }) => `${line} ${url}`),
+      ['1 {{< ref "docs/a.md" >}}', '1 {{< ref "b" >}}', '2 {{< ref "/c#part" >}}', '2 {{< ref "d" >}}'],
+    );
+  });
+});

@@ -3,16 +3,23 @@ import acornJsx from 'acorn-jsx';
 import createMarkdownIt, { type MarkdownIt, type Token } from 'markdown-it';
 import { parse as parseYaml } from 'yaml';
 import type { PageFacts, PageLink } from './site-model.ts';
+import {
+  countNewlines,
+  expandHugoShortcodes,
+  expandLiquidLinks,
+  showHugoUrl,
+  showLiquidUrl,
+} from './template-links.ts';
 
 /**
  * How a framework reads Markdown: `commonmark` (Mintlify's `.md`, Docusaurus, mdBook, VitePress,
  * Starlight), `mdx` (`.mdx` files: no indented code blocks, JSX, ESM imports), or `python-markdown`
  * (MkDocs: admonitions and tabs nest content by indentation, so indented text is not code), or
  * `gitbook` (CommonMark, and the files GitBook's block tags name: `{% content-ref url="…" %}`,
- * `{% page-ref page="…" %}`, `{% file src="…" %}`, `{% include "…" %}`), or `jekyll` (Liquid runs
- * before the Markdown: see `expandLiquidLinks`).
+ * `{% page-ref page="…" %}`, `{% file src="…" %}`, `{% include "…" %}`), `jekyll` (Liquid runs
+ * before the Markdown) or `hugo` (`ref` and `relref` shortcodes): see template-links.ts.
  */
-export type MarkdownDialect = 'commonmark' | 'mdx' | 'python-markdown' | 'gitbook' | 'jekyll';
+export type MarkdownDialect = 'commonmark' | 'mdx' | 'python-markdown' | 'gitbook' | 'jekyll' | 'hugo';
 
 function createParser(dialect: MarkdownDialect): MarkdownIt {
   const parser = createMarkdownIt({ html: true, linkify: false });
@@ -72,7 +79,8 @@ export function readPageFacts(text: string, dialect: MarkdownDialect): PageFacts
     parser = createParser(dialect);
     parsers.set(dialect, parser);
   }
-  const expanded = dialect === 'jekyll' ? expandLiquidLinks(body) : body;
+  const expanded =
+    dialect === 'jekyll' ? expandLiquidLinks(body) : dialect === 'hugo' ? expandHugoShortcodes(body) : body;
   const prepared = hideFootnoteLabels(dialect === 'mdx' ? unindentFences(blankEsmBlocks(body)) : expanded);
   const tokens = parser.parse(prepared, {});
   const links: PageLink[] = [];
@@ -95,6 +103,7 @@ export function readPageFacts(text: string, dialect: MarkdownDialect): PageFacts
   if (dialect === 'mdx') readImports(body, codeLines, links);
   if (dialect === 'gitbook') readGitBookTags(body, codeLines, links);
   if (dialect === 'jekyll') for (const link of links) link.url = showLiquidUrl(link.url);
+  if (dialect === 'hugo') for (const link of links) link.url = showHugoUrl(link.url);
   links.sort((left, right) => left.line - right.line);
   return { frontMatter, title, links };
 }
@@ -288,150 +297,6 @@ function readGitBookTags(body: string, codeLines: ReadonlySet<number>, links: Pa
   }
 }
 
-// While a Jekyll page is parsed, Liquid's links are URLs with these prefixes (no spaces, so Markdown
-// reads them as link destinations); the facts give them back as written (`readLiquidUrl`).
-const liquidLinkPrefix = 'liquid-link:';
-const liquidBasePrefix = 'liquid-base:';
-const liquidPostPrefix = 'liquid-post:';
-const liquidIncludePrefix = 'liquid-include-relative:';
-const liquidBase = '{{ site.baseurl }}';
-
-/** A link URL of a Jekyll page as Liquid writes it: `{{ site.baseurl }}/x`, `{% link a.md %}#part`. */
-function showLiquidUrl(url: string): string {
-  let rest = url;
-  let shown = '';
-  if (rest.startsWith(liquidBasePrefix)) {
-    shown = liquidBase;
-    rest = rest.slice(liquidBasePrefix.length);
-  }
-  for (const [prefix, tag] of [
-    [liquidLinkPrefix, 'link'],
-    [liquidPostPrefix, 'post_url'],
-    [liquidIncludePrefix, 'include_relative'],
-  ] as const) {
-    if (!rest.startsWith(prefix)) continue;
-    const argument = /^[^#?]*/.exec(rest.slice(prefix.length))?.[0] ?? '';
-    return `${shown}{% ${tag} ${argument} %}${rest.slice(prefix.length + argument.length)}`;
-  }
-  return shown + rest;
-}
-
-/** What a Jekyll page's link URL is made of: a base URL prefix, a Liquid tag and its argument, the rest. */
-export function readLiquidUrl(url: string): {
-  base: boolean;
-  tag: 'link' | 'post_url' | 'include_relative' | null;
-  argument: string;
-  rest: string;
-} {
-  const base = url.startsWith(liquidBase);
-  const unprefixed = base ? url.slice(liquidBase.length) : url;
-  const tag = /^\{% (link|post_url|include_relative) (\S*) %\}/.exec(unprefixed);
-  if (tag === null) return { base, tag: null, argument: '', rest: unprefixed };
-  return {
-    base,
-    tag: tag[1] as 'link' | 'post_url' | 'include_relative',
-    argument: tag[2] ?? '',
-    rest: unprefixed.slice(tag[0].length),
-  };
-}
-
-/**
- * Jekyll renders Liquid before Markdown, and Liquid writes most of a docs site's links: `{% link
- * docs/setup.md %}` (the build fails when no such file exists), `{% post_url 2024-01-01-name %}`,
- * `{{ site.baseurl }}/docs/setup/` and `{{ '/docs/setup/' | relative_url }}`. The link tags become
- * URLs with a prefix while the page is parsed, and the base URL too (what follows is a site URL);
- * the facts give them as Liquid writes them (`{% link docs/setup.md %}`, `{{ site.baseurl }}/x`,
- * read back by `readLiquidUrl`); `{{ site.url }}` is dropped, and `{% include_relative %}` becomes an image-free link line of its own.
- * `{% raw %}` blocks are Liquid-free and `{% comment %}` blocks are not rendered. Line count is kept.
- */
-function expandLiquidLinks(body: string): string {
-  if (!body.includes('{')) return body;
-  return mapOutsideBlocks(body, 'raw', (text) =>
-    mapOutsideBlocks(text, 'comment', expandLiquidTags, (comment) => comment.replace(/[^\n]/g, ' ')),
-  );
-}
-
-const movedNewline = '\u0001';
-
-function expandLiquidTags(text: string): string {
-  // A tag may span lines (`{{ site.baseurl\n}}`): its newlines move to the end of its line, so the
-  // link it writes stays whole and every later line keeps its number.
-  const keepingLines =
-    (replacement: (...groups: string[]) => string) =>
-    (tag: string, ...groups: string[]) =>
-      replacement(...groups) + movedNewline.repeat(countNewlines(tag));
-  const expanded = text
-    .replace(
-      /\{\{-?\s*site\.url\s*-?\}\}/g,
-      keepingLines(() => ''),
-    )
-    .replace(
-      /\{\{-?\s*site\.baseurl\s*-?\}\}/g,
-      keepingLines(() => liquidBasePrefix),
-    )
-    .replace(
-      /\{\{-?\s*(['"])([^'"\n]*)\1\s*\|\s*(?:relative_url|absolute_url)\s*-?\}\}/g,
-      keepingLines((_quote, url = '') => `${liquidBasePrefix}${url.startsWith('/') ? '' : '/'}${url}`),
-    )
-    .replace(
-      /\{%-?\s*link\s+([^\s%]+)\s*-?%\}/g,
-      keepingLines((path = '') => `${liquidLinkPrefix}${path}`),
-    )
-    .replace(
-      /\{%-?\s*post_url\s+([^\s%]+)\s*-?%\}/g,
-      keepingLines((name = '') => `${liquidPostPrefix}${name}`),
-    )
-    .replace(
-      /\{%-?\s*include_relative\s+([^\s%]+)[^%\n]*%\}/g,
-      keepingLines((path = '') => `<a href="${liquidIncludePrefix}${path}"></a>`),
-    );
-  if (!expanded.includes(movedNewline)) return expanded;
-  return expanded
-    .split('\n')
-    .map((line) => {
-      const moved = line.indexOf(movedNewline);
-      if (moved < 0) return line;
-      const rest = line.slice(moved);
-      return line.slice(0, moved) + rest.replaceAll(movedNewline, '') + '\n'.repeat(countMoved(rest));
-    })
-    .join('\n');
-}
-
-function countMoved(text: string): number {
-  let count = 0;
-  for (const character of text) if (character === movedNewline) count += 1;
-  return count;
-}
-
-/**
- * `outside` applied to the text outside `{% name %}...{% endname %}` blocks and `inside` to the
- * blocks (kept as they are by default). Each block's end is searched for once, from its start, so
- * an unclosed block ends the search: linear in the text, whatever it holds.
- */
-function mapOutsideBlocks(
-  text: string,
-  name: string,
-  outside: (text: string) => string,
-  inside: (text: string) => string = (block) => block,
-): string {
-  const open = new RegExp(`\\{%-?\\s*${name}\\s*-?%\\}`, 'g');
-  const close = new RegExp(`\\{%-?\\s*end${name}\\s*-?%\\}`, 'g');
-  let result = '';
-  let from = 0;
-  for (;;) {
-    open.lastIndex = from;
-    const start = open.exec(text);
-    if (start === null) break;
-    close.lastIndex = start.index + start[0].length;
-    const end = close.exec(text);
-    if (end === null) break;
-    const after = end.index + end[0].length;
-    result += outside(text.slice(from, start.index)) + inside(text.slice(start.index, after));
-    from = after;
-  }
-  return result + outside(text.slice(from));
-}
-
 /** Local ESM imports of an MDX page (snippets, shared components) must point to files that exist. */
 function readImports(body: string, codeLines: ReadonlySet<number>, links: PageLink[]): void {
   if (!body.includes('import')) return;
@@ -443,10 +308,4 @@ function readImports(body: string, codeLines: ReadonlySet<number>, links: PageLi
     if (codeLines.has(line - 1)) continue;
     links.push({ url: specifier, line, kind: 'import' });
   }
-}
-
-function countNewlines(text: string): number {
-  let count = 0;
-  for (let index = text.indexOf('\n'); index >= 0; index = text.indexOf('\n', index + 1)) count += 1;
-  return count;
 }

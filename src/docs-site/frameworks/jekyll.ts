@@ -1,7 +1,6 @@
 import { posix } from 'node:path';
 import { readGitIgnored } from '../git-ignored.ts';
 import { folderOf, isExternalUrl, isWithin, joinInside, relativeTo, splitUrl } from '../link-urls.ts';
-import { readLiquidUrl } from '../page-facts.ts';
 import type {
   LinkTarget,
   NavigationEntry,
@@ -10,6 +9,7 @@ import type {
   SiteModelBuilder,
   SiteSource,
 } from '../site-model.ts';
+import { readLiquidUrl } from '../template-links.ts';
 import { type JekyllConfig, readJekyllConfig } from './jekyll-config.ts';
 
 const markdownExtension = /\.(md|markdown|mkdn|mkd|mdown)$/i;

@@ -1,0 +1,231 @@
+import { parse as parseToml, TomlError } from 'smol-toml';
+import { parseDocument } from 'yaml';
+import { joinInside } from '../link-urls.ts';
+import type { RepositoryFiles, SiteProblem } from '../site-model.ts';
+import { yamlProblems } from './yaml-problems.ts';
+
+/** A folder of the repository mounted into Hugo's content or static tree. */
+export interface HugoMount {
+  /** The repository folder. */
+  source: string;
+  /** Where it lands inside the component (`''` for its root, `docs` for `content/docs`). */
+  target: string;
+  /** The language its content is in; null for every language (or the default one). */
+  language: string | null;
+}
+
+/** What of a Hugo configuration decides which pages are built, at which URLs. */
+export interface HugoConfig {
+  /** The configuration files read, the main one first. */
+  files: string[];
+  /** The path of `baseURL` (`/docs` for `https://example.org/docs/`), '' at a host's root. */
+  basePath: string;
+  uglyURLs: boolean;
+  /** URLs are lower-cased unless `disablePathToLower`. */
+  lowerCasePaths: boolean;
+  /** `canonifyURLs` or `relativeURLs`: root-relative links are rewritten under `baseURL`. */
+  rewritesRootLinks: boolean;
+  defaultLanguage: string;
+  defaultLanguageInSubdir: boolean;
+  /** Every language code configured (the default one included). */
+  languages: string[];
+  content: HugoMount[];
+  static: HugoMount[];
+  /** `permalinks`: a section (or `page`/`section` kind table) → its URL template. */
+  permalinks: Map<string, string>;
+  /** Whether a missing `ref`/`relref` stops the build (`refLinksErrorLevel`, ERROR by default). */
+  refErrorsStopBuild: boolean;
+  /** Hugo's embedded link render hook: on by default for a multilingual single-host site. */
+  embeddedLinkHook: boolean;
+  problems: SiteProblem[];
+  unsupported: string[];
+}
+
+const configNames = ['hugo', 'config'];
+const configExtensions = ['toml', 'yaml', 'yml', 'json'];
+const maximumDepth = 20;
+
+/**
+ * Reads a Hugo site's configuration (https://gohugo.io/configuration/introduction/) without running
+ * Hugo: `hugo.{toml,yaml,json}` (or `config.*`) in the site's folder, and `config/_default/`, where a
+ * file named after a key holds that key (`languages.toml`, `module.toml`). Keys are case-insensitive
+ * in Hugo, so they are read lower-cased. TOML is read with smol-toml, YAML with yaml; a syntax error is
+ * a problem at its line.
+ */
+export async function readHugoConfig(files: RepositoryFiles, siteRoot: string): Promise<HugoConfig> {
+  const inRoot = (path: string) => (siteRoot === '' ? path : `${siteRoot}/${path}`);
+  const problems: SiteProblem[] = [];
+  const read: string[] = [];
+  let values: Record<string, unknown> = {};
+  const main = configNames
+    .flatMap((name) => configExtensions.map((extension) => inRoot(`${name}.${extension}`)))
+    .find((path) => files.has(path));
+  if (main !== undefined) {
+    values = merge(values, await readConfigFile(files, main, problems));
+    read.push(main);
+  }
+  const defaults = inRoot('config/_default/');
+  for (const path of files.paths) {
+    if (!path.startsWith(defaults) || path.slice(defaults.length).includes('/')) continue;
+    const name = /^([^.]+)\.(toml|ya?ml|json)$/.exec(path.slice(defaults.length));
+    if (name === null) continue;
+    const key = (name[1] ?? '').toLowerCase();
+    const fileValues = await readConfigFile(files, path, problems);
+    values = merge(values, configNames.includes(key) ? fileValues : { [key]: fileValues });
+    read.push(path);
+  }
+  const unsupported: string[] = [];
+  const text = (value: unknown, fallback: string) => (typeof value === 'string' ? value : fallback);
+  const baseUrl = text(values.baseurl, '/');
+  const basePath = (/^[a-z][a-z0-9+.-]*:\/\/[^/]*(\/.*)?$/i.exec(baseUrl)?.[1] ?? baseUrl).replace(
+    /\/+$/,
+    '',
+  );
+
+  const languageValues = isRecord(values.languages) ? values.languages : {};
+  const defaultLanguage = text(values.defaultcontentlanguage, 'en').toLowerCase();
+  const languages = [...new Set([defaultLanguage, ...Object.keys(languageValues)])];
+  const moduleValues = isRecord(values.module) ? values.module : {};
+  const mounts = Array.isArray(moduleValues.mounts) ? moduleValues.mounts.filter(isRecord) : [];
+  const mountsOf = (component: 'content' | 'static'): HugoMount[] => {
+    const result: HugoMount[] = [];
+    for (const mount of mounts) {
+      const target = text(mount.target, '').replace(/^\/+|\/+$/g, '');
+      if (target !== component && !target.startsWith(`${component}/`)) continue;
+      const source = joinInside(siteRoot, text(mount.source, ''));
+      if (source === null) continue;
+      const language = typeof mount.lang === 'string' ? mount.lang.toLowerCase() : null;
+      result.push({ source, target: target.slice(component.length + 1), language });
+    }
+    return result;
+  };
+  // A mount for a component replaces its default folder (https://gohugo.io/hugo-modules/configuration/#module-configuration-mounts).
+  let content = mountsOf('content');
+  if (content.length === 0) {
+    const perLanguage = Object.entries(languageValues).flatMap(([code, language]) => {
+      const folder = isRecord(language) ? language.contentdir : undefined;
+      const source = typeof folder === 'string' ? joinInside(siteRoot, folder) : null;
+      return source === null ? [] : [{ source, target: '', language: code.toLowerCase() }];
+    });
+    const folder = joinInside(siteRoot, text(values.contentdir, 'content')) ?? siteRoot;
+    content = perLanguage.length > 0 ? perLanguage : [{ source: folder, target: '', language: null }];
+  }
+  let statics = mountsOf('static');
+  if (statics.length === 0) {
+    const dirs = Array.isArray(values.staticdir) ? values.staticdir : [text(values.staticdir, 'static')];
+    statics = dirs
+      .filter((dir): dir is string => typeof dir === 'string')
+      .flatMap((dir) => {
+        const source = joinInside(siteRoot, dir);
+        return source === null ? [] : [{ source, target: '', language: null }];
+      });
+  }
+  const permalinks = new Map<string, string>();
+  const permalinkValues = isRecord(values.permalinks) ? values.permalinks : {};
+  for (const [key, value] of Object.entries(permalinkValues)) {
+    if (typeof value === 'string') permalinks.set(key, value);
+    // Hugo 0.112+: tables per kind (`[permalinks.page]`, `[permalinks.section]`).
+    else if (isRecord(value) && (key === 'page' || key === 'section'))
+      for (const [section, template] of Object.entries(value))
+        if (typeof template === 'string')
+          permalinks.set(key === 'page' ? section : `${section}/_index`, template);
+  }
+  const markup = isRecord(values.markup) ? values.markup : {};
+  const goldmark = isRecord(markup.goldmark) ? markup.goldmark : {};
+  const hooks = isRecord(goldmark.renderhooks) ? goldmark.renderhooks : {};
+  const linkHook = isRecord(hooks.link) ? hooks.link : {};
+  const multihost = Object.values(languageValues).some(
+    (language) => isRecord(language) && 'baseurl' in language,
+  );
+  const embeddedLinkHook =
+    typeof linkHook.enabledefault === 'boolean' ? linkHook.enabledefault : languages.length > 1 && !multihost;
+  if (
+    typeof values.theme === 'string' ||
+    Array.isArray(values.theme) ||
+    isRecord(moduleValues.imports) ||
+    Array.isArray(moduleValues.imports)
+  )
+    unsupported.push(
+      `${read[0] ?? inRoot('hugo.toml')}: the theme's own content and layouts are not in this repository; what they add is not checked`,
+    );
+  return {
+    files: read,
+    basePath,
+    uglyURLs: values.uglyurls === true,
+    lowerCasePaths: values.disablepathtolower !== true,
+    rewritesRootLinks: values.canonifyurls === true || values.relativeurls === true,
+    defaultLanguage,
+    defaultLanguageInSubdir: values.defaultcontentlanguageinsubdir === true,
+    languages,
+    content,
+    static: statics,
+    permalinks,
+    refErrorsStopBuild: text(values.reflinkserrorlevel, 'ERROR').toUpperCase() !== 'WARNING',
+    embeddedLinkHook,
+    problems,
+    unsupported,
+  };
+}
+
+async function readConfigFile(
+  files: RepositoryFiles,
+  path: string,
+  problems: SiteProblem[],
+): Promise<Record<string, unknown>> {
+  const text = (await files.read(path)) ?? '';
+  let value: unknown = {};
+  if (path.endsWith('.toml')) {
+    try {
+      value = parseToml(text);
+    } catch (error: unknown) {
+      const line = error instanceof TomlError ? error.line : 1;
+      const message = error instanceof Error ? (error.message.split('\n')[0] ?? '') : 'unreadable';
+      problems.push({
+        file: path,
+        line,
+        message: `${path} is not valid TOML: ${message}`,
+        key: 'configuration\0toml',
+      });
+    }
+  } else if (path.endsWith('.json')) {
+    try {
+      value = JSON.parse(text);
+    } catch (error: unknown) {
+      problems.push({
+        file: path,
+        line: 1,
+        message: `${path} is not valid JSON: ${error instanceof Error ? error.message : 'unreadable'}`,
+        key: 'configuration\0json',
+      });
+    }
+  } else {
+    const document = parseDocument(text, { logLevel: 'silent', strict: false, uniqueKeys: false });
+    problems.push(...yamlProblems(document, path));
+    value = document.toJS({ maxAliasCount: 100 });
+  }
+  return isRecord(value) ? (lowerCaseKeys(value, 0) as Record<string, unknown>) : {};
+}
+
+function lowerCaseKeys(value: unknown, depth: number): unknown {
+  if (depth > maximumDepth) return undefined;
+  if (Array.isArray(value)) return value.map((item) => lowerCaseKeys(item, depth + 1));
+  if (!isRecord(value)) return value;
+  // Without a prototype: a key named `__proto__` in a hostile configuration is only a key.
+  const result: Record<string, unknown> = Object.create(null);
+  for (const [key, item] of Object.entries(value)) result[key.toLowerCase()] = lowerCaseKeys(item, depth + 1);
+  return result;
+}
+
+/** `over`'s values over `under`'s, tables merged key by key. */
+function merge(under: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const result: Record<string, unknown> = Object.assign(Object.create(null), under);
+  for (const [key, value] of Object.entries(over)) {
+    const existing = result[key];
+    result[key] = isRecord(existing) && isRecord(value) ? merge(existing, value) : value;
+  }
+  return result;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
