@@ -14,6 +14,7 @@ const sites: Record<string, { framework: string; pages: number }> = {
   'dotansimha__graphql-yoga': { framework: 'nextra', pages: 68 },
   'fluent__fluentd-docs-gitbook': { framework: 'gitbook', pages: 192 },
   'google__oss-fuzz': { framework: 'jekyll', pages: 38 },
+  'grpc__grpc.io': { framework: 'hugo', pages: 176 },
   jestjs__jest: { framework: 'docusaurus', pages: 171 },
   'just-the-docs__just-the-docs': { framework: 'jekyll', pages: 47 },
   ollama__ollama: { framework: 'mintlify', pages: 59 },

@@ -14,6 +14,7 @@ const frameworkNames: Record<DocsFramework, string> = {
   vitepress: 'VitePress',
   docsify: 'Docsify',
   jekyll: 'Jekyll (GitHub Pages)',
+  hugo: 'Hugo',
   markdown: 'plain Markdown',
 };
 

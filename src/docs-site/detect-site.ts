@@ -94,6 +94,21 @@ const signatures: Signature[] = [
     pattern: /(^|\/)\.vitepress\/config\.(js|cjs|mjs|ts|cts|mts)$/,
     siteRoot: (file) => folderOfFile(folderOfFile(file)),
   },
+  { framework: 'hugo', pattern: /(^|\/)hugo\.(toml|ya?ml|json)$/, siteRoot: folderOfFile },
+  {
+    framework: 'hugo',
+    pattern: /(^|\/)config\/_default\/(hugo|config)\.(toml|ya?ml|json)$/,
+    siteRoot: (file) => folderOfFile(folderOfFile(folderOfFile(file))),
+  },
+  // `config.*` is a name many tools use: Hugo's has its keys.
+  {
+    framework: 'hugo',
+    pattern: /(^|\/)config\.(toml|ya?ml)$/,
+    siteRoot: folderOfFile,
+    confirm: (text) =>
+      /^\s*base_?url\s*[:=]/im.test(text) &&
+      /^\s*(title|languageCode|theme|contentDir|defaultContentLanguage|module)\s*[:=]/im.test(text),
+  },
   // Jekyll (GitHub Pages): many repositories carry a `_config.yml` for a theme beside another site.
   {
     framework: 'jekyll',

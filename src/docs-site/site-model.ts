@@ -17,6 +17,7 @@ export type DocsFramework =
   | 'vitepress'
   | 'docsify'
   | 'jekyll'
+  | 'hugo'
   | 'markdown';
 
 /** The repository's files as a model reads them (a worktree, a commit, or either with changes on top). */

@@ -76,7 +76,7 @@ export class PageFactsCache {
 function dialectFor(framework: DocsFramework, path: string): MarkdownDialect {
   if (path.toLowerCase().endsWith('.mdx')) return 'mdx';
   if (framework === 'mkdocs') return 'python-markdown';
-  if (framework === 'jekyll') return 'jekyll';
+  if (framework === 'jekyll' || framework === 'hugo') return framework;
   return framework === 'gitbook' ? 'gitbook' : 'commonmark';
 }
 

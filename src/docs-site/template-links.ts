@@ -138,9 +138,9 @@ function mapOutsideBlocks(
   name: string,
   outside: (text: string) => string,
   inside: (text: string) => string = (block) => block,
+  open = new RegExp(`\\{%-?\\s*${name}\\s*-?%\\}`, 'g'),
+  close = new RegExp(`\\{%-?\\s*end${name}\\s*-?%\\}`, 'g'),
 ): string {
-  const open = new RegExp(`\\{%-?\\s*${name}\\s*-?%\\}`, 'g');
-  const close = new RegExp(`\\{%-?\\s*end${name}\\s*-?%\\}`, 'g');
   let result = '';
   let from = 0;
   for (;;) {
@@ -165,8 +165,17 @@ const hugoRefPrefix = 'hugo-ref:';
  */
 export function expandHugoShortcodes(body: string): string {
   if (!body.includes('{{')) return body;
+  // What code shortcodes hold is code, shown as written (configuration examples in Hugo's own docs).
+  const withoutCode = mapOutsideBlocks(
+    body,
+    'code',
+    (text) => text,
+    (block) => block.replace(/[^\n]/g, ' '),
+    /\{\{<\s*(highlight|code-toggle|code|codeblock)\b[^>]*>\}\}/g,
+    /\{\{<\s*\/\s*(highlight|code-toggle|code|codeblock)\s*>\}\}/g,
+  );
   return keepLines(
-    body.replace(
+    withoutCode.replace(
       /\{\{([<%])-?\s*(?:ref|relref)\s+(?:path\s*=\s*)?(?:"([^"\n]*)"|'([^'\n]*)'|`([^`\n]*)`|([^\s"'`>%]+))[^>%\n]*?-?\s*[>%]\}\}/g,
       keepingLines(
         (_delimiter, double, single, raw, bare) => `${hugoRefPrefix}${double ?? single ?? raw ?? bare ?? ''}`,

@@ -33,6 +33,8 @@ export interface HugoConfig {
   static: HugoMount[];
   /** `permalinks`: a section (or `page`/`section` kind table) → its URL template. */
   permalinks: Map<string, string>;
+  /** Taxonomies' plural names (`tags`, `categories` unless `taxonomies` says otherwise). */
+  taxonomies: string[];
   /** Whether a missing `ref`/`relref` stops the build (`refLinksErrorLevel`, ERROR by default). */
   refErrorsStopBuild: boolean;
   /** Hugo's embedded link render hook: on by default for a multilingual single-host site. */
@@ -77,10 +79,8 @@ export async function readHugoConfig(files: RepositoryFiles, siteRoot: string): 
   const unsupported: string[] = [];
   const text = (value: unknown, fallback: string) => (typeof value === 'string' ? value : fallback);
   const baseUrl = text(values.baseurl, '/');
-  const basePath = (/^[a-z][a-z0-9+.-]*:\/\/[^/]*(\/.*)?$/i.exec(baseUrl)?.[1] ?? baseUrl).replace(
-    /\/+$/,
-    '',
-  );
+  const withHost = /^(?:[a-z][a-z0-9+.-]*:)?\/\/[^/]*(\/.*)?$/i.exec(baseUrl);
+  const basePath = (withHost === null ? baseUrl : (withHost[1] ?? '')).replace(/\/+$/, '');
 
   const languageValues = isRecord(values.languages) ? values.languages : {};
   const defaultLanguage = text(values.defaultcontentlanguage, 'en').toLowerCase();
@@ -102,13 +102,20 @@ export async function readHugoConfig(files: RepositoryFiles, siteRoot: string): 
   // A mount for a component replaces its default folder (https://gohugo.io/hugo-modules/configuration/#module-configuration-mounts).
   let content = mountsOf('content');
   if (content.length === 0) {
-    const perLanguage = Object.entries(languageValues).flatMap(([code, language]) => {
-      const folder = isRecord(language) ? language.contentdir : undefined;
-      const source = typeof folder === 'string' ? joinInside(siteRoot, folder) : null;
-      return source === null ? [] : [{ source, target: '', language: code.toLowerCase() }];
-    });
-    const folder = joinInside(siteRoot, text(values.contentdir, 'content')) ?? siteRoot;
-    content = perLanguage.length > 0 ? perLanguage : [{ source: folder, target: '', language: null }];
+    // Each language's `contentDir`, else the site's; languages sharing a folder tell their pages
+    // apart by file name (`page.fr.md`).
+    const folderOf = (code: string) => {
+      const language = languageValues[code];
+      const own = isRecord(language) ? language.contentdir : undefined;
+      return joinInside(siteRoot, text(own, text(values.contentdir, 'content'))) ?? siteRoot;
+    };
+    const folders = new Map<string, string[]>();
+    for (const code of languages) folders.set(folderOf(code), [...(folders.get(folderOf(code)) ?? []), code]);
+    content = [...folders].map(([source, codes]) => ({
+      source,
+      target: '',
+      language: folders.size > 1 && codes.length === 1 ? (codes[0] ?? null) : null,
+    }));
   }
   let statics = mountsOf('static');
   if (statics.length === 0) {
@@ -160,6 +167,9 @@ export async function readHugoConfig(files: RepositoryFiles, siteRoot: string): 
     content,
     static: statics,
     permalinks,
+    taxonomies: isRecord(values.taxonomies)
+      ? Object.values(values.taxonomies).filter((plural): plural is string => typeof plural === 'string')
+      : ['tags', 'categories'],
     refErrorsStopBuild: text(values.reflinkserrorlevel, 'ERROR').toUpperCase() !== 'WARNING',
     embeddedLinkHook,
     problems,

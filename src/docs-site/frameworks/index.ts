@@ -3,6 +3,7 @@ import { buildDocsifySite } from './docsify.ts';
 import { buildDocusaurusSite } from './docusaurus.ts';
 import { buildFumadocsSite } from './fumadocs.ts';
 import { buildGitBookSite } from './gitbook.ts';
+import { buildHugoSite } from './hugo.ts';
 import { buildJekyllSite } from './jekyll.ts';
 import { buildMarkdownSite } from './markdown.ts';
 import { buildMdBookSite } from './mdbook.ts';
@@ -25,5 +26,6 @@ export const siteModelBuilders: Readonly<Record<DocsFramework, SiteModelBuilder>
   vitepress: buildVitePressSite,
   docsify: buildDocsifySite,
   jekyll: buildJekyllSite,
+  hugo: buildHugoSite,
   markdown: buildMarkdownSite,
 };
