@@ -30,7 +30,8 @@ export function splitUrl(url: string): LinkUrl {
   return { path: decodePath(path), fragment: hash < 0 ? null : trimmed.slice(hash + 1) };
 }
 
-function decodePath(path: string): string {
+/** A URL path percent-decoded, or as it is when it is not valid percent-encoding. */
+export function decodePath(path: string): string {
   try {
     return decodeURIComponent(path);
   } catch {

@@ -1,7 +1,15 @@
 import { posix } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { readGitIgnored } from '../git-ignored.ts';
-import { isExternalUrl, isWithin, joinInside, listFolders, relativeTo, splitUrl } from '../link-urls.ts';
+import {
+  decodePath,
+  isExternalUrl,
+  isWithin,
+  joinInside,
+  listFolders,
+  relativeTo,
+  splitUrl,
+} from '../link-urls.ts';
 import type { LinkTarget, PageLink, SiteModel, SiteModelBuilder, SiteSource } from '../site-model.ts';
 import { readHugoRef } from '../template-links.ts';
 import { type HugoConfig, readHugoConfig } from './hugo-config.ts';
@@ -238,7 +246,7 @@ export const buildHugoSite: SiteModelBuilder = async (source, siteRoot) => {
   };
 
   const urlTarget = (url: string): LinkTarget => {
-    const file = served.get(url) ?? served.get(safeDecode(url));
+    const file = served.get(url) ?? served.get(decodePath(url));
     if (file !== undefined) return { kind: 'file', file };
     if (redirects.has(url)) return { kind: 'served', reason: 'an alias of a page' };
     if (isNetlifyRedirect(url)) return { kind: 'served', reason: 'a Netlify redirect' };
@@ -472,14 +480,6 @@ function urlVariants(url: string): string[] {
   if (/\.html$/i.test(url)) return [url, url.slice(0, -5)];
   if (/\.[a-z0-9]+$/i.test(posix.basename(url))) return [url];
   return [url, `${url}/`, `${url}/index.html`];
-}
-
-function safeDecode(url: string): string {
-  try {
-    return decodeURIComponent(url);
-  } catch {
-    return url;
-  }
 }
 
 function isHeadless(frontMatter: Readonly<Record<string, unknown>>): boolean {

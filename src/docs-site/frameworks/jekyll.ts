@@ -1,6 +1,14 @@
 import { posix } from 'node:path';
 import { readGitIgnored } from '../git-ignored.ts';
-import { folderOf, isExternalUrl, isWithin, joinInside, relativeTo, splitUrl } from '../link-urls.ts';
+import {
+  decodePath,
+  folderOf,
+  isExternalUrl,
+  isWithin,
+  joinInside,
+  relativeTo,
+  splitUrl,
+} from '../link-urls.ts';
 import type {
   LinkTarget,
   NavigationEntry,
@@ -151,7 +159,7 @@ export const buildJekyllSite: SiteModelBuilder = async (source, siteRoot) => {
 
   /** A site URL (without the base URL) as the host answers it. */
   const urlTarget = (url: string): LinkTarget => {
-    const file = served.get(url) ?? served.get(safeDecode(url));
+    const file = served.get(url) ?? served.get(decodePath(url));
     if (file !== undefined) return { kind: 'file', file };
     if (redirects.has(url)) return { kind: 'served', reason: 'a redirect_from page' };
     if (unknownUrls > 0)
@@ -399,14 +407,6 @@ function urlVariants(url: string): string[] {
   }
   if (/\.[a-z0-9]+$/i.test(posix.basename(url))) return [url];
   return [url, `${url}.html`];
-}
-
-function safeDecode(url: string): string {
-  try {
-    return decodeURIComponent(url);
-  } catch {
-    return url;
-  }
 }
 
 /**
