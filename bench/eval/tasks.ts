@@ -43,6 +43,7 @@ const betterAuthDocs = committedSite('better-auth__better-auth');
 const yogaDocs = committedSite('dotansimha__graphql-yoga');
 const hippyDocs = committedSite('Tencent__Hippy');
 const justTheDocs = committedSite('just-the-docs__just-the-docs');
+const grpcDocs = committedSite('grpc__grpc.io');
 
 const changed = (result: TaskResult): Record<string, string> | string =>
   result.files ?? 'no branch was pushed';
@@ -718,6 +719,67 @@ export const evaluationTasks: EvaluationTask[] = [
       call('validate', {}),
       answer(
         'Moved the Search page to docs/search/index.md (its URL stays /docs/search/) and updated the {% link %} tag in MIGRATION.md, which names the file and would stop the build.',
+      ),
+    ],
+  },
+  {
+    // A real Hugo site (grpc.io, committed under test/fixtures/docs-sites/): a `relref` names the page's
+    // path, and Hugo's build fails on one that finds nothing; the old URL, linked from outside as a full
+    // URL, keeps working through an `aliases` entry in the page's front matter.
+    name: 'real-hugo-rename-page',
+    fixture: grpcDocs,
+    prompt:
+      'Rename the Rust quick start page to getting-started (content/en/docs/languages/rust/getting-started.md). Keep the site building and the old URL working.',
+    check(result) {
+      const files = changed(result);
+      if (typeof files === 'string') return files;
+      const folder = 'content/en/docs/languages/rust';
+      if (files[`${folder}/quickstart.md`] !== undefined) return 'the old page is still there';
+      const renamed = files[`${folder}/getting-started.md`];
+      if (renamed === undefined) return `${folder}/getting-started.md is missing`;
+      const oldUrl =
+        /^(aliases:\s*\[?\s*['"]?\/docs\/languages\/rust\/quickstart\/?['"]?\s*\]?|\s*-\s*['"]?\/docs\/languages\/rust\/quickstart\/?['"]?)\s*$/;
+      if (!renamed.split('\n').some((line) => oldUrl.test(line)))
+        return 'the renamed page has no alias for /docs/languages/rust/quickstart/';
+      const withoutAlias = renamed
+        .split('\n')
+        .filter((line) => !oldUrl.test(line) && line.trim() !== 'aliases:')
+        .join('\n');
+      if (withoutAlias !== grpcDocs[`${folder}/quickstart.md`])
+        return 'the renamed page changed beyond its alias';
+      const home = grpcDocs['content/en/_index.md']?.replace(
+        '{{< relref "/docs/languages/rust/quickstart" >}}',
+        '{{< relref "/docs/languages/rust/getting-started" >}}',
+      );
+      if (files['content/en/_index.md'] !== home)
+        return 'the home page does not name the renamed page in its relref (Hugo would fail with REF_NOT_FOUND)';
+      return unchangedExcept(result, grpcDocs, [
+        `${folder}/quickstart.md`,
+        `${folder}/getting-started.md`,
+        'content/en/_index.md',
+      ]);
+    },
+    script: [
+      // move_file lists the home page's `relref` that now finds nothing.
+      call('move_file', {
+        from: 'content/en/docs/languages/rust/quickstart.md',
+        to: 'content/en/docs/languages/rust/getting-started.md',
+      }),
+      read('content/en/_index.md'),
+      edit(
+        'content/en/_index.md',
+        '{{< relref "/docs/languages/rust/quickstart" >}}',
+        '{{< relref "/docs/languages/rust/getting-started" >}}',
+      ),
+      read('content/en/docs/languages/rust/getting-started.md'),
+      edit(
+        'content/en/docs/languages/rust/getting-started.md',
+        'weight: 10\n',
+        'weight: 10\naliases: [/docs/languages/rust/quickstart/]\n',
+      ),
+      call('validate', {}),
+      answer(
+        'Renamed the Rust quick start to getting-started.md, updated the relref on the home page (Hugo fails on a ref that finds nothing), and kept /docs/languages/rust/quickstart/ working with an alias.',
       ),
     ],
   },

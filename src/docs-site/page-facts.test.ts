@@ -147,7 +147,12 @@ describe('links written by a template language', () => {
       '[a]({{< ref "docs/a.md" >}}) [b]({{% relref \'b\' %}})\n[c]({{<relref path="/c#part" lang="en">}}) [d]({{< ref d >}})\n';
     assert.deepEqual(
       readPageFacts(text, 'hugo').links.map(({ url, line }) => `${line} ${url}`),
-      ['1 {{< ref "docs/a.md" >}}', '1 {{< ref "b" >}}', '2 {{< ref "/c#part" >}}', '2 {{< ref "d" >}}'],
+      [
+        '1 {{< ref "docs/a.md" >}}',
+        '1 {{< relref "b" >}}',
+        '2 {{< relref "/c#part" >}}',
+        '2 {{< ref "d" >}}',
+      ],
     );
   });
 });

@@ -157,7 +157,8 @@ function mapOutsideBlocks(
   return result + outside(text.slice(from));
 }
 
-const hugoRefPrefix = 'hugo-ref:';
+// `hugo-ref:` or `hugo-relref:`, as written.
+const hugoRefPrefix = /^hugo-(ref|relref):/;
 
 /**
  * Hugo's `ref` and `relref` shortcodes (https://gohugo.io/methods/shortcode/ref/), with `<` or `%`
@@ -176,21 +177,23 @@ export function expandHugoShortcodes(body: string): string {
   );
   return keepLines(
     withoutCode.replace(
-      /\{\{([<%])-?\s*(?:ref|relref)\s+(?:path\s*=\s*)?(?:"([^"\n]*)"|'([^'\n]*)'|`([^`\n]*)`|([^\s"'`>%]+))[^>%\n]*?-?\s*[>%]\}\}/g,
+      /\{\{([<%])-?\s*(ref|relref)\s+(?:path\s*=\s*)?(?:"([^"\n]*)"|'([^'\n]*)'|`([^`\n]*)`|([^\s"'`>%]+))[^>%\n]*?-?\s*[>%]\}\}/g,
       keepingLines(
-        (_delimiter, double, single, raw, bare) => `${hugoRefPrefix}${double ?? single ?? raw ?? bare ?? ''}`,
+        (_delimiter, name, double, single, raw, bare) =>
+          `hugo-${name}:${double ?? single ?? raw ?? bare ?? ''}`,
       ),
     ),
   );
 }
 
 export function showHugoUrl(url: string): string {
-  return url.startsWith(hugoRefPrefix) ? `{{< ref "${url.slice(hugoRefPrefix.length)}" >}}` : url;
+  const prefix = hugoRefPrefix.exec(url);
+  return prefix === null ? url : `{{< ${prefix[1]} "${url.slice(prefix[0].length)}" >}}`;
 }
 
-/** The path a `{{< ref "…" >}}` link names, or null for any other link. */
+/** The path a `{{< ref "…" >}}` or `{{< relref "…" >}}` link names, or null for any other link. */
 export function readHugoRef(url: string): string | null {
-  return /^\{\{< ref "(.*)" >\}\}$/.exec(url)?.[1] ?? null;
+  return /^\{\{< (?:ref|relref) "(.*)" >\}\}$/.exec(url)?.[1] ?? null;
 }
 
 export function countNewlines(text: string): number {
