@@ -152,18 +152,25 @@ export const buildHugoSite: SiteModelBuilder = async (source, siteRoot) => {
   }
   // Page resources: the other files of a bundle's folder, published beside the page.
   const pageFiles = new Set(pages.map((page) => page.file));
-  const bundles = pages.filter((page) => page.bundle !== null && page.url !== null);
+  const bundles = new Map<string, HugoPage>();
+  for (const page of pages)
+    if (page.bundle !== null && !bundles.has(page.bundle)) bundles.set(page.bundle, page);
+  /** The nearest bundle above a file: its folder or a parent's, up to the mount. */
+  const bundleOf = (path: string, mount: string): HugoPage | undefined => {
+    for (let folder = posix.dirname(path); isWithin(mount, folder); folder = posix.dirname(folder)) {
+      const bundle = bundles.get(folder);
+      if (bundle !== undefined || folder === mount || folder === '.') return bundle;
+    }
+    return undefined;
+  };
   for (const mount of config.content) {
     for (const path of files.paths) {
       if (!isWithin(mount.source, path) || pageFiles.has(path) || pageExtension.test(path)) continue;
-      const bundle = bundles
-        .filter((page) => page.bundle !== null && isWithin(page.bundle, path))
-        .sort((left, right) => (right.bundle?.length ?? 0) - (left.bundle?.length ?? 0))[0];
-      if (bundle?.url === null || bundle === undefined) {
-        serve(`/${relativeTo(mount.source, path)}`, path);
-        continue;
-      }
-      serve(posix.join(bundle.url, relativeTo(bundle.bundle ?? '', path)), path);
+      const bundle = bundleOf(path, mount.source);
+      const inside =
+        path === mount.source ? mount.target : joinInside(mount.target, relativeTo(mount.source, path));
+      if (bundle?.url == null || bundle.bundle === null) serve(`/${inside ?? ''}`, path);
+      else serve(posix.join(bundle.url, relativeTo(bundle.bundle, path)), path);
     }
   }
   for (const mount of config.static) {
