@@ -56,6 +56,8 @@ export interface Config {
   drainMemoryMegabytes: number;
   /** Bytes of request bodies held at once, in MiB; a request beyond waits, then gets a 429 (http/body-memory.ts). */
   requestMemoryMegabytes: number;
+  /** Client connections the HTTP listener holds at once; one beyond is closed as it arrives. */
+  maxConnections: number;
   /**
    * Proxies (addresses or CIDRs) whose `X-Forwarded-For` is believed for the client's address
    * (`request.ip`); empty: the socket's peer is the client.
@@ -259,6 +261,7 @@ export function loadConfig(
     analyticsRetentionMonths: parseInteger(environment, 'QUIRE_ANALYTICS_RETENTION_MONTHS', 13, 1, 1200),
     drainMemoryMegabytes: parseInteger(environment, 'QUIRE_DRAIN_MEMORY_MB', 128, 1, 65_536),
     requestMemoryMegabytes: parseInteger(environment, 'QUIRE_REQUEST_MEMORY_MB', 128, 1, 65_536),
+    maxConnections: parseInteger(environment, 'QUIRE_MAX_CONNECTIONS', 8192, 1, 1_000_000),
     trustedProxies: parseTrustedProxies(environment),
     ...parseSecretKeys(environment),
   });

@@ -89,6 +89,10 @@ export async function buildApp(
     ajv: undefined,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // Every open connection holds a file descriptor and some memory whether it sends anything or not:
+  // past the limit, a new one is closed as it arrives (Node's `server.maxConnections`), so a flood
+  // of idle sockets cannot take the descriptors the database pool, git and the logs need.
+  app.server.maxConnections = dependencies.config.maxConnections;
   app.setValidatorCompiler(createValidatorCompiler());
   // The API speaks JSON only; a route that needs another body type registers its own parser
   // inside its own plugin (encapsulated).
