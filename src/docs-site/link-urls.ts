@@ -50,6 +50,18 @@ export function joinInside(folder: string, relative: string): string | null {
   return trimmed === '.' ? '' : trimmed;
 }
 
+/**
+ * A relative URL path as the browser resolves it against a page's URL path (`install/` from
+ * `/guide/start/` is `/guide/start/install/`; `../x` from `/a.html` is `/x`), never above the root.
+ */
+export function resolveFromPageUrl(pageUrl: string, relative: string): string {
+  let resolved = posix.normalize(
+    posix.join(pageUrl.endsWith('/') ? pageUrl : posix.dirname(pageUrl), relative),
+  );
+  if (relative.endsWith('/') && !resolved.endsWith('/')) resolved += '/';
+  return resolved.replace(/^(\/\.\.)+/, '') || '/';
+}
+
 /** A route in one form: a leading slash, no trailing slash (but `/` itself), no `index.html`. */
 export function normalizeRoute(route: string): string {
   let result = `/${route}`.replace(/\/{2,}/g, '/');

@@ -8,6 +8,7 @@ import {
   joinInside,
   listFolders,
   relativeTo,
+  resolveFromPageUrl,
   splitUrl,
 } from '../link-urls.ts';
 import type { LinkTarget, PageLink, SiteModel, SiteModelBuilder, SiteSource } from '../site-model.ts';
@@ -81,12 +82,11 @@ export const buildHugoSite: SiteModelBuilder = async (source, siteRoot) => {
       const language =
         mount.language ??
         (suffix !== undefined && config.languages.includes(suffix) ? suffix : config.defaultLanguage);
-      const withoutExtension = inside
-        .replace(pageExtension, '')
-        .replace(
-          suffix !== undefined && config.languages.includes(suffix) ? new RegExp(`\\.${suffix}$`, 'i') : /$^/,
-          '',
-        );
+      const translated = suffix !== undefined && config.languages.includes(suffix);
+      const withoutLanguage = inside.replace(pageExtension, '');
+      const withoutExtension = translated
+        ? withoutLanguage.slice(0, withoutLanguage.length - (suffix?.length ?? 0) - 1)
+        : withoutLanguage;
       const frontMatter = await frontMatterOf(source, path);
       if (frontMatter.draft === true) {
         const url = pageUrl(config, withoutExtension, language, frontMatter);
@@ -124,7 +124,7 @@ export const buildHugoSite: SiteModelBuilder = async (source, siteRoot) => {
     );
   if (missingContent.length > 0)
     unsupported.push(
-      `content mounted from ${missingContent.join(', ')} is not in this checkout (a Git submodule?); links that may lead there are unchecked`,
+      `content mounted from ${missingContent.slice(0, 5).join(', ')}${missingContent.length > 5 ? ` and ${missingContent.length - 5} more folders` : ''} is not in this checkout (a Git submodule?); links that may lead there are unchecked`,
     );
   if (skippedFormats > 0)
     unsupported.push(
@@ -137,7 +137,6 @@ export const buildHugoSite: SiteModelBuilder = async (source, siteRoot) => {
     for (const variant of urlVariants(url)) if (!served.has(variant)) served.set(variant, file);
   };
   const redirects = new Set<string>();
-  for (const url of taxonomyUrls) serve(url, config.files[0] ?? siteRoot);
   let unknownUrls = 0;
   for (const page of pages) {
     if (page.url === null) unknownUrls += 1;
@@ -256,6 +255,8 @@ export const buildHugoSite: SiteModelBuilder = async (source, siteRoot) => {
     const file = served.get(url) ?? served.get(decodePath(url));
     if (file !== undefined) return { kind: 'file', file };
     if (redirects.has(url)) return { kind: 'served', reason: 'an alias of a page' };
+    if (taxonomyUrls.has(url) || taxonomyUrls.has(`${url}/`))
+      return { kind: 'served', reason: 'a taxonomy page Hugo generates from front matter' };
     if (isNetlifyRedirect(url)) return { kind: 'served', reason: 'a Netlify redirect' };
     if (drafts.has(url)) return { kind: 'unchecked', reason: 'a draft page, built only with --buildDrafts' };
     if (missingTargets.some((missing) => isRouteUnder(missing, url, config)))
@@ -324,11 +325,7 @@ export const buildHugoSite: SiteModelBuilder = async (source, siteRoot) => {
         };
     } else {
       if (page?.url == null) return { kind: 'unchecked', reason: 'the page is not published at a known URL' };
-      absolute = posix.normalize(
-        posix.join(page.url.endsWith('/') ? page.url : posix.dirname(page.url), path),
-      );
-      if (path.endsWith('/') && !absolute.endsWith('/')) absolute += '/';
-      absolute = absolute.replace(/^(\/\.\.)+/, '') || '/';
+      absolute = resolveFromPageUrl(page.url, path);
     }
     const target = urlTarget(absolute);
     if (target.kind === 'broken' && /\.md$/i.test(path)) {

@@ -7,6 +7,7 @@ import {
   isWithin,
   joinInside,
   relativeTo,
+  resolveFromPageUrl,
   splitUrl,
 } from '../link-urls.ts';
 import type {
@@ -223,11 +224,7 @@ export const buildJekyllSite: SiteModelBuilder = async (source, siteRoot) => {
     } else {
       if (pageUrlOf === undefined || pageUrlOf === null)
         return { kind: 'unchecked', reason: 'the page is not rendered at a known URL' };
-      absolute = posix.normalize(
-        posix.join(pageUrlOf.endsWith('/') ? pageUrlOf : posix.dirname(pageUrlOf), path),
-      );
-      if (path.endsWith('/') && !absolute.endsWith('/')) absolute += '/';
-      absolute = absolute.replace(/^(\/\.\.)+/, '') || '/';
+      absolute = resolveFromPageUrl(pageUrlOf, path);
     }
     const target = urlTarget(absolute);
     // A file the build generates where Git keeps nothing (API docs written into a `.gitignore`d folder).
