@@ -215,6 +215,12 @@ function textRecords(text: string): unknown[] {
       const record = parsedJson(line);
       return record === notJson ? undefined : record;
     });
+  // One entry written over several lines (Vercel's documentation shows one so): the whole body is it.
+  if (text[start] === '{' && records.some((record) => record === undefined)) {
+    const whole = parsedJson(text);
+    if (whole !== notJson && typeof whole === 'object' && whole !== null && !Array.isArray(whole))
+      return [whole];
+  }
   return linesOrRefused(records);
 }
 

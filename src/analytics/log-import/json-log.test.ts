@@ -81,6 +81,27 @@ describe('parseJsonLogLine', () => {
     assert.equal(visitorAddressOf(result.request), '203.0.113.1');
   });
 
+  it("reads a Vercel static entry whose proxy holds only the method and status, from the entry's own path", () => {
+    // The shape of captured static entries: `proxy` without path, host or client, `path` and `host`
+    // on the entry itself (with or without a leading slash).
+    for (const path of ['/_next/data/build/join.json', '_next/data/build/join.json']) {
+      const line = JSON.stringify({
+        id: 'R1',
+        timestamp: Date.parse('2026-05-01T12:00:00Z'),
+        requestId: 'fra1::abc',
+        proxy: { method: 'GET', statusCode: 304 },
+        source: 'static',
+        host: 'web-abc.vercel.app',
+        path,
+      });
+      const result = parseJsonLogLine(line);
+      assert.ok(result.ok);
+      assert.equal(result.request.target, '/_next/data/build/join.json');
+      assert.equal(result.request.host, 'web-abc.vercel.app');
+      assert.equal(result.request.status, 304);
+    }
+  });
+
   it('reads the batch endpoint field names', () => {
     const result = parseJsonLogLine(
       '{"path":"https://x.dev/a","timestamp":"2026-05-01T12:00:00+02:00","userAgent":"curl/8","ip":"not an address"}',

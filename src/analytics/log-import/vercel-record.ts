@@ -22,7 +22,12 @@ export function parseVercelRecord(record: JsonObject): LogLineResult {
   if (!isObject(proxy) || record.source === 'build') {
     return { ok: false, reason: 'not a request entry (Vercel build or runtime log)' };
   }
-  const target = firstString(proxy.path);
+  // A request's `proxy` may hold as little as its method and status (real static entries): the
+  // entry's own `path` and `host` say the rest (https://vercel.com/docs/drains/reference/logs).
+  const entryPath = firstString(record.path);
+  const target =
+    firstString(proxy.path) ??
+    (entryPath === undefined || entryPath.startsWith('/') ? entryPath : `/${entryPath}`);
   if (target === undefined || target === '') return { ok: false, reason: 'no request path' };
   // The proxy's time is the request's: every entry of one request carries the same one.
   const occurredAt = readTimestamp(proxy.timestamp ?? record.timestamp);
@@ -41,7 +46,7 @@ export function parseVercelRecord(record: JsonObject): LogLineResult {
       referrer: firstString(proxy.referer),
       accept: undefined,
       ip: firstString(proxy.clientIp),
-      host: firstString(proxy.host),
+      host: firstString(proxy.host) ?? firstString(record.host),
       requestId: requestId === undefined ? undefined : `vercel:${requestId}`,
     },
   };
