@@ -267,6 +267,11 @@ function readAttributeLinks(body: string, codeLines: ReadonlySet<number>, links:
       // A tag's attribute, not prose that mentions one: the text before it opens a tag.
       const before = outsideCode.slice(0, match.index);
       if (before.lastIndexOf('<') < before.lastIndexOf('>') && !/^\s/.test(text)) continue;
+      // A component's `src` is its own business (a video component may load it from a CDN): only
+      // HTML elements' and image components' sources are files of the site.
+      const tag = /^<([A-Za-z][\w.]*)/.exec(before.slice(before.lastIndexOf('<')))?.[1];
+      if (match[1] === 'src' && tag !== undefined && /^[A-Z]/.test(tag) && !/^(Image|Img|Picture)$/.test(tag))
+        continue;
       links.push({ url, line: index + 1, kind: match[1] === 'src' ? 'image' : 'html' });
     }
   }

@@ -1,4 +1,5 @@
-import { CallValue, isPlainRecord, readJavaScriptConfig } from '../javascript-config.ts';
+import { CallValue, isPlainRecord, readJavaScriptConfig, UnknownValue } from '../javascript-config.ts';
+import { readJavaScriptModules } from '../javascript-modules.ts';
 import { joinInside, normalizeRoute } from '../link-urls.ts';
 import type { RepositoryFiles } from '../site-model.ts';
 import { readNextRedirects } from './next-app.ts';
@@ -17,8 +18,13 @@ export interface FumadocsConfig {
   /** The files read: `source.config.ts` and the loader's module when found. */
   files: string[];
   collections: FumadocsCollection[];
-  /** Whether a loader is given an `i18n` configuration (translations as `page.cn.mdx`). */
-  i18n: boolean;
+  /** A loader's `i18n` configuration (translations), or null without one. */
+  i18n: FumadocsI18n | null;
+  /**
+   * Folders where fumadocs-openapi's `openapiSource(..., { baseDir })` adds pages built from an
+   * OpenAPI document (no files), relative to the content folder (`en/api-reference/(generated)`).
+   */
+  virtualDirs: string[];
   /** The `source` routes of the Next.js configuration's `redirects()`, as written. */
   redirects: string[];
   unsupported: string[];
@@ -55,14 +61,18 @@ export async function readFumadocsConfig(
 
   const baseUrls = new Map<string, string>();
   const loaders: string[] = [];
-  let i18n = false;
+  let i18n: FumadocsI18n | null = null;
+  const virtualDirs: string[] = [];
   const prefix = siteRoot === '' ? '' : `${siteRoot}/`;
   const modules = files.paths.filter(
     (path) => path.startsWith(prefix) && loaderModule.test(path.slice(prefix.length)),
   );
   for (const file of modules) {
     read.add(file);
-    const module = readJavaScriptConfig((await files.read(file)) ?? '', file);
+    // With the local modules it imports: `import { i18n } from './i18n'` (defineI18n in lib/i18n.ts).
+    const modules = await readJavaScriptModules(files, file);
+    for (const imported of modules?.files ?? []) read.add(imported);
+    const module = modules?.config ?? readJavaScriptConfig((await files.read(file)) ?? '', file);
     for (const value of module.named.values()) {
       if (!(value instanceof CallValue) || value.callee !== 'loader') continue;
       // `loader({ baseUrl, source })`, or since Fumadocs 16 `loader(source, { baseUrl })`, where the
@@ -76,7 +86,8 @@ export async function readFumadocsConfig(
         : [options.source];
       if (typeof options.baseUrl !== 'string') continue;
       loaders.push(options.baseUrl);
-      if (options.i18n !== undefined) i18n = true;
+      if (options.i18n !== undefined) i18n = readI18n(await i18nValue(files, siteRoot, options.i18n, read));
+      virtualDirs.push(...openapiBaseDirs(value.arguments_, 0));
       for (const source of sources) {
         // `docs.toFumadocsSource()`; `toFumadocsSource(docs, ...)` with `docs` imported is not told.
         const name =
@@ -100,5 +111,78 @@ export async function readFumadocsConfig(
   }
   const next = await readNextRedirects(files, siteRoot);
   if (next.file !== null) read.add(next.file);
-  return { files: [...read], collections, i18n, redirects: next.sources, unsupported };
+  return { files: [...read], collections, i18n, virtualDirs, redirects: next.sources, unsupported };
+}
+
+/**
+ * A site's translations (https://fumadocs.dev/docs/internationalization): `parser` `dot`
+ * (`page.cn.mdx` beside `page.mdx`, the default) or `dir` (`cn/page.mdx` under the content folder),
+ * and `hideLocale`: `never` (the default: every language's URLs have its prefix, the default one's
+ * too, and the middleware sends unprefixed URLs there), `default-locale` or `always`.
+ */
+export interface FumadocsI18n {
+  parser: 'dot' | 'dir';
+  defaultLanguage: string | null;
+  languages: string[];
+  hideLocale: 'never' | 'default-locale' | 'always';
+}
+
+function readI18n(value: unknown): FumadocsI18n {
+  const options = value instanceof CallValue ? value.arguments_[0] : value;
+  const record = isPlainRecord(options) ? options : {};
+  const languages = Array.isArray(record.languages)
+    ? record.languages.filter((language): language is string => typeof language === 'string')
+    : [];
+  const hideLocale = record.hideLocale;
+  return {
+    parser: record.parser === 'dir' ? 'dir' : 'dot',
+    defaultLanguage: typeof record.defaultLanguage === 'string' ? record.defaultLanguage : null,
+    languages,
+    hideLocale: hideLocale === 'always' || hideLocale === 'default-locale' ? hideLocale : 'never',
+  };
+}
+
+/** The `baseDir` of every `openapiSource(document, { baseDir })` call within a loader's arguments. */
+function openapiBaseDirs(values: readonly unknown[], depth: number): string[] {
+  if (depth > 6) return [];
+  const found: string[] = [];
+  for (const value of values) {
+    if (value instanceof CallValue) {
+      const options = value.arguments_[1];
+      if (
+        /(^|\.)openapiSource$/.test(value.callee) &&
+        isPlainRecord(options) &&
+        typeof options.baseDir === 'string'
+      )
+        found.push(options.baseDir.replace(/^\.?\/+|\/+$/g, ''));
+      found.push(...openapiBaseDirs(value.arguments_, depth + 1));
+    } else if (isPlainRecord(value)) found.push(...openapiBaseDirs(Object.values(value), depth + 1));
+    else if (Array.isArray(value)) found.push(...openapiBaseDirs(value, depth + 1));
+  }
+  return found;
+}
+
+/**
+ * The loader's `i18n` value; when it is imported through a path alias (`@/lib/i18n`, which only
+ * tsconfig's `paths` resolve), the `defineI18n(...)` call of the site's `lib/i18n` module
+ * (`src/lib/` first, as Next.js's `@/*` alias does when a `src` folder exists).
+ */
+async function i18nValue(
+  files: RepositoryFiles,
+  siteRoot: string,
+  value: unknown,
+  read: Set<string>,
+): Promise<unknown> {
+  if (!(value instanceof UnknownValue)) return value;
+  for (const folder of ['src/lib', 'lib']) {
+    for (const extension of ['ts', 'tsx', 'js', 'mjs']) {
+      const file = joinInside(siteRoot, `${folder}/i18n.${extension}`);
+      if (file === null || !files.has(file)) continue;
+      read.add(file);
+      const module = readJavaScriptConfig((await files.read(file)) ?? '', file);
+      for (const named of [...module.named.values(), module.value])
+        if (named instanceof CallValue && /(^|\.)defineI18n$/.test(named.callee)) return named;
+    }
+  }
+  return value;
 }

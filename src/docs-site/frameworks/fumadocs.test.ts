@@ -140,6 +140,46 @@ describe('Fumadocs site model', () => {
     assert.deepEqual(pagesMissingFromNavigation(plugin.model, ['docs/content/docs/plugins/jwt.mdx']), []);
   });
 
+  it('serves translations in language folders (the dir parser), falling back to the default language', async () => {
+    // The shape of simstudioai/sim and LuggaPugga/better-captcha: `defineI18n({ parser: 'dir' })` in
+    // lib/i18n.ts (imported by a path alias), `content/docs/<lang>/`, the default language without a
+    // prefix, redirects in a module next.config imports, a rewrite for `.mdx` URLs, pages that
+    // fumadocs-openapi builds from a document, and a video component that loads its own files.
+    const files = {
+      'source.config.ts':
+        "import { defineDocs } from 'fumadocs-mdx/config';\nexport const docs = defineDocs({ dir: 'content/docs' });\n",
+      'src/lib/i18n.ts':
+        "import { defineI18n } from 'fumadocs-core/i18n';\nexport const i18n = defineI18n({ defaultLanguage: 'en', languages: ['en', 'cn'], hideLocale: 'default-locale', parser: 'dir' });\n",
+      'src/lib/source.ts': [
+        "import { loader, multiple } from 'fumadocs-core/source';",
+        "import { i18n } from '@/lib/i18n';",
+        'export const source = loader(',
+        "  multiple({ docs: docs.toFumadocsSource(), openapi: await openapiSource(api, { baseDir: 'en/reference/(generated)' }) }),",
+        "  { baseUrl: '/', i18n },",
+        ');',
+        '',
+      ].join('\n'),
+      'next.config.ts':
+        "import { REDIRECTS } from './lib/redirects';\nexport default { redirects: async () => REDIRECTS, rewrites: async () => [{ source: '/:path*.mdx', destination: '/llms.mdx/:path*' }] };\n",
+      'lib/redirects.ts':
+        "export const REDIRECTS = [{ source: '/old/:path*', destination: '/guide/:path*', permanent: true }];\n",
+      'content/docs/en/index.mdx':
+        '---\ntitle: Home\n---\n[Guide](/guide) · [Old](/old/setup) · [As Markdown](/guide.mdx) · [Endpoint](/reference/users)\n',
+      'content/docs/en/guide.mdx': '---\ntitle: Guide\n---\n<Video src="intro.mp4" />\n',
+      'content/docs/en/reference/meta.json': JSON.stringify({ pages: ['(generated)/users'] }),
+      'content/docs/cn/index.mdx':
+        '---\ntitle: 首页\n---\n[指南](/cn/guide) · [English](/guide) · [Gone](/cn/gone)\n',
+      'content/docs/cn/meta.json': JSON.stringify({ pages: ['index', 'guide', 'missing'] }),
+    };
+    const { model, problems } = await check(files);
+    assert.deepEqual(model.pages.get('content/docs/cn/index.mdx'), ['/cn']);
+    assert.deepEqual(model.pages.get('content/docs/en/guide.mdx'), ['/guide', '/en/guide']);
+    assert.deepEqual(messages(problems), [
+      'content/docs/cn/meta.json:1: Navigation entry "missing" names no page',
+      'content/docs/cn/index.mdx:4: Broken link "/cn/gone": no page of content/docs is served at /gone',
+    ]);
+  });
+
   it('serves translations beside their page under their language, falling back to the page', async () => {
     // The shape of vercel/swr-site: `lib/geistdocs/source.ts` with `loader(source, { i18n, baseUrl })`
     // (Fumadocs 16), translations as `page.cn.mdx` (the default `dot` parser).

@@ -38,29 +38,81 @@ export const buildFumadocsSite: SiteModelBuilder = async (source, siteRoot) => {
   const pages = new Map<string, string[]>();
   const collectionOf = (path: string) =>
     config.collections.find((collection) => isWithin(collection.dir, path));
-  // Translations beside their page (`page.cn.mdx`, Fumadocs' default `dot` parser): a suffix is a
-  // language when the site's loader has an i18n configuration and the untranslated page exists.
-  const translationOf = (path: string) => {
-    if (!config.i18n) return null;
+  const i18n = config.i18n;
+  // Translations: beside their page (`page.cn.mdx`, the `dot` parser: a suffix is a language when the
+  // untranslated page exists), or in a language's folder (`cn/page.mdx`, the `dir` parser).
+  const translationOf = (collection: FumadocsCollection, path: string) => {
+    if (i18n === null) return null;
+    if (i18n.parser === 'dir') {
+      const relative = relativeTo(collection.dir, path);
+      const language = relative.split('/')[0] ?? '';
+      if (!i18n.languages.includes(language)) return null;
+      const page = joinInside(collection.dir, relative.slice(language.length + 1)) ?? path;
+      return { language, page };
+    }
     const match = /^(.*)\.([a-z]{2,3}(?:-[A-Za-z]{2,4})?)\.(mdx|md)$/.exec(path);
     if (match === null || !(files.has(`${match[1]}.mdx`) || files.has(`${match[1]}.md`))) return null;
     return { language: match[2] ?? '', page: `${match[1]}.${match[3]}` };
+  };
+  // A language's prefix (`hideLocale`): none for the default one unless `never`, none at all with
+  // `always`. Pages of the default language are served unprefixed too (the middleware's redirect).
+  const routesOf = (language: string, route: string): string[] => {
+    const prefixed = normalizeRoute(`/${language}${route}`);
+    if (i18n === null || i18n.hideLocale === 'always') return [route];
+    const isDefault = language === i18n.defaultLanguage;
+    if (!isDefault) return [prefixed];
+    return i18n.hideLocale === 'default-locale' ? [route, prefixed] : [prefixed, route];
   };
   const languages = new Set<string>();
   for (const path of files.paths) {
     const collection = collectionOf(path);
     if (collection === undefined || !isPagePath(path)) continue;
-    const translation = translationOf(path);
-    if (translation === null) pages.set(path, [routeOf(collection, path)]);
-    else {
+    const translation = translationOf(collection, path);
+    if (translation === null) {
+      const route = routeOf(collection, path);
+      pages.set(
+        path,
+        i18n?.parser === 'dot' && i18n.defaultLanguage !== null
+          ? routesOf(i18n.defaultLanguage, route)
+          : [route],
+      );
+    } else {
       languages.add(translation.language);
-      pages.set(path, [normalizeRoute(`/${translation.language}${routeOf(collection, translation.page)}`)]);
+      pages.set(path, routesOf(translation.language, routeOf(collection, translation.page)));
     }
   }
+  /** The default language's folder for a folder of another language's (`dir` parser), or null. */
+  const defaultLanguageFolder = (folder: string): string | null => {
+    if (i18n?.parser !== 'dir' || i18n.defaultLanguage === null) return null;
+    const collection = collectionOf(`${folder}/x`);
+    if (collection === undefined) return null;
+    const [language, ...rest] = relativeTo(collection.dir, folder).split('/');
+    if (language === undefined || language === i18n.defaultLanguage || !i18n.languages.includes(language))
+      return null;
+    return joinInside(collection.dir, [i18n.defaultLanguage, ...rest].join('/'));
+  };
   const isExpected = createCheckoutCoverage(files.paths);
   const ignored = await readGitIgnored(files);
-  const isGenerated = (base: string) =>
+  // A path within its collection without its language folder, and without `(group)` folders for a
+  // URL's path (a URL does not show them).
+  const pathOf = (relative: string, asUrl: boolean) =>
+    relative
+      .split('/')
+      .filter((segment) => !(asUrl && /^\(.*\)$/.test(segment)))
+      .filter(
+        (segment, index) => !(index === 0 && i18n?.parser === 'dir' && i18n.languages.includes(segment)),
+      )
+      .join('/');
+  // Pages fumadocs-openapi builds from an OpenAPI document are in no checkout either.
+  const isVirtual = (base: string, asUrl: boolean) => {
+    const collection = collectionOf(`${base}/x`);
+    if (collection === undefined || config.virtualDirs.length === 0) return false;
+    const path = pathOf(relativeTo(collection.dir, base), asUrl);
+    return config.virtualDirs.some((dir) => isWithin(pathOf(dir, asUrl), path));
+  };
+  const isIgnored = (base: string) =>
     [`${base}.mdx`, `${base}.md`, `${base}/`, `${base}/index.mdx`].some((path) => ignored(path));
+  const isGenerated = (base: string) => isVirtual(base, false) || isIgnored(base);
   const metaFiles = files.paths.filter(
     // A translated `meta.cn.json` lists the same items as its `meta.json`.
     (path) => collectionOf(path) !== undefined && /(^|\/)meta\.json$/.test(path),
@@ -102,9 +154,18 @@ export const buildFumadocsSite: SiteModelBuilder = async (source, siteRoot) => {
       // Separators, links, rest items and exceptions name no page of their own.
       if (name === '' || name === 'z...a' || /^(---|!|\[|external:)/.test(name)) continue;
       const line = lines.lineOf(reference);
-      const target = itemTarget(folder, name, folders, pages);
+      // A language's folder falls back to the default language's pages (Fumadocs' page tree).
+      const fallback = defaultLanguageFolder(folder);
+      const target =
+        itemTarget(folder, name, folders, pages) ??
+        (fallback === null ? null : itemTarget(fallback, name, folders, pages));
       // What a build generates is in no checkout, and no entry of it is checked or edited.
-      if (target === null && isBuildOutput(folder, name, reference, isGenerated)) continue;
+      if (
+        target === null &&
+        (isBuildOutput(folder, name, reference, isGenerated) ||
+          (fallback !== null && isBuildOutput(fallback, name, reference, isGenerated)))
+      )
+        continue;
       navigation.push({ reference, file, line, groups: title === null ? [] : [title], target });
     }
   }
@@ -121,7 +182,8 @@ export const buildFumadocsSite: SiteModelBuilder = async (source, siteRoot) => {
       if (collection === undefined) return null;
       // fumadocs-openapi writes its pages into a folder of the collection that .gitignore keeps out of Git.
       const base = joinInside(collection.dir, routeBelow(collection.baseUrl, route));
-      return { label: collection.dir, generated: base !== null && isGenerated(base) ? base : null };
+      const generated = base !== null && (isVirtual(base, true) || isIgnored(base));
+      return { label: collection.dir, generated: generated ? base : null };
     },
   });
 
@@ -136,7 +198,14 @@ export const buildFumadocsSite: SiteModelBuilder = async (source, siteRoot) => {
     // A translation is listed through its page's entry.
     needsNavigationEntry: (file) => {
       const meta = metas.get(folderOf(file));
-      return pages.has(file) && translationOf(file) === null && meta !== undefined && !meta.listsAll;
+      const collection = collectionOf(file);
+      return (
+        pages.has(file) &&
+        collection !== undefined &&
+        translationOf(collection, file) === null &&
+        meta !== undefined &&
+        !meta.listsAll
+      );
     },
     resolveLink,
     configurationProblems,

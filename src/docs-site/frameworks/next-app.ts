@@ -5,6 +5,7 @@
  * by the browser against the page's URL, and a page imports components and images by file path.
  */
 
+import { RE2JS } from 're2js';
 import { type AnyNode, parseProgram } from '../javascript-config.ts';
 import { folderOf, isExternalUrl, joinInside, normalizeRoute, splitUrl } from '../link-urls.ts';
 import type { LinkTarget, RepositoryFiles } from '../site-model.ts';
@@ -31,9 +32,39 @@ export async function readNextRedirects(
     // (a host, a cookie), and is not counted.
     const parsed = parseProgram(text, file);
     const sources = 'error' in parsed ? [] : literalRedirectSources(parsed.program);
+    // A site may keep its redirects in a local module the configuration imports (`lib/redirects.ts`).
+    for (const module of await importedModules(files, file, text)) {
+      const imported = parseProgram(module.text, module.file);
+      if (!('error' in imported)) sources.push(...literalRedirectSources(imported.program));
+    }
     return { file, sources };
   }
   return { file: null, sources: [] };
+}
+
+const maximumImportedModules = 10;
+const moduleExtensions = ['.ts', '.mts', '.js', '.mjs', '.cjs', '', '/index.ts', '/index.js'];
+
+/** The local modules a configuration imports (`./lib/redirects`), read, at most ten. */
+async function importedModules(
+  files: RepositoryFiles,
+  file: string,
+  text: string,
+): Promise<Array<{ file: string; text: string }>> {
+  const modules: Array<{ file: string; text: string }> = [];
+  for (const match of text.matchAll(/\bfrom\s*['"](\.{1,2}\/[^'"\n]{1,300})['"]/g)) {
+    if (modules.length >= maximumImportedModules) break;
+    const base = joinInside(folderOf(file), match[1] ?? '');
+    const path =
+      base === null
+        ? undefined
+        : moduleExtensions
+            .map((extension) => `${base}${extension}`)
+            .find((candidate) => files.has(candidate));
+    const moduleText = path === undefined ? null : await files.read(path);
+    if (path !== undefined && moduleText !== null) modules.push({ file: path, text: moduleText });
+  }
+  return modules;
 }
 
 /** How many syntax-tree nodes are visited for redirects: a configuration this large is not one. */
@@ -179,9 +210,35 @@ export function routeBelow(base: string, route: string): string {
   return route.slice(base === '/' ? 1 : base.length + 1);
 }
 
-/** Whether a Next.js redirect's `source` (`/docs`, `/docs/old/:path*`) takes `route`. */
+/**
+ * Whether a Next.js redirect's or rewrite's `source` (`/docs`, `/docs/old/:path*`, `/:path*.mdx`)
+ * takes `route` (https://nextjs.org/docs/app/api-reference/config/next-config-js/redirects#path-matching):
+ * `:name` is a segment, `:name*` and `:name+` any rest, and a custom pattern (`:slug(\\d+)`) is
+ * taken to match anything, so no redirect is missed. Compiled for RE2: a source cannot make this slow.
+ */
 function matchesRedirect(source: string, route: string): boolean {
-  const wildcard = /\/:\w+(\([^)]*\))?[*+]?$/.exec(source);
-  if (wildcard === null) return normalizeRoute(source) === route;
-  return isRouteWithin(normalizeRoute(source.slice(0, wildcard.index)), route);
+  let pattern = matchers.get(source);
+  if (pattern === undefined) {
+    const expression = source
+      .split(/(:\w+(?:\([^)]*\))?[*+?]?)/)
+      .map((part) =>
+        part.startsWith(':')
+          ? /\(|[*+]$/.test(part)
+            ? '.*'
+            : part.endsWith('?')
+              ? '[^/]*'
+              : '[^/]+'
+          : RE2JS.quote(part),
+      )
+      .join('');
+    try {
+      pattern = RE2JS.compile(`^${expression}/?$`);
+    } catch {
+      pattern = null;
+    }
+    matchers.set(source, pattern);
+  }
+  return pattern?.matches(route) ?? false;
 }
+
+const matchers = new Map<string, RE2JS | null>();
