@@ -145,4 +145,30 @@ describe('Nextra site model', () => {
       file: 'content/index.mdx',
     });
   });
+
+  it("serves content/<locale>/ under its locale, with absolute links sent to the page's own locale", async () => {
+    // The shape of utooland/site and webmachinelearning/webnn-docs (Nextra 4): Next.js `i18n`
+    // locales, `app/[locale]/docs/[[...mdxPath]]`, `content/en/` and `content/zh/` under
+    // `contentDirBasePath: '/docs'`, links written with or without the locale.
+    const files = {
+      'next.config.mjs':
+        "import nextra from 'nextra'\nconst withNextra = nextra({ contentDirBasePath: '/docs' })\nexport default withNextra({ i18n: { locales: ['en', 'zh'], defaultLocale: 'en' } })\n",
+      'app/[locale]/docs/[[...mdxPath]]/page.tsx': 'export default function Page() { return null }\n',
+      'app/[locale]/about/page.tsx': 'export default function About() { return null }\n',
+      'content/en/index.mdx':
+        '# Home\n\n[Setup](/en/docs/setup) · [Setup, no locale](/docs/setup) · [About](/about) · [Gone](/docs/gone)\n',
+      'content/en/setup.mdx': '# Setup\n\n[Back](../docs) · [Sibling](guide)\n',
+      'content/zh/index.mdx': '# 首页\n\n[安装](/zh/docs/setup)\n',
+    };
+    const { model, problems } = await check(files);
+    assert.deepEqual(model.pages.get('content/zh/index.mdx'), ['/zh/docs']);
+    assert.deepEqual(model.pages.get('content/en/setup.mdx'), ['/en/docs/setup']);
+    assert.deepEqual(model.unsupported, []);
+    assert.deepEqual(messages(problems), [
+      'content/en/index.mdx:3: Broken link "/docs/gone": no page of content or app is served at /docs/gone',
+      'content/en/setup.mdx:3: Broken link "guide": no page of content or app is served at /en/docs/guide',
+      // A locale has no fallback in Nextra: the Chinese setup page is missing.
+      'content/zh/index.mdx:3: Broken link "/zh/docs/setup": no page of content or app is served at /zh/docs/setup',
+    ]);
+  });
 });

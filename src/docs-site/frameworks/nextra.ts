@@ -52,7 +52,13 @@ export const buildNextraSite: SiteModelBuilder = async (source, siteRoot) => {
     if (folder !== undefined) sources.push({ folder, kind, basePath: kind === 'content' ? basePath : '/' });
   }
   const unsupported: string[] = [];
-  if (/\bi18n\s*:/.test(configText))
+  // Next.js i18n (`i18n: { locales: ['en', 'zh'] }`): with Nextra 4 the app's top `[lang]` folder is
+  // the locale and `content/<locale>/` its pages, and an absolute link without a locale is sent to
+  // the page's own (Nextra's locale middleware and `unstable_shouldAddLocaleToLinks`).
+  const locales = readLocales(configText);
+  const isLocaleSegment = (segment: string) =>
+    locales.length > 0 && /^\[(lang|locale|locales|language)\]$/.test(segment);
+  if (/\bi18n\s*:/.test(configText) && locales.length === 0)
     unsupported.push('Next.js i18n locales: translated pages are not told apart, each is checked on its own');
 
   const pages = new Map<string, string[]>();
@@ -69,17 +75,32 @@ export const buildNextraSite: SiteModelBuilder = async (source, siteRoot) => {
     const name = segments.at(-1) ?? '';
     if (owner.kind === 'app') {
       if (!/^page\.(md|mdx|js|jsx|ts|tsx)$/.test(name)) continue;
-      const route = routeOf('/', segments.slice(0, -1), dynamicPrefixes);
-      if (markdownFile.test(name)) pages.set(path, [route]);
-      else {
-        servedRoutes.set(route, `a Next.js page ${path}`);
-        codeRoutes.set(route, path);
+      // Under the locale folder, a page is served once per locale.
+      const folderSegments = segments.slice(0, -1);
+      const routes = isLocaleSegment(folderSegments[0] ?? '')
+        ? locales.map((locale) => routeOf('/', [locale, ...folderSegments.slice(1)], dynamicPrefixes))
+        : [routeOf('/', folderSegments, dynamicPrefixes)];
+      for (const route of routes) {
+        if (markdownFile.test(name)) pages.set(path, [...(pages.get(path) ?? []), route]);
+        else {
+          servedRoutes.set(route, `a Next.js page ${path}`);
+          codeRoutes.set(route, path);
+        }
       }
       continue;
     }
     const withoutExtension = [...segments.slice(0, -1), name.replace(/\.[^.]+$/, '')];
     if (markdownFile.test(name)) {
-      pages.set(path, [routeOf(owner.basePath, withoutExtension, dynamicPrefixes)]);
+      // `content/<locale>/x` is served at `/<locale><contentDirBasePath>/x`.
+      const locale =
+        owner.kind === 'content' && locales.includes(withoutExtension[0] ?? '') ? withoutExtension[0] : null;
+      pages.set(path, [
+        locale === null || locale === undefined
+          ? routeOf(owner.basePath, withoutExtension, dynamicPrefixes)
+          : normalizeRoute(
+              `/${locale}${routeOf(owner.basePath, withoutExtension.slice(1), dynamicPrefixes)}`,
+            ),
+      ]);
     } else if (
       owner.kind === 'pages' &&
       codePage.test(name) &&
@@ -136,7 +157,7 @@ export const buildNextraSite: SiteModelBuilder = async (source, siteRoot) => {
     }
   }
 
-  const resolveLink = createNextLinkResolver({
+  const resolveRoute = createNextLinkResolver({
     files,
     siteRoot,
     pages,
@@ -146,7 +167,12 @@ export const buildNextraSite: SiteModelBuilder = async (source, siteRoot) => {
     docsOf: (route) => {
       if (dynamicPrefixes.some((prefix) => isRouteWithin(prefix, route)) || isRouteWithin('/api', route))
         return null;
-      const owners = sources.filter((candidate) => isRouteWithin(candidate.basePath, route));
+      // A content folder serves its base path, under each locale too.
+      const servesRoute = (candidate: Source) =>
+        isRouteWithin(candidate.basePath, route) ||
+        (candidate.kind === 'content' &&
+          locales.some((locale) => isRouteWithin(normalizeRoute(`/${locale}${candidate.basePath}`), route)));
+      const owners = sources.filter(servesRoute);
       if (owners.length === 0) return null;
       const generated = owners
         .map((owner) =>
@@ -158,6 +184,25 @@ export const buildNextraSite: SiteModelBuilder = async (source, siteRoot) => {
       return { label: owners.map((owner) => owner.folder).join(' or '), generated: generated ?? null };
     },
   });
+
+  const localeOf = (file: string) => {
+    const route = pages.get(file)?.[0] ?? '';
+    return locales.find((locale) => isRouteWithin(`/${locale}`, route)) ?? null;
+  };
+  const resolveLink = (from: string, url: string) => {
+    const locale = localeOf(from);
+    const path = url.trim();
+    if (
+      locale !== null &&
+      path.startsWith('/') &&
+      !path.startsWith('//') &&
+      !locales.some((code) => isRouteWithin(`/${code}`, path.split(/[?#]/)[0] ?? ''))
+    ) {
+      const localized = resolveRoute(from, `/${locale}${path === '/' ? '' : path}`);
+      if (localized.kind !== 'broken' && localized.kind !== 'unchecked') return localized;
+    }
+    return resolveRoute(from, url);
+  };
 
   const model: SiteModel = {
     framework: 'nextra',
@@ -202,6 +247,14 @@ function servedAt(
     if (served !== undefined && route !== '/' && served.startsWith(`${route}/`)) return folderOf(page);
   }
   return null;
+}
+
+/** The locales of a Next.js configuration's `i18n: { locales: [...] }`, written as literals. */
+function readLocales(configText: string): string[] {
+  const list = /\bi18n\s*:\s*\{[^}]*?\blocales\s*:\s*\[([^\]]{0,2000})\]/.exec(configText)?.[1];
+  return list === undefined
+    ? []
+    : [...list.matchAll(/["'`]([A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})?)["'`]/g)].map((match) => match[1] ?? '');
 }
 
 /** A route from path segments: `index` is its folder, `(group)` folders leave the URL alone. */
