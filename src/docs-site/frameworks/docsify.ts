@@ -321,7 +321,8 @@ async function findNestedSites(source: SiteSource, contentRoot: string, entry: s
 
 /** Whether an HTML page loads Docsify: its script or its configuration. */
 export function isDocsifyPage(text: string): boolean {
-  return /\$docsify\b|<script[^>]*\bsrc\s*=\s*["'][^"']*docsify(@[^"'/]*)?\/(lib|dist)\/docsify(\.min)?\.js/i.test(
+  // Bounded repeats: a page of unclosed `<script` tags cannot make this quadratic.
+  return /\$docsify\b|<script[^>]{0,300}\bsrc\s*=\s*["'][^"']{0,300}docsify(@[^"'/]{0,40})?\/(lib|dist)\/docsify(\.min)?\.js/i.test(
     text,
   );
 }

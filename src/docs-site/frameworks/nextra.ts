@@ -251,7 +251,7 @@ function servedAt(
 
 /** The locales of a Next.js configuration's `i18n: { locales: [...] }`, written as literals. */
 function readLocales(configText: string): string[] {
-  const list = /\bi18n\s*:\s*\{[^}]*?\blocales\s*:\s*\[([^\]]{0,2000})\]/.exec(configText)?.[1];
+  const list = /\bi18n\s*:\s*\{[^}]{0,1000}?\blocales\s*:\s*\[([^\]]{0,2000})\]/.exec(configText)?.[1];
   return list === undefined
     ? []
     : [...list.matchAll(/["'`]([A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})?)["'`]/g)].map((match) => match[1] ?? '');
