@@ -142,6 +142,13 @@ describe('links written by a template language', () => {
     );
   });
 
+  it('reads a hostile page of unclosed tags and shortcodes in time', () => {
+    const started = performance.now();
+    readPageFacts('{{< ref a'.repeat(100_000), 'hugo');
+    readPageFacts(`{% raw %}${'{{ site.baseurl'.repeat(50_000)}`, 'jekyll');
+    assert.ok(performance.now() - started < 5000);
+  });
+
   it("reads Hugo's ref and relref shortcodes, whatever their delimiters and quotes", () => {
     const text =
       '[a]({{< ref "docs/a.md" >}}) [b]({{% relref \'b\' %}})\n[c]({{<relref path="/c#part" lang="en">}}) [d]({{< ref d >}})\n';

@@ -172,12 +172,12 @@ export function expandHugoShortcodes(body: string): string {
     'code',
     (text) => text,
     (block) => block.replace(/[^\n]/g, ' '),
-    /\{\{<\s*(highlight|code-toggle|code|codeblock)\b[^>]*>\}\}/g,
+    /\{\{<\s*(highlight|code-toggle|code|codeblock)\b[^>]{0,500}>\}\}/g,
     /\{\{<\s*\/\s*(highlight|code-toggle|code|codeblock)\s*>\}\}/g,
   );
   return keepLines(
     withoutCode.replace(
-      /\{\{([<%])-?\s*(ref|relref)\s+(?:path\s*=\s*)?(?:"([^"\n]*)"|'([^'\n]*)'|`([^`\n]*)`|([^\s"'`>%]+))[^>%\n]*?-?\s*[>%]\}\}/g,
+      /\{\{([<%])-?\s*(ref|relref)\s+(?:path\s*=\s*)?(?:"([^"\n]*)"|'([^'\n]*)'|`([^`\n]*)`|([^\s"'`>%{}]+))[^>%{}\n]{0,100}?-?\s*[>%]\}\}/g,
       keepingLines(
         (_delimiter, name, double, single, raw, bare) =>
           `hugo-${name}:${double ?? single ?? raw ?? bare ?? ''}`,
