@@ -146,7 +146,7 @@ describe('links written by a template language', () => {
     const started = performance.now();
     readPageFacts('{{< ref a'.repeat(100_000), 'hugo');
     readPageFacts(`{% raw %}${'{{ site.baseurl'.repeat(50_000)}`, 'jekyll');
-    assert.ok(performance.now() - started < 5000);
+    assert.ok(performance.now() - started < 2500);
   });
 
   it("reads Hugo's ref and relref shortcodes, whatever their delimiters and quotes", () => {
