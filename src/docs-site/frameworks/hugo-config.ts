@@ -14,6 +14,16 @@ export interface HugoMount {
   language: string | null;
 }
 
+/** A menu entry of the configuration (https://gohugo.io/content-management/menus/#define-in-site-configuration). */
+export interface HugoMenuEntry {
+  /** The configuration file it is written in. */
+  file: string;
+  menu: string;
+  /** `pageRef`, a page's logical path, or `url`, a site URL; what it names. */
+  kind: 'pageRef' | 'url';
+  reference: string;
+}
+
 /** What of a Hugo configuration decides which pages are built, at which URLs. */
 export interface HugoConfig {
   /** The configuration files read, the main one first. */
@@ -33,6 +43,8 @@ export interface HugoConfig {
   static: HugoMount[];
   /** `permalinks`: a section (or `page`/`section` kind table) → its URL template. */
   permalinks: Map<string, string>;
+  /** The entries of the configuration's menus that name a page (`pageRef`) or a URL of the site. */
+  menus: HugoMenuEntry[];
   /** Taxonomies' plural names (`tags`, `categories` unless `taxonomies` says otherwise). */
   taxonomies: string[];
   /** Whether a missing `ref`/`relref` stops the build (`refLinksErrorLevel`, ERROR by default). */
@@ -59,11 +71,14 @@ export async function readHugoConfig(files: RepositoryFiles, siteRoot: string): 
   const problems: SiteProblem[] = [];
   const read: string[] = [];
   let values: Record<string, unknown> = {};
+  const menus: HugoMenuEntry[] = [];
   const main = configNames
     .flatMap((name) => configExtensions.map((extension) => inRoot(`${name}.${extension}`)))
     .find((path) => files.has(path));
   if (main !== undefined) {
-    values = merge(values, await readConfigFile(files, main, problems));
+    const mainValues = await readConfigFile(files, main, problems);
+    menus.push(...menuEntries(mainValues, main));
+    values = merge(values, mainValues);
     read.push(main);
   }
   const defaults = inRoot('config/_default/');
@@ -73,7 +88,9 @@ export async function readHugoConfig(files: RepositoryFiles, siteRoot: string): 
     if (name === null) continue;
     const key = (name[1] ?? '').toLowerCase();
     const fileValues = await readConfigFile(files, path, problems);
-    values = merge(values, configNames.includes(key) ? fileValues : { [key]: fileValues });
+    const keyed = configNames.includes(key) ? fileValues : { [key]: fileValues };
+    menus.push(...menuEntries(keyed, path));
+    values = merge(values, keyed);
     read.push(path);
   }
   const unsupported: string[] = [];
@@ -167,6 +184,7 @@ export async function readHugoConfig(files: RepositoryFiles, siteRoot: string): 
     content,
     static: statics,
     permalinks,
+    menus,
     taxonomies: isRecord(values.taxonomies)
       ? Object.values(values.taxonomies).filter((plural): plural is string => typeof plural === 'string')
       : ['tags', 'categories'],
@@ -238,4 +256,25 @@ function merge(under: Record<string, unknown>, over: Record<string, unknown>): R
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const maximumMenuEntries = 1000;
+
+/** The `menu`/`menus` entries of one configuration file's values, with a page or a site URL. */
+function menuEntries(values: Record<string, unknown>, file: string): HugoMenuEntry[] {
+  const entries: HugoMenuEntry[] = [];
+  for (const key of ['menu', 'menus']) {
+    const menus = values[key];
+    if (!isRecord(menus)) continue;
+    for (const [menu, items] of Object.entries(menus)) {
+      for (const item of Array.isArray(items) ? items.slice(0, maximumMenuEntries) : []) {
+        if (!isRecord(item)) continue;
+        if (typeof item.pageref === 'string' && item.pageref.trim() !== '')
+          entries.push({ file, menu, kind: 'pageRef', reference: item.pageref.trim() });
+        else if (typeof item.url === 'string' && item.url.startsWith('/') && !item.url.startsWith('//'))
+          entries.push({ file, menu, kind: 'url', reference: item.url.trim() });
+      }
+    }
+  }
+  return entries;
 }

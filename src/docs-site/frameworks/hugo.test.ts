@@ -12,6 +12,13 @@ const site = {
     "title = 'Demo'",
     '[permalinks]',
     "  blog = '/:section/:year/:slug/'",
+    '[menus]',
+    '  [[menus.main]]',
+    "    pageRef = '/guide'",
+    '  [[menus.main]]',
+    "    pageRef = '/gone'",
+    '  [[menus.main]]',
+    "    url = '/docs/guide/start/'",
     '',
   ].join('\n'),
   'layouts/home.redirects': '/old/*  /docs/:splat\n{{ range site.Pages }}{{ end }}\n',
@@ -75,8 +82,13 @@ describe('Hugo site model', () => {
   });
 
   it('resolves ref shortcodes as Hugo looks pages up, and other links from the page URL', async () => {
-    const { problems } = await check(site);
+    const { model, problems } = await check(site);
+    assert.deepEqual(
+      model.navigation.map(({ reference, line, target }) => `${line} ${reference} ${target}`),
+      ['7 /guide content/guide/_index.md', '9 /gone null', '11 /docs/guide/start/ content/guide/start.md'],
+    );
     assert.deepEqual(messages(problems), [
+      'hugo.toml:9: Navigation entry "/gone" names no page',
       `content/guide/_index.md:4: Broken link "{{< ref "missing" >}}": Hugo's build fails: REF_NOT_FOUND: Ref "missing": no page of en content is found at that path`,
       'content/guide/install/index.md:5: Broken image "gone.png": the built site has no page or file at /guide/install/gone.png',
       'content/guide/start.md:6: Broken link "install/": the built site has no page or file at /guide/start/install/',

@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
+import { ConfigLines } from '../config-lines.ts';
 import { readGitIgnored } from '../git-ignored.ts';
 import {
   decodePath,
@@ -11,7 +12,14 @@ import {
   resolveFromPageUrl,
   splitUrl,
 } from '../link-urls.ts';
-import type { LinkTarget, PageLink, SiteModel, SiteModelBuilder, SiteSource } from '../site-model.ts';
+import type {
+  LinkTarget,
+  NavigationEntry,
+  PageLink,
+  SiteModel,
+  SiteModelBuilder,
+  SiteSource,
+} from '../site-model.ts';
 import { readHugoRef } from '../template-links.ts';
 import { type HugoConfig, readHugoConfig } from './hugo-config.ts';
 import { readNetlifyRedirects } from './netlify-redirects.ts';
@@ -341,13 +349,40 @@ export const buildHugoSite: SiteModelBuilder = async (source, siteRoot) => {
     return target;
   };
 
+  // The configuration's menus: a `pageRef` must name a page (else the entry leads nowhere), a `url`
+  // of the site must be served. Each is reported at the line it is written on.
+  const navigation: NavigationEntry[] = [];
+  const menuLines = new Map<string, ConfigLines>();
+  for (const entry of config.menus) {
+    let lines = menuLines.get(entry.file);
+    if (lines === undefined) {
+      lines = new ConfigLines((await files.read(entry.file)) ?? '');
+      menuLines.set(entry.file, lines);
+    }
+    let target: string | null;
+    if (entry.kind === 'pageRef')
+      target = lookupPage(undefined, entry.reference.replace(/[#?].*$/, ''), false)?.file ?? null;
+    else {
+      const found = resolveLink(config.files[0] ?? entry.file, entry.reference, { kind: 'html' });
+      if (found.kind !== 'file' && found.kind !== 'broken') continue;
+      target = found.kind === 'file' ? found.file : null;
+    }
+    navigation.push({
+      reference: entry.reference,
+      file: entry.file,
+      line: lines.lineOf(entry.reference),
+      groups: [entry.menu],
+      target,
+    });
+  }
+
   const model: SiteModel = {
     framework: 'hugo',
     siteRoot,
     configFiles: config.files,
     pages: new Map(pages.map((page) => [page.file, page.url === null ? [] : [page.url]])),
     partials: new Set(),
-    navigation: [],
+    navigation,
     needsNavigationEntry: () => false,
     resolveLink,
     configurationProblems: config.problems,

@@ -6,8 +6,8 @@ const maximumRules = 2000;
 /**
  * The paths a site's Netlify redirects answer (https://docs.netlify.com/routing/redirects/): the
  * `[[redirects]]` of `netlify.toml` and the rules of a `_redirects` file, or of a template that writes
- * one (Hugo sites generate it from `layouts/home.redirects`: its lines without template code are
- * rules as written). A `from` may end with a `*` splat or hold `:placeholder` segments; each is
+ * one (Hugo sites generate it from `layouts/home.redirects`: a line whose source holds no template
+ * code is a rule as written). A `from` may end with a `*` splat or hold `:placeholder` segments; each is
  * compiled for RE2, so no rule can make matching slow.
  */
 export async function readNetlifyRedirects(
@@ -33,9 +33,11 @@ export async function readNetlifyRedirects(
   for (const file of sources.rules) {
     for (const line of ((await files.read(file)) ?? '').split('\n')) {
       const trimmed = line.trim();
-      if (trimmed === '' || trimmed.startsWith('#') || trimmed.includes('{{')) continue;
+      if (trimmed === '' || trimmed.startsWith('#')) continue;
+      // A template may compute a rule's destination (`/docs/latest  /docs/{{ $latest }}/`): its
+      // source is still written as it is; a source made by the template is not known.
       const from = trimmed.split(/\s+/)[0];
-      if (from !== undefined) add(from);
+      if (from !== undefined && !from.includes('{{')) add(from);
     }
   }
   for (const file of sources.toml) {
