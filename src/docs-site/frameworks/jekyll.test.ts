@@ -119,6 +119,26 @@ describe('Jekyll site model', () => {
     ]);
   });
 
+  it('renders posts by the date in their file name, and no file of _posts without one', async () => {
+    const files = {
+      Gemfile: 'gem "jekyll"\n',
+      '_config.yml': 'title: Blog\n',
+      '_posts/2024-01-02-hello-world.md':
+        '---\ntitle: Hello\ncategories: news\n---\n[Next]({% post_url 2024-02-03-next %})\n',
+      '_posts/2024-02-03-next.md':
+        '---\ntitle: Next\n---\n[Back](/news/2024/01/02/hello-world.html) · [Gone]({% post_url 2024-09-09-gone %})\n',
+      '_posts/draft-notes.md': '---\ntitle: Not a post\n---\n[Nowhere](nowhere.html)\n',
+    };
+    const { model, problems } = await check(files);
+    assert.deepEqual(Object.fromEntries(model.pages), {
+      '_posts/2024-01-02-hello-world.md': ['/news/2024/01/02/hello-world.html'],
+      '_posts/2024-02-03-next.md': ['/2024/02/03/next.html'],
+    });
+    assert.deepEqual(messages(problems), [
+      `_posts/2024-02-03-next.md:4: Broken link "{% post_url 2024-09-09-gone %}": Jekyll's build stops: Could not find post "2024-09-09-gone" in tag 'post_url'`,
+    ]);
+  });
+
   it('reads a configuration that is not valid YAML as a problem at its line, and a hostile page in time', async () => {
     const files = {
       '_config.yml': 'title: [Broken\nexclude: x\n',

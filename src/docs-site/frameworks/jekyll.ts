@@ -63,7 +63,13 @@ export const buildJekyllSite: SiteModelBuilder = async (source, siteRoot) => {
     if (collection !== undefined) {
       const inside = entry.slice(collection.folder.length + 1);
       if (inside.split('/').some((segment) => /^[._#]|~$/.test(segment))) continue;
-      if (collection.label === 'posts') posts.set(inside.replace(/^.*\//, '').replace(/\.[^.]+$/, ''), path);
+      if (collection.label === 'posts') {
+        const name = inside.replace(/^.*\//, '').replace(/\.[^.]+$/, '');
+        // A post's file name starts with its date; Jekyll reads no other file of `_posts` as a post.
+        if (!/^\d{4}-\d{2}-\d{2}-/.test(name) && (markdownExtension.test(path) || /\.html?$/i.test(path)))
+          continue;
+        posts.set(name, path);
+      }
       if (!collection.output) continue;
       if (!markdownExtension.test(path) && !/\.html?$/i.test(path)) {
         staticFiles.add(path);
