@@ -28,6 +28,8 @@ export interface HugoMenuEntry {
 export interface HugoConfig {
   /** The configuration files read, the main one first. */
   files: string[];
+  /** Whether a theme or module is imported: its files and pages are not in this repository. */
+  hasTheme: boolean;
   /** The path of `baseURL` (`/docs` for `https://example.org/docs/`), '' at a host's root. */
   basePath: string;
   uglyURLs: boolean;
@@ -163,17 +165,18 @@ export async function readHugoConfig(files: RepositoryFiles, siteRoot: string): 
   );
   const embeddedLinkHook =
     typeof linkHook.enabledefault === 'boolean' ? linkHook.enabledefault : languages.length > 1 && !multihost;
-  if (
+  const hasTheme =
     typeof values.theme === 'string' ||
     Array.isArray(values.theme) ||
     isRecord(moduleValues.imports) ||
-    Array.isArray(moduleValues.imports)
-  )
+    Array.isArray(moduleValues.imports);
+  if (hasTheme)
     unsupported.push(
       `${read[0] ?? inRoot('hugo.toml')}: the theme's own content and layouts are not in this repository; what they add is not checked`,
     );
   return {
     files: read,
+    hasTheme,
     basePath,
     uglyURLs: values.uglyurls === true,
     lowerCasePaths: values.disablepathtolower !== true,

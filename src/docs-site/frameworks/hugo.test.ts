@@ -42,6 +42,7 @@ const site = {
   'content/guide/Upper Case.md': '---\ntitle: Upper\n---\n[Start]({{< relref "/guide/start" >}})\n',
   'content/guide/draft.md': '---\ntitle: Draft\ndraft: true\n---\n',
   'content/blog/_index.md': '---\ntitle: Blog\n---\n',
+  'content/blog/release.md': "+++\ntitle = 'Release notes'\ndate = 2024-06-01T10:00:00Z\n+++\n",
   'content/blog/launch.md':
     '---\ntitle: Launch\ndate: 2024-05-01\nslug: we-launched\n---\n[Guide]({{< ref "/guide/_index.md" >}})\n',
   'content/snippets/_index.md': '---\ncascade:\n  build:\n    render: never\n---\n',
@@ -72,6 +73,8 @@ describe('Hugo site model', () => {
       'content/_index.md': ['/'],
       'content/blog/_index.md': ['/blog/'],
       'content/blog/launch.md': ['/blog/2024/we-launched/'],
+      // TOML front matter's date is a date, not text.
+      'content/blog/release.md': ['/blog/2024/release-notes/'],
       'content/guide/Upper Case.md': ['/guide/upper-case/'],
       'content/guide/_index.md': ['/guide/'],
       'content/guide/install/index.md': ['/guide/install/'],

@@ -206,11 +206,9 @@ export const buildHugoSite: SiteModelBuilder = async (source, siteRoot) => {
     unsupported.push(
       `${siteRoot === '' ? '' : `${siteRoot}/`}layouts/…/render-link.html: a link render hook rewrites Markdown links; links not naming a page are unchecked`,
     );
-  const hasTheme = unsupported.some((note) => note.includes("theme's own"));
   const isGitIgnored = await readGitIgnored(files);
   const folders = listFolders(files.paths);
 
-  /** Hugo's page lookup (GetPage, ref): from the page's folder, then from the content root, then by a unique name. */
   const pageOf = new Map(pages.map((page) => [page.file, page]));
   // Pages by language and lower-cased logical path (`docs/setup`, `docs` for `docs/_index` and a bundle).
   const byPath = new Map<string, HugoPage>();
@@ -219,7 +217,9 @@ export const buildHugoSite: SiteModelBuilder = async (source, siteRoot) => {
     const key = page.logical.replace(/(^|\/)_?index$/, '').toLowerCase();
     if (!byPath.has(`${page.language}\0${key}`)) byPath.set(`${page.language}\0${key}`, page);
     const name = `${page.language}\0${posix.basename(key)}`;
-    byName.set(name, [...(byName.get(name) ?? []), page]);
+    const named = byName.get(name);
+    if (named === undefined) byName.set(name, [page]);
+    else named.push(page);
   }
   /**
    * Hugo's page lookup (hugolib/pagecollections.go, getContentNode): lower-cased, extension and
@@ -277,7 +277,7 @@ export const buildHugoSite: SiteModelBuilder = async (source, siteRoot) => {
       return { kind: 'unchecked', reason: `${generated} is generated: .gitignore keeps it out of Git` };
     if (unknownUrls > 0)
       return { kind: 'unchecked', reason: 'some pages have URLs this check cannot compute' };
-    if (hasTheme && /\.[a-z0-9]+$/i.test(url) && !/\.(html?|md|markdown)$/i.test(url))
+    if (config.hasTheme && /\.[a-z0-9]+$/i.test(url) && !/\.(html?|md|markdown)$/i.test(url))
       return { kind: 'unchecked', reason: 'the theme may publish this file' };
     return { kind: 'broken', reason: `the built site has no page or file at ${url}` };
   };
@@ -439,7 +439,13 @@ function fillPermalink(
   const sections = posix.dirname(page.logical).split('/');
   const filename = posix.basename(page.logical);
   const title = typeof page.frontMatter.title === 'string' ? page.frontMatter.title : filename;
-  const date = /^(\d{4})-(\d{2})-(\d{2})/.exec(String(page.frontMatter.date ?? ''));
+  // YAML gives a date as written; TOML front matter (`date = 2024-05-01`) as a Date.
+  const written = page.frontMatter.date;
+  const date = /^(\d{4})-(\d{2})-(\d{2})/.exec(
+    written instanceof Date && !Number.isNaN(written.getTime())
+      ? written.toISOString()
+      : String(written ?? ''),
+  );
   const values: Record<string, string | undefined> = {
     section: sections[0],
     sections: sections.join('/'),
@@ -455,7 +461,7 @@ function fillPermalink(
   };
   let unknown = false;
   const filled = template.replace(/:([a-z]+)(\[[^\]]*\])?/g, (whole, token: string, range?: string) => {
-    const value = range === undefined ? values[token] : undefined;
+    const value = range === undefined && Object.hasOwn(values, token) ? values[token] : undefined;
     if (value === undefined) {
       unknown = true;
       return whole;

@@ -378,7 +378,7 @@ function withPermalinkSuffix(template: string, style: string): string {
 function fillTemplate(template: string, placeholders: Readonly<Record<string, string>>): string | null {
   let unknown = false;
   const filled = template.replace(/:([a-z_]+)/g, (whole, name: string) => {
-    const value = placeholders[name];
+    const value = Object.hasOwn(placeholders, name) ? placeholders[name] : undefined;
     if (value === undefined) {
       unknown = true;
       return whole;
@@ -428,7 +428,9 @@ async function justTheDocsNavigation(
   const titled = new Map<string, string[]>();
   for (const [file, frontMatter] of frontMatters) {
     if (typeof frontMatter.title !== 'string' || !rendered.has(file)) continue;
-    titled.set(frontMatter.title, [...(titled.get(frontMatter.title) ?? []), file]);
+    const same = titled.get(frontMatter.title);
+    if (same === undefined) titled.set(frontMatter.title, [file]);
+    else same.push(file);
   }
   const entries: NavigationEntry[] = [];
   for (const [file, frontMatter] of frontMatters) {
