@@ -115,6 +115,13 @@ export async function readDocsifyConfig(files: RepositoryFiles, entry: string): 
     return null;
   };
   config.ext = text('ext', '.md');
+  // An extension such as `.md`: anything else (an empty one) would make every file a page.
+  if (!/^\.\w+$/.test(config.ext)) {
+    config.unsupported.push(
+      `${entry}: \`ext\` ${JSON.stringify(config.ext)} is not a file extension; \`.md\` is assumed`,
+    );
+    config.ext = '.md';
+  }
   config.basePath = text('basePath', '');
   config.homepage = text('homepage', 'README.md');
   config.relativePath = value.relativePath === true;

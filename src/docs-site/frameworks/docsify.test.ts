@@ -158,6 +158,16 @@ describe('Docsify site model', () => {
     assert.deepEqual(messages(problems), []);
   });
 
+  it('takes an extension that is none as .md, and says so', async () => {
+    const { model } = await check({
+      'index.html': indexHtml("{ ext: '' }"),
+      'README.md': '# Home\n',
+      'notes.txt': 'x\n',
+    });
+    assert.deepEqual([...model.pages.keys()], ['README.md']);
+    assert.deepEqual(model.unsupported, ['index.html: `ext` "" is not a file extension; `.md` is assumed']);
+  });
+
   it('leaves a nested Docsify site (a demo or test app) to itself', async () => {
     const files = {
       ...site,

@@ -61,13 +61,14 @@ export const buildDocsifySite: SiteModelBuilder = async (source, siteRoot) => {
   const config = await readDocsifyConfig(files, entry);
   const unsupported = [...config.unsupported];
   const base = config.basePath.trim();
+  const folders = listFolders(files.paths);
   let contentRoot: string | null = siteRoot;
   if (/^([a-z][a-z0-9+.-]*:)?\/\//i.test(base)) {
     unsupported.push(`${entry}: \`basePath\` ${base} is another site; no page of this repository is served`);
     contentRoot = null;
   } else if (base !== '') {
     contentRoot = joinInside(siteRoot, base.replace(/^\/+/, ''));
-    if (contentRoot === null || !listFolders(files.paths).has(contentRoot)) {
+    if (contentRoot === null || !folders.has(contentRoot)) {
       unsupported.push(`${entry}: \`basePath\` ${base} names no folder of the site; links are unchecked`);
       contentRoot = null;
     }
@@ -78,7 +79,6 @@ export const buildDocsifySite: SiteModelBuilder = async (source, siteRoot) => {
   );
   const isPartialName = (file: string) => partialNames.has(file.slice(file.lastIndexOf('/') + 1));
   const isExpected = createCheckoutCoverage(files.paths);
-  const folders = listFolders(files.paths);
 
   /** The file a route fetches (`History.getFile`): alias, the file name, the home page, the base path. */
   const fetchedBy = (route: string): Fetched => {
