@@ -176,21 +176,26 @@ export async function evaluateSite(corpus: string, name: string, samples: number
       places,
       new Map([[renamedTo, page]]),
     );
-    const brokenLink = `\n\nSee [a missing page](./quire-missing-${index}.md).\n`;
+    // reStructuredText has no Markdown links: a Sphinx page names a missing document with `:doc:`.
+    const brokenLink = page.endsWith('.rst')
+      ? `\n\nSee :doc:\`quire-missing-${index}\`.\n`
+      : `\n\nSee [a missing page](./quire-missing-${index}.md).\n`;
     await tryChange(`broken link in ${page}`, new Map([[page, text + brokenLink]]), [
       { file: page, line: text.split('\n').length + 2 },
     ]);
   }
   // A new page beside a sampled page, where the framework needs it in navigation.
-  const newPage = sampled[0]?.replace(/[^/]+$/, 'quire-new-page.md');
-  if (newPage !== undefined && base.model.needsNavigationEntry(newPage)) {
-    await tryChange(
-      'new page',
-      new Map([[newPage, '# A new page\n\nText.\n']]),
-      [{ file: newPage, line: 1 }],
-      new Map(),
-      [newPage],
-    );
+  const newPage = sampled[0]?.replace(
+    /[^/]+$/,
+    sampled[0]?.endsWith('.rst') ? 'quire-new-page.rst' : 'quire-new-page.md',
+  );
+  if (newPage !== undefined) {
+    const changes = new Map([
+      [newPage, newPage.endsWith('.rst') ? 'A new page\n==========\n\nText.\n' : '# A new page\n\nText.\n'],
+    ]);
+    const after = await analyzeSite(new OverlayFiles(files, changes), cache);
+    if (after.model.needsNavigationEntry(newPage))
+      await tryChange('new page', changes, [{ file: newPage, line: 1 }], new Map(), [newPage]);
   }
   // Broken navigation entries: a sampled entry's reference changed where it is written.
   const entries = base.model.navigation.filter((entry) => typeof entry.target === 'string');
@@ -237,7 +242,7 @@ async function inboundPlaces(site: Awaited<ReturnType<typeof analyzeSite>>, page
       places.push({ file: entry.file, line: entry.line, navigation: entry.groups.join('\0') });
   }
   for (const file of [...site.model.pages.keys(), ...site.model.partials]) {
-    if (file === page || !isPagePath(file)) continue;
+    if (file === page || !(isPagePath(file) || file.endsWith('.rst'))) continue;
     const facts = await site.source.pageFacts(file);
     for (const link of facts?.links ?? []) {
       const target = site.model.resolveLink(file, link.url, link);

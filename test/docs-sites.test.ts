@@ -18,6 +18,8 @@ const sites: Record<string, { framework: string; pages: number }> = {
   jestjs__jest: { framework: 'docusaurus', pages: 171 },
   'just-the-docs__just-the-docs': { framework: 'jekyll', pages: 47 },
   ollama__ollama: { framework: 'mintlify', pages: 59 },
+  pallets__click: { framework: 'sphinx', pages: 37 },
+  psf__requests: { framework: 'sphinx', pages: 15 },
   Tencent__Hippy: { framework: 'docsify', pages: 85 },
   'rust-lang__mdBook': { framework: 'mdbook', pages: 34 },
   'squidfunk__mkdocs-material': { framework: 'mkdocs', pages: 96 },

@@ -107,6 +107,28 @@ describe('site session', () => {
     );
   });
 
+  it('rebuilds a Sphinx site when an edit changes labels or toctrees that other pages use', async () => {
+    writeFiles(root, {
+      'docs/conf.py': 'extensions = []\n',
+      'docs/index.rst': 'Home\n====\n\n.. toctree::\n\n   guide\n\nSee :ref:`setup`.\n',
+      'docs/guide.rst': '.. _setup:\n\nGuide\n=====\n\nText.\n',
+    });
+    git(root, 'add', '--all');
+    git(root, 'commit', '--quiet', '-m', 'A Sphinx site');
+    baseCommit = git(root, 'rev-parse', 'HEAD').trim();
+    const site = await open();
+    const changes = createRunChanges(site);
+    // Only the guide's text changes, but its label was what index.rst refers to.
+    writeFileSync(join(root, 'docs/guide.rst'), 'Guide\n=====\n\nText.\n');
+    recordWrite(changes, 'docs/guide.rst', false);
+    assert.deepEqual(
+      (await site.validate(changes)).problems.map(
+        (problem) => `${problem.file}:${problem.line}: ${problem.message}`,
+      ),
+      ['docs/index.rst:8: Broken link ":ref:`setup`": undefined label setup'],
+    );
+  });
+
   it('checks syntax of changed pages against their own earlier text', async () => {
     const site = await open();
     const changes = createRunChanges(site);

@@ -15,6 +15,7 @@ const frameworkNames: Record<DocsFramework, string> = {
   docsify: 'Docsify',
   jekyll: 'Jekyll (GitHub Pages)',
   hugo: 'Hugo',
+  sphinx: 'Sphinx',
   markdown: 'plain Markdown',
 };
 

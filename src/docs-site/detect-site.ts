@@ -109,6 +109,17 @@ const signatures: Signature[] = [
       /^\s*base_?url\s*[:=]/im.test(text) &&
       /^\s*(title|languageCode|theme|contentDir|defaultContentLanguage|module)\s*[:=]/im.test(text),
   },
+  // Sphinx: `conf.py` is a common name; Sphinx's sets the settings only it reads, or takes them
+  // from a Sphinx package (`from sphinx_celery import conf`).
+  {
+    framework: 'sphinx',
+    pattern: /(^|\/)conf\.py$/,
+    siteRoot: folderOfFile,
+    confirm: (text) =>
+      /^(extensions|html_theme|master_doc|root_doc|source_suffix|exclude_patterns|templates_path)\s*[+]?=/m.test(
+        text,
+      ) || /^\s*(from|import)\s+sphinx/m.test(text),
+  },
   // Jekyll (GitHub Pages): many repositories carry a `_config.yml` for a theme beside another site.
   {
     framework: 'jekyll',

@@ -2,6 +2,8 @@ import { Parser } from 'acorn';
 import acornJsx from 'acorn-jsx';
 import createMarkdownIt, { type MarkdownIt, type Token } from 'markdown-it';
 import { parse as parseYaml } from 'yaml';
+import { readMystFacts } from './myst-facts.ts';
+import { readRstFacts } from './rst-facts.ts';
 import type { PageFacts, PageLink } from './site-model.ts';
 import {
   countNewlines,
@@ -17,9 +19,18 @@ import {
  * (MkDocs: admonitions and tabs nest content by indentation, so indented text is not code), or
  * `gitbook` (CommonMark, and the files GitBook's block tags name: `{% content-ref url="…" %}`,
  * `{% page-ref page="…" %}`, `{% file src="…" %}`, `{% include "…" %}`), `jekyll` (Liquid runs
- * before the Markdown) or `hugo` (`ref` and `relref` shortcodes): see template-links.ts.
+ * before the Markdown) or `hugo` (`ref` and `relref` shortcodes): see template-links.ts. Sphinx
+ * pages are `rst` (reStructuredText, rst-facts.ts) or `myst` (MyST Markdown, myst-facts.ts).
  */
-export type MarkdownDialect = 'commonmark' | 'mdx' | 'python-markdown' | 'gitbook' | 'jekyll' | 'hugo';
+export type MarkdownDialect =
+  | 'commonmark'
+  | 'mdx'
+  | 'python-markdown'
+  | 'gitbook'
+  | 'jekyll'
+  | 'hugo'
+  | 'rst'
+  | 'myst';
 
 function createParser(dialect: MarkdownDialect): MarkdownIt {
   const parser = createMarkdownIt({ html: true, linkify: false });
@@ -66,6 +77,8 @@ const importPattern = /^import\s[^;]*?\bfrom\s*['"]([^'"]+)['"]|^import\s*['"]([
  * MDX syntax check of changed pages is `check-syntax.ts`.
  */
 export function readPageFacts(text: string, dialect: MarkdownDialect): PageFacts {
+  if (dialect === 'rst') return readRstFacts(text);
+  if (dialect === 'myst') return readMystFacts(text, (markdown) => readPageFacts(markdown, 'commonmark'));
   let frontMatter: Record<string, unknown> | null = null;
   let body = text;
   const match = frontMatterPattern.exec(text);

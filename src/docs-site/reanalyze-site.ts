@@ -12,7 +12,7 @@ const modelsReadingPageText = new Set(['mdbook', 'vitepress']);
 /**
  * The problems of a site after edits to existing pages, when the edits change nothing the model is
  * built from: no file created, removed or moved, no configuration or navigation file touched, and
- * each edited page's front matter, title and imports as they were. Then routes, navigation and every
+ * each edited page's front matter, title, imports (and Sphinx toctrees and labels) as they were. Then routes, navigation and every
  * other page's links are as before, so only the edited pages' links are checked again: a validation
  * after a typical edit costs the edited pages, not the site. Null when the model must be rebuilt.
  */
@@ -39,7 +39,9 @@ export async function problemsAfterPageEdits(options: {
     if (
       earlier.title !== now.title ||
       !isDeepStrictEqual(earlier.frontMatter, now.frontMatter) ||
-      !isDeepStrictEqual(imports(earlier), imports(now))
+      !isDeepStrictEqual(imports(earlier), imports(now)) ||
+      // Sphinx's toctrees and labels are navigation and link targets of the whole site.
+      !isDeepStrictEqual(earlier.sphinx, now.sphinx)
     ) {
       return null;
     }

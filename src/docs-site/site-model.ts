@@ -18,6 +18,7 @@ export type DocsFramework =
   | 'docsify'
   | 'jekyll'
   | 'hugo'
+  | 'sphinx'
   | 'markdown';
 
 /** The repository's files as a model reads them (a worktree, a commit, or either with changes on top). */
@@ -46,6 +47,22 @@ export interface PageFacts {
   /** The first level-1 heading's text, or null. */
   title: string | null;
   links: readonly PageLink[];
+  /** What Sphinx reads besides links, for reStructuredText and MyST pages. */
+  sphinx?: SphinxPageFacts;
+}
+
+/** A Sphinx page's toctrees, explicit targets, section titles and `:orphan:` flag. */
+export interface SphinxPageFacts {
+  /** `.. toctree::` directives: each entry as written (`install`, `Title <guide/setup>`), with its line. */
+  toctrees: Array<{ line: number; glob: boolean; entries: Array<{ reference: string; line: number }> }>;
+  /** Labels the page defines (`.. _label:`, `(label)=`, `:name:`), normalised as docutils does. */
+  labels: string[];
+  /** Section titles as written, in order (`sphinx.ext.autosectionlabel` makes labels of them). */
+  sections: string[];
+  /** `:orphan:` (MyST: `orphan: true`): the page need not be in any toctree. */
+  orphan: boolean;
+  /** Folders `autosummary` directives write pages to (their `:toctree:` option), as written. */
+  generatedFolders: string[];
 }
 
 /** The files and the page facts a model is built from. */

@@ -75,6 +75,8 @@ export class PageFactsCache {
 /** How a framework's pages are read: MkDocs is Python-Markdown; `.mdx` files are MDX everywhere. */
 function dialectFor(framework: DocsFramework, path: string): MarkdownDialect {
   if (path.toLowerCase().endsWith('.mdx')) return 'mdx';
+  // Sphinx reads every source suffix but Markdown's as reStructuredText (`.rst`, `.txt`, `.inc`).
+  if (framework === 'sphinx') return /\.(md|markdown)$/i.test(path) ? 'myst' : 'rst';
   if (framework === 'mkdocs') return 'python-markdown';
   if (framework === 'jekyll' || framework === 'hugo') return framework;
   return framework === 'gitbook' ? 'gitbook' : 'commonmark';
@@ -86,7 +88,9 @@ export async function preparePageFacts(
   framework: DocsFramework,
   cache: PageFactsCache,
 ): Promise<void> {
-  const pages = files.paths.filter(isPagePath);
+  const pages = files.paths.filter(
+    (path) => isPagePath(path) || (framework === 'sphinx' && path.toLowerCase().endsWith('.rst')),
+  );
   const texts = await Promise.all(pages.map((path) => files.read(path)));
   const items: Array<{ text: string; dialect: MarkdownDialect }> = [];
   for (const [index, text] of texts.entries()) {
@@ -104,6 +108,8 @@ export function createSiteSource(
   return {
     files,
     async pageFacts(path) {
+      // Notebooks are JSON; their Markdown cells are not read.
+      if (framework === 'sphinx' && path.toLowerCase().endsWith('.ipynb')) return null;
       const text = await files.read(path);
       return text === null ? null : cache.facts(text, dialectFor(framework, path));
     },

@@ -10,6 +10,7 @@ import { buildMdBookSite } from './mdbook.ts';
 import { buildMintlifySite } from './mintlify.ts';
 import { buildMkDocsSite } from './mkdocs.ts';
 import { buildNextraSite } from './nextra.ts';
+import { buildSphinxSite } from './sphinx.ts';
 import { buildStarlightSite } from './starlight.ts';
 import { buildVitePressSite } from './vitepress.ts';
 
@@ -27,5 +28,6 @@ export const siteModelBuilders: Readonly<Record<DocsFramework, SiteModelBuilder>
   docsify: buildDocsifySite,
   jekyll: buildJekyllSite,
   hugo: buildHugoSite,
+  sphinx: buildSphinxSite,
   markdown: buildMarkdownSite,
 };

@@ -1,0 +1,244 @@
+import type { SyntaxNode } from '@lezer/common';
+import { parser } from '@lezer/python';
+
+/** A value of `conf.py` that this reader could not know without running it (`os.path.join(...)`). */
+export interface ComputedValue {
+  computed: string;
+}
+
+export type PythonValue =
+  | string
+  | number
+  | boolean
+  | null
+  | PythonValue[]
+  | ReadonlyMap<string, PythonValue>
+  | ComputedValue;
+
+/** The top-level settings of a Sphinx `conf.py`, read without running it. */
+export interface SphinxConfig {
+  file: string;
+  /** Each name's value after the last top-level statement that sets it. */
+  values: ReadonlyMap<string, PythonValue>;
+  /**
+   * Names also assigned inside an `if`, `try`, `for` or `with` block: their value depends on the build.
+   * Lists extended there (`extensions.append(...)` under an `if`) are read as extended: a setting that
+   * may hold more is safer to read with it than without.
+   */
+  conditional: ReadonlySet<string>;
+  /**
+   * Whether the file sets settings this reader cannot name: `globals().update(...)` or a star import
+   * (a shared configuration package, `from theme.conf import *`). Any setting may then differ.
+   */
+  dynamic: boolean;
+}
+
+export function isComputed(value: PythonValue | undefined): value is ComputedValue {
+  return typeof value === 'object' && value !== null && 'computed' in value;
+}
+
+// Statements whose bodies run at most once or depend on the build's environment.
+const blockStatements = new Set([
+  'IfStatement',
+  'TryStatement',
+  'ForStatement',
+  'WithStatement',
+  'WhileStatement',
+]);
+const maximumDepth = 32;
+
+/**
+ * Reads `conf.py` (https://www.sphinx-doc.org/en/master/usage/configuration.html) the way a reader
+ * of the file would: `name = literal` at the top level, `name += [...]`, `name.append(...)` and
+ * `name.extend([...])`; strings, numbers, booleans, `None`, lists, tuples and dictionaries of them.
+ * Anything computed is a `ComputedValue` saying so; nothing in the file is ever run.
+ */
+export function readSphinxConfig(text: string, file: string): SphinxConfig {
+  const values = new Map<string, PythonValue>();
+  const conditional = new Set<string>();
+  const tree = parser.parse(text);
+  const source = (node: SyntaxNode) => text.slice(node.from, node.to);
+  const evaluate = (node: SyntaxNode | null, depth = 0): PythonValue => {
+    if (node === null) return { computed: 'an empty value' };
+    if (depth > maximumDepth) return { computed: 'a value nested too deeply' };
+    switch (node.name) {
+      case 'String':
+        return pythonString(source(node)) ?? { computed: source(node) };
+      case 'ContinuedString': {
+        let joined = '';
+        for (let part = node.firstChild; part !== null; part = part.nextSibling) {
+          const value = part.name === 'String' ? pythonString(source(part)) : null;
+          if (value === null) return { computed: source(node) };
+          joined += value;
+        }
+        return joined;
+      }
+      case 'Number': {
+        const number = Number(source(node).replace(/_/g, ''));
+        return Number.isFinite(number) ? number : { computed: source(node) };
+      }
+      case 'Boolean':
+        return source(node) === 'True';
+      case 'None':
+        return null;
+      case 'ArrayExpression':
+      case 'TupleExpression':
+      case 'SetExpression': {
+        const items: PythonValue[] = [];
+        for (let child = node.firstChild; child !== null; child = child.nextSibling) {
+          if (isSkipped(child)) continue;
+          items.push(evaluate(child, depth + 1));
+        }
+        return items;
+      }
+      case 'ParenthesizedExpression':
+        return evaluate(node.firstChild?.nextSibling ?? null, depth + 1);
+      case 'DictionaryExpression': {
+        const entries = new Map<string, PythonValue>();
+        let key: PythonValue | undefined;
+        for (let child = node.firstChild; child !== null; child = child.nextSibling) {
+          if (isSkipped(child) || child.name === ':') continue;
+          if (key === undefined) {
+            key = evaluate(child, depth + 1);
+            continue;
+          }
+          if (typeof key !== 'string') return { computed: source(node) };
+          entries.set(key, evaluate(child, depth + 1));
+          key = undefined;
+        }
+        return entries;
+      }
+      case 'VariableName': {
+        const known = values.get(source(node));
+        return known === undefined ? { computed: source(node) } : known;
+      }
+      default:
+        return { computed: source(node) };
+    }
+  };
+  const readStatement = (statement: SyntaxNode, nested: boolean) => {
+    const target = statement.firstChild;
+    if (statement.name === 'AssignStatement' || statement.name === 'UpdateStatement') {
+      // `a = b = value` and `a, b = ...`: only a single name is read; `name: Type = value` too.
+      let operator = target?.nextSibling;
+      if (operator?.name === 'TypeDef') operator = operator.nextSibling;
+      // `mapping["key"] = value`: a dictionary entry set.
+      const container = target?.name === 'MemberExpression' ? target.firstChild : null;
+      if (container?.name === 'VariableName' && operator?.name === 'AssignOp') {
+        const name = source(container);
+        const before = values.get(name);
+        const key = container.nextSibling?.nextSibling;
+        const keyValue = key?.name === 'String' ? pythonString(source(key)) : null;
+        if (nested) conditional.add(name);
+        else if (before instanceof Map && keyValue !== null)
+          values.set(name, new Map([...before, [keyValue, evaluate(operator.nextSibling)]]));
+        else if (before !== undefined) values.set(name, { computed: source(statement) });
+        return;
+      }
+      if (target?.name !== 'VariableName' || operator === null || operator === undefined) return;
+      const name = source(target);
+      if (nested && operator.name === 'AssignOp') {
+        conditional.add(name);
+        return;
+      }
+      const value = evaluate(operator.nextSibling);
+      if (operator.name === 'AssignOp' && operator.nextSibling?.nextSibling?.name !== 'AssignOp') {
+        values.set(name, value);
+      } else if (operator.name === 'UpdateOp' && source(operator) === '+=') {
+        values.set(name, concatenate(values.get(name), value));
+      } else {
+        values.set(name, { computed: source(statement) });
+      }
+      return;
+    }
+    if (statement.name === 'ExpressionStatement' && target?.name === 'CallExpression') {
+      const callee = target.firstChild;
+      const object = callee?.firstChild;
+      const method = callee?.lastChild;
+      if (callee?.name !== 'MemberExpression' || object?.name !== 'VariableName' || method === null) return;
+      const name = source(object);
+      const methodName = method === undefined ? '' : source(method);
+      const argumentList = callee.nextSibling;
+      const argument = argumentList?.firstChild?.nextSibling ?? null;
+      if (methodName === 'append') values.set(name, concatenate(values.get(name), [evaluate(argument)]));
+      else if (methodName === 'extend') values.set(name, concatenate(values.get(name), evaluate(argument)));
+      else if (methodName === 'update' || methodName === 'insert' || methodName === 'remove') {
+        if (nested) conditional.add(name);
+        else values.set(name, { computed: source(statement) });
+      }
+    }
+  };
+  const walk = (node: SyntaxNode, nested: boolean, depth: number) => {
+    if (depth > maximumDepth) return;
+    for (let statement = node.firstChild; statement !== null; statement = statement.nextSibling) {
+      if (blockStatements.has(statement.name)) {
+        for (let part = statement.firstChild; part !== null; part = part.nextSibling) {
+          if (part.name === 'Body') walk(part, true, depth + 1);
+        }
+        continue;
+      }
+      readStatement(statement, nested);
+    }
+  };
+  walk(tree.topNode, false, 0);
+  const dynamic = /\bglobals\(\)\s*\.\s*update\b|^\s*from\s+\S+\s+import\s+\*/m.test(text);
+  return { file, values, conditional, dynamic };
+}
+
+/** Brackets, commas and comments between the items of a list or dictionary. */
+function isSkipped(node: SyntaxNode): boolean {
+  return (
+    node.name === 'Comment' ||
+    node.name === '[' ||
+    node.name === ']' ||
+    node.name === '(' ||
+    node.name === ')' ||
+    node.name === '{' ||
+    node.name === '}' ||
+    node.name === ','
+  );
+}
+
+function concatenate(before: PythonValue | undefined, added: PythonValue): PythonValue {
+  if (before === undefined) return { computed: 'a list extended before it is set' };
+  if (Array.isArray(before) && Array.isArray(added)) return [...before, ...added];
+  return { computed: 'a list extended with a computed value' };
+}
+
+const escapes: Record<string, string> = {
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '\n': '',
+};
+
+/** A Python string literal's value (`r`, `u`, `b` prefixes; an f-string only without placeholders). */
+export function pythonString(literal: string): string | null {
+  const prefix = /^[rRuUbBfF]{0,2}/.exec(literal)?.[0] ?? '';
+  const lower = prefix.toLowerCase();
+  let body = literal.slice(prefix.length);
+  const quote = body.startsWith('"""') || body.startsWith("'''") ? body.slice(0, 3) : body.slice(0, 1);
+  if (quote === '' || !body.endsWith(quote) || body.length < quote.length * 2) return null;
+  body = body.slice(quote.length, body.length - quote.length);
+  if (lower.includes('f') && /\{[^{]/.test(body.replace(/\{\{/g, ''))) return null;
+  if (lower.includes('r')) return body;
+  return body.replace(/\\(.)/gs, (whole, character: string) => escapes[character] ?? whole);
+}
+
+/** A setting as a string, or null when it is not set or not a string. */
+export function stringSetting(config: SphinxConfig, name: string): string | null {
+  const value = config.values.get(name);
+  return typeof value === 'string' ? value : null;
+}
+
+/** A setting as a list of strings (a lone string is a list of one), or null when it is not one. */
+export function stringListSetting(config: SphinxConfig, name: string): string[] | null {
+  const value = config.values.get(name);
+  if (typeof value === 'string') return [value];
+  if (!Array.isArray(value)) return null;
+  const strings = value.filter((item): item is string => typeof item === 'string');
+  return strings.length === value.length ? strings : null;
+}

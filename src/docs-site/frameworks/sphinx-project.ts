@@ -1,0 +1,143 @@
+import { posix } from 'node:path';
+import { RE2JS } from 're2js';
+import { isWithin, relativeTo } from '../link-urls.ts';
+import type { RepositoryFiles } from '../site-model.ts';
+import { isComputed, type SphinxConfig, stringListSetting, stringSetting } from './sphinx-config.ts';
+
+/** The documents of a Sphinx project: which files are sources, and the name each is known by. */
+export interface SphinxProject {
+  /** The source folder (the folder of `conf.py`), relative to the repository root. */
+  srcDir: string;
+  rootDoc: string;
+  suffixes: string[];
+  extensions: Set<string>;
+  /** Document name (`guide/install`) → its file. */
+  documents: Map<string, string>;
+  /** File → document name. */
+  docnames: Map<string, string>;
+  /** Whether a source-relative path is left out by `exclude_patterns` (and what Sphinx adds to them). */
+  isExcluded(relative: string): boolean;
+  /** Settings this reader could not know, named for the run's report. */
+  computed: string[];
+}
+
+// sphinx/project.py: left out of every project.
+const alwaysExcluded = ['**/_sources', '.#*', '**/.#*', '*.lproj/**'];
+// The suffixes each Markdown or notebook extension registers for itself.
+const extensionSuffixes: Record<string, string[]> = {
+  myst_parser: ['.md'],
+  myst_nb: ['.md', '.ipynb'],
+  recommonmark: ['.md'],
+  nbsphinx: ['.ipynb'],
+  'sphinx_gallery.load_style': [],
+};
+const maximumPatterns = 200;
+
+/**
+ * Finds the documents the way `Project.discover` does (sphinx/project.py, sphinx/util/matching.py):
+ * every file under the source folder ending in a `source_suffix`, except those matching
+ * `exclude_patterns`, `templates_path`, `html_static_path` or `html_extra_path` (a folder that matches
+ * leaves out all below it), and only those matching `include_patterns`. Patterns are Sphinx's globs
+ * (`*` and `?` stop at `/`, `**` does not), compiled for RE2 so a repository's pattern cannot stall a check.
+ */
+export function findSphinxProject(
+  files: RepositoryFiles,
+  config: SphinxConfig,
+  srcDir: string,
+): SphinxProject {
+  const computed: string[] = [];
+  const list = (name: string, fallback: string[]): string[] => {
+    const value = stringListSetting(config, name);
+    if (value === null && config.values.has(name)) computed.push(name);
+    else if (config.conditional.has(name)) computed.push(name);
+    return value ?? fallback;
+  };
+  const extensions = new Set(list('extensions', []));
+  const suffixValue = config.values.get('source_suffix');
+  let suffixes: string[];
+  if (suffixValue instanceof Map) suffixes = [...suffixValue.keys()];
+  else suffixes = list('source_suffix', ['.rst']);
+  if (isComputed(suffixValue)) computed.push('source_suffix');
+  for (const extension of extensions) {
+    for (const suffix of extensionSuffixes[extension] ?? [])
+      if (!suffixes.includes(suffix)) suffixes.push(suffix);
+  }
+  const rootDoc = stringSetting(config, 'root_doc') ?? stringSetting(config, 'master_doc') ?? 'index';
+  const excluded = compileGlobs([
+    ...list('exclude_patterns', []),
+    ...list('templates_path', []),
+    ...list('html_static_path', []),
+    ...list('html_extra_path', []),
+    ...alwaysExcluded,
+  ]);
+  const included = compileGlobs(list('include_patterns', ['**']));
+  const isExcluded = (relative: string) => excluded.some((pattern) => pattern.matches(relative));
+  const documents = new Map<string, string>();
+  const docnames = new Map<string, string>();
+  const excludedFolders = new Map<string, boolean>();
+  const folderExcluded = (relative: string): boolean => {
+    const slash = relative.lastIndexOf('/');
+    if (slash < 0) return false;
+    const folder = relative.slice(0, slash);
+    let known = excludedFolders.get(folder);
+    if (known === undefined) {
+      known = folderExcluded(folder) || isExcluded(folder);
+      excludedFolders.set(folder, known);
+    }
+    return known;
+  };
+  for (const path of files.paths) {
+    if (!isWithin(srcDir, path)) continue;
+    const relative = relativeTo(srcDir, path).normalize('NFC');
+    const suffix = suffixes.find((candidate) => relative.endsWith(candidate));
+    if (suffix === undefined || folderExcluded(relative) || isExcluded(relative)) continue;
+    if (!included.some((pattern) => pattern.matches(relative))) continue;
+    const docname = relative.slice(0, relative.length - suffix.length);
+    // Two files for one document: Sphinx warns and keeps the first it finds.
+    if (docname === '' || documents.has(docname)) continue;
+    documents.set(docname, path);
+    docnames.set(path, docname);
+  }
+  return { srcDir, rootDoc, suffixes, extensions, documents, docnames, isExcluded, computed };
+}
+
+/** `docname_join` (sphinx/util/__init__.py): a name relative to a document's folder, `/` for the source root. */
+export function joinDocname(base: string, name: string): string | null {
+  // As `posixpath.normpath` from the root: `..` above the source folder stays at it.
+  const joined = posix.normalize(name.startsWith('/') ? name : posix.join(`/${base}`, '..', name)).slice(1);
+  return joined === '' || joined === '.' ? null : joined.replace(/\/+$/, '');
+}
+
+/** Sphinx's glob (`_translate_pattern` in sphinx/util/matching.py), for RE2. */
+export function compileGlobs(patterns: readonly string[]): Array<{ matches(path: string): boolean }> {
+  return patterns.slice(0, maximumPatterns).map((pattern) => {
+    let expression = '';
+    for (let index = 0; index < pattern.length; index += 1) {
+      const character = pattern[index] ?? '';
+      if (character === '*') {
+        if (pattern[index + 1] === '*') {
+          expression += '.*';
+          index += 1;
+        } else expression += '[^/]*';
+      } else if (character === '?') expression += '[^/]';
+      else if (character === '[') {
+        const close = pattern.indexOf(']', index + 2);
+        if (close < 0) expression += '\\[';
+        else {
+          let inside = pattern.slice(index + 1, close).replace(/\\/g, '\\\\');
+          if (inside.startsWith('!')) inside = `^/${inside.slice(1)}`;
+          else if (inside.startsWith('^')) inside = `\\${inside}`;
+          expression += `[${inside}]`;
+          index = close;
+        }
+      } else expression += character.replace(/[.+(){}|^$\\\]]/g, '\\$&');
+    }
+    // As `get_matching_files` matches (not `Matcher`): `**/x` does not match `x` at the top.
+    try {
+      const compiled = RE2JS.compile(`^(?:${expression})$`, RE2JS.DOTALL);
+      return { matches: (path: string) => compiled.matches(path) };
+    } catch {
+      return { matches: () => false };
+    }
+  });
+}

@@ -1,0 +1,307 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { checkFiles as check, problemLines as messages } from '../../../test/site-check.ts';
+import { detectSite, memoryFiles, pagesMissingFromNavigation } from '../index.ts';
+import { readSphinxConfig } from './sphinx-config.ts';
+
+// The shape of psf/requests' and pallets/flask's `docs/`: reStructuredText pages, toctrees in the
+// index, `:doc:` paths relative to the page or from the source folder, labels before sections,
+// images and includes beside the page, intersphinx for another project's labels.
+const site = {
+  'docs/conf.py': [
+    'import os',
+    'extensions = [',
+    '    "sphinx.ext.autodoc",',
+    '    # "sphinx.ext.todo",',
+    ']',
+    'if os.environ.get("READTHEDOCS"):',
+    '    extensions.append("sphinx.ext.intersphinx")',
+    'intersphinx_mapping = {"python": ("https://docs.python.org/3", None)}',
+    'intersphinx_disabled_reftypes = ["*"]',
+    'templates_path = ["_templates"]',
+    'exclude_patterns = ["_build", "drafts/*"]',
+    'html_static_path = ["_static"]',
+    '',
+  ].join('\n'),
+  'docs/index.rst': [
+    'Requests',
+    '========',
+    '',
+    '.. toctree::',
+    '   :maxdepth: 2',
+    '   :caption: User guide',
+    '',
+    '   user/install',
+    '   Quick start <user/quickstart>',
+    '   user/gone',
+    '   https://example.com/elsewhere',
+    '   genindex',
+    '',
+    'See :ref:`install-pip` and :doc:`user/quickstart`.',
+    '',
+  ].join('\n'),
+  'docs/user/install.rst': [
+    '.. _install-pip:',
+    '',
+    'Installing with pip',
+    '-------------------',
+    '',
+    'Run it::',
+    '',
+    '    See :doc:`not-a-link` in this literal block.',
+    '',
+    'Go on with :doc:`quickstart` (relative), :doc:`/user/quickstart` (from the source folder),',
+    ':doc:`the missing one <missing>` and ``:doc:`inline literal```.',
+    '',
+    '.. image:: shot.png',
+    '.. figure:: /_static/logo.*',
+    '.. include:: ../../AUTHORS.rst',
+    '.. include:: snippets/gone.rst',
+    '',
+    '.. code-block:: rst',
+    '',
+    '   :ref:`example-only`',
+    '',
+    '.. This is a comment with :doc:`commented-out`',
+    '',
+    'Python has :ref:`python:tut-venv`; :ref:`unknown-label` is nowhere;',
+    'the `old page <../old.html>`_ moved, and the `new page <quickstart.html>`_ is here.',
+    '',
+    'An unreferenced target is no link:',
+    '',
+    '.. _unused: gone-too.html',
+    '.. _used: quickstart.html',
+    '',
+    'This one is used_.',
+    '',
+  ].join('\n'),
+  'docs/user/quickstart.rst': 'Quick start\n===========\n\nBack to :doc:`install`.\n',
+  'docs/user/shot.png': '',
+  'docs/user/orphaned.rst': ':orphan:\n\nOrphaned\n========\n',
+  'docs/user/lonely.rst': 'Lonely\n======\n',
+  'docs/_static/logo.svg': '',
+  'docs/_templates/page.rst': 'Not a page: templates are excluded\n',
+  'docs/drafts/idea.rst': 'Excluded\n========\n',
+  'AUTHORS.rst': 'Authors\n=======\n\n.. _authors-list:\n\nThe authors.\n',
+};
+
+describe('Sphinx site model', () => {
+  it('is found by conf.py, and not by a conf.py of something else', async () => {
+    assert.deepEqual(await detectSite(memoryFiles(site)), {
+      framework: 'sphinx',
+      siteRoot: 'docs',
+      configFile: 'docs/conf.py',
+    });
+    assert.equal(
+      (await detectSite(memoryFiles({ 'conf.py': 'PORT = 8080\n', 'a.md': '# A\n' }))).framework,
+      'markdown',
+    );
+    // A configuration shared through a package (celery's `from sphinx_celery import conf`).
+    const shared = {
+      'docs/conf.py': 'from sphinx_celery import conf\nglobals().update(conf.build_config("x", __file__))\n',
+    };
+    assert.equal((await detectSite(memoryFiles(shared))).framework, 'sphinx');
+  });
+
+  it('makes a document of every source file but the excluded ones, served at its name with .html', async () => {
+    const { model } = await check(site);
+    assert.equal(model.framework, 'sphinx');
+    assert.deepEqual([...model.pages.keys()].sort(), [
+      'docs/index.rst',
+      'docs/user/install.rst',
+      'docs/user/lonely.rst',
+      'docs/user/orphaned.rst',
+      'docs/user/quickstart.rst',
+    ]);
+    assert.deepEqual(model.pages.get('docs/index.rst'), ['/']);
+    assert.deepEqual(model.pages.get('docs/user/install.rst'), ['/user/install.html']);
+    assert.deepEqual(
+      model.navigation.map((entry) => [entry.reference, entry.target]),
+      [
+        ['user/install', 'docs/user/install.rst'],
+        ['Quick start <user/quickstart>', 'docs/user/quickstart.rst'],
+        ['user/gone', null],
+      ],
+    );
+    assert.deepEqual(model.unsupported, []);
+  });
+
+  it('reports what Sphinx warns about: unknown documents and labels, missing images and includes', async () => {
+    const { problems } = await check(site);
+    assert.deepEqual(messages(problems), [
+      'docs/index.rst:10: Navigation entry "user/gone" names no page',
+      'docs/user/install.rst:11: Broken link ":doc:`missing`": unknown document user/missing',
+      'docs/user/install.rst:16: Broken link "snippets/gone.rst": no file docs/user/snippets/gone.rst',
+      'docs/user/install.rst:24: Broken link ":ref:`unknown-label`": undefined label unknown-label',
+      'docs/user/install.rst:25: Broken link "../old.html": no document renders old.html',
+    ]);
+  });
+
+  it('asks for a toctree entry for a new page, in the index of its folder or above, unless it is an orphan', async () => {
+    const { model } = await check({ ...site, 'docs/user/new.rst': 'New\n===\n' });
+    assert.deepEqual(
+      pagesMissingFromNavigation(model, ['docs/user/new.rst']).map((problem) => problem.message),
+      ['New page is missing from navigation; add it to docs/index.rst'],
+    );
+    assert.equal(model.needsNavigationEntry('docs/user/orphaned.rst'), false);
+    assert.equal(model.needsNavigationEntry('docs/index.rst'), false);
+  });
+
+  it('leaves to intersphinx what another project may define, and to generators the pages they write', async () => {
+    const files = {
+      'conf.py': [
+        'extensions = ["sphinx.ext.intersphinx", "sphinx.ext.autosummary", "autoapi.extension"]',
+        'intersphinx_disabled_reftypes = []',
+        '',
+      ].join('\n'),
+      'index.rst': [
+        'Index',
+        '=====',
+        '',
+        '.. toctree::',
+        '',
+        '   autoapi/index',
+        '   guide',
+        '',
+        '.. autosummary::',
+        '   :toctree: generated',
+        '',
+        '   pkg.module',
+        '',
+        'See :doc:`generated/pkg.module`, :ref:`somewhere-else`, :doc:`other-project-page`.',
+        '',
+      ].join('\n'),
+      'guide.rst': 'Guide\n=====\n',
+    };
+    const { model, problems } = await check(files);
+    assert.deepEqual(messages(problems), []);
+    // The generated page is no navigation entry of the repository.
+    assert.deepEqual(
+      model.navigation.map((entry) => entry.reference),
+      ['guide'],
+    );
+  });
+
+  it('reads MyST Markdown pages: roles, directives in fences, links to documents and labels', async () => {
+    const files = {
+      'docs/conf.py': 'extensions = ["myst_parser"]\nmyst_enable_extensions = ["colon_fence"]\n',
+      'docs/index.md': [
+        '# Click',
+        '',
+        '```{toctree}',
+        ':maxdepth: 2',
+        '',
+        'quickstart',
+        'missing-page',
+        '```',
+        '',
+        'Start with {doc}`quickstart`, the [options](options.md), [parameters](parameters) and [a label](install-label).',
+        '',
+        '````md',
+        '```{include} ../not-read.md',
+        '```',
+        '````',
+        '',
+        '```{note}',
+        'A [broken one](gone.md) inside a note.',
+        '```',
+        '',
+        ':::{tip}',
+        'And {ref}`install-label` in a colon fence, {ref}`no-such-label` too.',
+        ':::',
+        '',
+        '```{image} missing.png',
+        '```',
+        '',
+        '```{include} ../CHANGES.md',
+        '```',
+        '',
+        '`{doc}` in inline code is text.',
+        '',
+      ].join('\n'),
+      'docs/quickstart.md': '(install-label)=\n# Quick start\n',
+      'docs/options.md': '---\norphan: true\n---\n# Options\n',
+      'docs/parameters.md': '# Parameters\n',
+      'docs/other.png': '',
+      'CHANGES.md': '# Changes\n',
+    };
+    const { model, problems } = await check(files);
+    assert.deepEqual([...model.pages.keys()].sort(), [
+      'docs/index.md',
+      'docs/options.md',
+      'docs/parameters.md',
+      'docs/quickstart.md',
+    ]);
+    assert.deepEqual(messages(problems), [
+      'docs/index.md:7: Navigation entry "missing-page" names no page',
+      'docs/index.md:18: Broken link "gone.md": no document docs/gone.md',
+      'docs/index.md:22: Broken link "{ref}`no-such-label`": undefined label no-such-label',
+      'docs/index.md:25: Broken image "missing.png": no file docs/missing.png',
+    ]);
+    assert.equal(model.needsNavigationEntry('docs/options.md'), false);
+    assert.equal(model.needsNavigationEntry('docs/parameters.md'), true);
+  });
+
+  it('reads sphinx-multiproject projects from their own folder', async () => {
+    const files = {
+      'docs/conf.py': [
+        'extensions = ["multiproject"]',
+        'multiproject_projects = {"user": {"use_config_file": False}, "dev": {"path": "developer"}}',
+        '',
+      ].join('\n'),
+      'docs/user/index.rst': 'User\n====\n\n.. toctree::\n\n   /guide\n',
+      'docs/user/guide.rst': 'Guide\n=====\n\n:doc:`/index`\n',
+      'docs/developer/index.rst': 'Dev\n===\n',
+    };
+    const { model, problems } = await check(files);
+    assert.deepEqual([...model.pages.keys()].sort(), ['docs/user/guide.rst', 'docs/user/index.rst']);
+    assert.deepEqual(messages(problems), []);
+    assert.match(model.unsupported.join('\n'), /only the first project, `user`/);
+  });
+});
+
+describe('conf.py, read without running it', () => {
+  it('reads literals, lists extended under conditions, typed and keyed assignments', () => {
+    const config = readSphinxConfig(
+      [
+        'from typing import Sequence',
+        'extensions = ["a", "b"]  # two',
+        'extensions += ["c"]',
+        'if True:',
+        '    extensions.extend(("d", "e"))',
+        '    html_theme = "alabaster"',
+        'intersphinx_disabled_reftypes: Sequence[str] = []',
+        'mapping = {"x": ("https://x", None)}',
+        'mapping["y"] = ("https://y", None)',
+        'source_suffix = {".rst": "restructuredtext", ".md": "markdown"}',
+        "root_doc = r'contents' 'x'",
+        'name = f"{project} docs"',
+        'path = os.path.join("a", "b")',
+        '',
+      ].join('\n'),
+      'conf.py',
+    );
+    assert.deepEqual(config.values.get('extensions'), ['a', 'b', 'c', 'd', 'e']);
+    assert.equal(config.values.has('html_theme'), false);
+    assert.equal(config.conditional.has('html_theme'), true);
+    assert.deepEqual(config.values.get('intersphinx_disabled_reftypes'), []);
+    assert.deepEqual(
+      [...((config.values.get('mapping') as Map<string, unknown>) ?? new Map()).keys()],
+      ['x', 'y'],
+    );
+    assert.deepEqual(
+      [...((config.values.get('source_suffix') as Map<string, unknown>) ?? new Map()).keys()],
+      ['.rst', '.md'],
+    );
+    assert.equal(config.values.get('root_doc'), 'contentsx');
+    assert.deepEqual(config.values.get('name'), { computed: 'f"{project} docs"' });
+    assert.deepEqual(config.values.get('path'), { computed: 'os.path.join("a", "b")' });
+    assert.equal(config.dynamic, false);
+  });
+
+  it('reads a value nested deeper than any configuration as computed, not by recursing without end', () => {
+    const config = readSphinxConfig(`x = ${'['.repeat(5000)}${']'.repeat(5000)}\ny = "after"\n`, 'conf.py');
+    assert.equal(JSON.stringify(config.values.get('x')).includes('nested too deeply'), true);
+    assert.equal(config.values.get('y'), 'after');
+  });
+});

@@ -1,0 +1,177 @@
+import { normalizeLabel } from './rst-facts.ts';
+import type { PageFacts, PageLink, SphinxPageFacts } from './site-model.ts';
+
+// Directives whose content is code or data (https://myst-parser.readthedocs.io/en/latest/syntax/code_and_apis.html).
+const literalDirectives = new Set([
+  'code-block',
+  'code',
+  'sourcecode',
+  'code-cell',
+  'literalinclude',
+  'math',
+  'raw',
+  'doctest',
+  'testcode',
+  'testoutput',
+  'ipython',
+  'jupyter-execute',
+  'mermaid',
+  'graphviz',
+  'csv-table',
+  'eval-rst',
+]);
+// A fence and its info string; a directive's is `{name} argument`.
+const fencePattern = /^(\s{0,3})(`{3,}(?=[^`]*$)|~{3,}|:{3,})(.*)$/;
+const directivePattern = /^\s*\{([\w:.+-]+)\}\s*(.*?)\s*$/;
+const rolePattern = /^\{(?:std:)?(doc|ref|numref|download)\}`([^`]+)`$/;
+const labelPattern = /^\s{0,3}\(([^()\s][^()]*)\)=\s*$/;
+const headingPattern = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/;
+const optionPattern = /^\s*:([\w-]+):(?:\s+(.*))?$/;
+
+/**
+ * What Sphinx reads from a MyST Markdown page (https://myst-parser.readthedocs.io/en/latest/syntax/roles-and-directives.html)
+ * besides its Markdown links (`commonmark` holds those): roles (`` {doc}`path` ``, `` {ref}`label` ``),
+ * directives in fences (`` ```{toctree} ``, `` ```{image} path ``, `:::{note}` with the colon fence),
+ * targets (`(label)=`), headings, and `orphan: true` in the front matter. The content of a directive
+ * that is no code is Markdown, read for links too.
+ */
+export function readMystFacts(text: string, commonmark: (text: string) => PageFacts): PageFacts {
+  const base = commonmark(text);
+  const links: PageLink[] = [...base.links];
+  const sphinx: SphinxPageFacts = {
+    toctrees: [],
+    labels: [],
+    sections: [],
+    orphan: base.frontMatter?.orphan === true,
+    generatedFolders: [],
+  };
+  readBlocks(text.split(/\r?\n/), 0, links, sphinx, commonmark);
+  links.sort((left, right) => left.line - right.line);
+  return { ...base, links, sphinx };
+}
+
+function readBlocks(
+  lines: readonly string[],
+  firstLine: number,
+  links: PageLink[],
+  sphinx: SphinxPageFacts,
+  commonmark: (text: string) => PageFacts,
+): void {
+  let inFrontMatter = firstLine === 0 && /^---\s*$/.test(lines[0] ?? '');
+  for (let index = inFrontMatter ? 1 : 0; index < lines.length; index += 1) {
+    const line = lines[index] ?? '';
+    if (inFrontMatter) {
+      if (/^(---|\.\.\.)\s*$/.test(line)) inFrontMatter = false;
+      continue;
+    }
+    const fence = fencePattern.exec(line);
+    if (fence !== null) {
+      index = readFence(lines, index, fence, firstLine, links, sphinx, commonmark);
+      continue;
+    }
+    const label = labelPattern.exec(line);
+    if (label !== null) {
+      sphinx.labels.push(normalizeLabel(label[1] ?? ''));
+      continue;
+    }
+    const heading = headingPattern.exec(line);
+    if (heading !== null && heading[1] !== undefined && heading[1] !== '') sphinx.sections.push(heading[1]);
+    if (!line.includes('}`')) continue;
+    for (const match of readRoles(line)) {
+      const content = (match[2] ?? '').trim();
+      const target = (/<([^<]*)>$/.exec(content)?.[1] ?? content).trim();
+      if (target === '' || target.startsWith('!')) continue;
+      links.push({ url: `{${match[1]}}\`${target}\``, line: firstLine + index + 1, kind: 'link' });
+    }
+  }
+}
+
+/**
+ * The roles of a line, left to right: a backtick run is a role's content when `{name}` is right before
+ * it, inline code otherwise (skipped to its closing run of the same length, as CommonMark reads it).
+ */
+function readRoles(line: string): RegExpExecArray[] {
+  const roles: RegExpExecArray[] = [];
+  let position = 0;
+  while (position < line.length) {
+    const tick = line.indexOf('`', position);
+    if (tick < 0) break;
+    const run = /^`+/.exec(line.slice(tick))?.[0] ?? '`';
+    const before = /\{(?:std:)?([\w:-]+)\}$/.exec(line.slice(Math.max(0, tick - 40), tick));
+    const close = line.indexOf(run, tick + run.length);
+    if (close < 0) break;
+    if (before !== null && run.length === 1) {
+      const role = rolePattern.exec(line.slice(tick - before[0].length, close + 1));
+      if (role !== null) roles.push(role);
+    }
+    position = close + run.length;
+  }
+  return roles;
+}
+
+/** Reads one fence from `start` and returns the index of its last line. */
+function readFence(
+  lines: readonly string[],
+  start: number,
+  fence: RegExpExecArray,
+  firstLine: number,
+  links: PageLink[],
+  sphinx: SphinxPageFacts,
+  commonmark: (text: string) => PageFacts,
+): number {
+  const marker = fence[2] ?? '```';
+  const directive = directivePattern.exec(fence[3] ?? '');
+  const name = directive?.[1]?.toLowerCase().replace(/^(std|rst|sphinx):/, '');
+  const argument = (directive?.[2] ?? '').trim();
+  const line = firstLine + start + 1;
+  let end = start + 1;
+  while (end < lines.length) {
+    const closing = /^\s*(`{3,}|~{3,}|:{3,})\s*$/.exec(lines[end] ?? '')?.[1];
+    if (closing !== undefined && closing[0] === marker[0] && closing.length >= marker.length) break;
+    end += 1;
+  }
+  // A colon fence without a directive is no fence at all; its lines are read as Markdown already.
+  if (name === undefined) return marker.startsWith(':') ? start : end;
+  let body = start + 1;
+  const options = new Map<string, string>();
+  if (/^\s*---\s*$/.test(lines[body] ?? '')) {
+    // Options as YAML between `---` lines.
+    for (body += 1; body < end && !/^\s*---\s*$/.test(lines[body] ?? ''); body += 1) {
+      const option = /^\s*([\w-]+)\s*:\s*(.*)$/.exec(lines[body] ?? '');
+      if (option !== null) options.set((option[1] ?? '').toLowerCase(), (option[2] ?? '').trim());
+    }
+    body += 1;
+  }
+  for (; body < end; body += 1) {
+    const option = optionPattern.exec(lines[body] ?? '');
+    if (option === null) break;
+    options.set((option[1] ?? '').toLowerCase(), (option[2] ?? '').trim());
+  }
+  const generated = options.get('toctree');
+  if (name === 'autosummary' && generated !== undefined) sphinx.generatedFolders.push(generated);
+  const label = options.get('name');
+  if (label !== undefined && label !== '') sphinx.labels.push(normalizeLabel(label));
+  if ((name === 'image' || name === 'figure') && argument !== '')
+    links.push({ url: argument, line, kind: 'image' });
+  if ((name === 'include' || name === 'literalinclude') && argument !== '')
+    links.push({ url: argument, line, kind: 'import' });
+  if (name === 'toctree') {
+    const entries: Array<{ reference: string; line: number }> = [];
+    for (let entry = body; entry < end; entry += 1) {
+      const reference = (lines[entry] ?? '').trim();
+      if (reference !== '' && !reference.startsWith('#'))
+        entries.push({ reference, line: firstLine + entry + 1 });
+    }
+    sphinx.toctrees.push({ line, glob: options.has('glob'), entries });
+  } else if (!literalDirectives.has(name) && !marker.startsWith(':') && body < end) {
+    // A directive's content is Markdown: its links are the page's (colon fences were read as Markdown).
+    const content = lines.slice(body, end);
+    const offset = firstLine + body;
+    for (const link of commonmark(content.join('\n')).links)
+      links.push({ ...link, line: link.line + offset });
+    readBlocks(content, offset, links, sphinx, commonmark);
+  } else if (marker.startsWith(':')) {
+    return start;
+  }
+  return end;
+}

@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { readPageFacts } from './page-facts.ts';
+
+const links = (text: string, dialect: 'rst' | 'myst' = 'rst') =>
+  readPageFacts(text, dialect).links.map((link) => `${link.line} ${link.kind} ${link.url}`);
+
+describe('reStructuredText page facts', () => {
+  it('reads roles over several lines, with titles, at the line they start', () => {
+    const text = [
+      'Title',
+      '=====',
+      '',
+      'See :doc:`the long',
+      '   title <guide/setup>` and :ref:`Some',
+      'Label` and :std:doc:`/index` and :download:`file <files/a.zip>` and :doc:`!suppressed`.',
+      '',
+    ].join('\n');
+    assert.deepEqual(links(text), [
+      '4 link :doc:`guide/setup`',
+      '5 link :ref:`Some Label`',
+      '6 link :doc:`/index`',
+      '6 link :download:`files/a.zip`',
+    ]);
+    assert.equal(readPageFacts(text, 'rst').title, 'Title');
+  });
+
+  it('reads labels, sections, toctrees and :orphan:', () => {
+    const facts = readPageFacts(
+      [
+        ':orphan:',
+        ':tocdepth: 2',
+        '',
+        '.. _Getting Started:',
+        '',
+        '=========',
+        ' Install',
+        '=========',
+        '',
+        '.. toctree::',
+        '   :glob:',
+        '   :caption: Guides',
+        '',
+        '   guides/*',
+        '   Setup <setup>',
+        '',
+        '.. figure:: diagram.png',
+        '   :name: the-diagram',
+        '',
+        'An _`inline target` here.',
+        '',
+      ].join('\n'),
+      'rst',
+    );
+    assert.deepEqual(facts.sphinx, {
+      toctrees: [
+        {
+          line: 10,
+          glob: true,
+          entries: [
+            { reference: 'guides/*', line: 14 },
+            { reference: 'Setup <setup>', line: 15 },
+          ],
+        },
+      ],
+      labels: ['getting started', 'the-diagram', 'inline target'],
+      sections: ['Install'],
+      orphan: true,
+      generatedFolders: [],
+    });
+  });
+
+  it('takes a shorter underline only from four characters, as docutils does', () => {
+    const facts = readPageFacts('A title that is long\n----\n\nShort\n--\n', 'rst');
+    assert.deepEqual(facts.sphinx?.sections, ['A title that is long']);
+  });
+
+  it('reads every line of a hostile page once: a paragraph of ten thousand roles, unclosed markup', () => {
+    const roles = Array.from({ length: 10000 }, (_, index) => `:ref:\`label-${index}\``).join('\n');
+    const facts = readPageFacts(`${roles}\n\n${'`'.repeat(20000)}\n\n${':doc:`'.repeat(5000)}\n`, 'rst');
+    const references = facts.links.filter((link) => link.url.startsWith(':ref:'));
+    assert.equal(references.length, 10000);
+    assert.equal(references.at(-1)?.line, 10000);
+  });
+});
+
+describe('MyST page facts', () => {
+  it('reads roles outside code, directive arguments, and Markdown inside non-code directives', () => {
+    const text = [
+      '---',
+      'orphan: true',
+      '---',
+      '(top)=',
+      '# Top',
+      '',
+      '{doc}`guide` and `{ref}` in code, and {ref}`Title <top>`.',
+      '',
+      '```{figure} img/a.png',
+      ':name: fig-a',
+      '',
+      'A caption with a [link](other.md).',
+      '```',
+      '',
+      '```python',
+      '{doc}`not-a-role`',
+      '```',
+      '',
+    ].join('\n');
+    assert.deepEqual(links(text, 'myst'), [
+      '7 link {doc}`guide`',
+      '7 link {ref}`top`',
+      '9 image img/a.png',
+      '12 link other.md',
+    ]);
+    const facts = readPageFacts(text, 'myst');
+    assert.deepEqual(facts.sphinx?.labels, ['top', 'fig-a']);
+    assert.equal(facts.sphinx?.orphan, true);
+  });
+});
