@@ -26,6 +26,15 @@ describe('navigation kept whole', () => {
       '/tutorials/setup',
     );
     assert.equal(movedReference('./ch01.md', 'src/ch01.md', 'src/part1/ch01.md'), './part1/ch01.md');
+    // Sphinx toctree entries: document names without the suffix, with or without a title.
+    assert.equal(
+      movedReference('user/install', 'docs/user/install.rst', 'docs/user/setup.rst'),
+      'user/setup',
+    );
+    assert.equal(
+      movedReference('Installing <user/install>', 'docs/user/install.rst', 'docs/guide/install.rst'),
+      'Installing <guide/install>',
+    );
     // A doc id or slug that is not the path: left to the model.
     assert.equal(movedReference('intro', 'docs/01-intro.md', 'docs/start.md'), null);
     // Out of the folder the navigation leaves out: no plain reference exists.

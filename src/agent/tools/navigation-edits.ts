@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { introducedProblems, type NavigationEntry, type SiteModel } from '../../docs-site/index.ts';
 import { recordWrite, rememberOriginal, type ToolContext } from './tool-context.ts';
 
-const pageExtension = /\.(mdx?|markdown)$/i;
+const pageExtension = /\.(mdx?|markdown|rst)$/i;
 
 /**
  * Keeps the site whole when a page moves or goes: every navigation entry that names it, in every
@@ -88,9 +88,15 @@ export async function redirectsLeftBroken(
 /**
  * The reference for the moved page written the way the old one was: the same prefix (a content folder
  * the navigation leaves out), with or without the extension, with or without a leading slash.
- * Null when the old reference does not name the old path plainly (a doc id, a slug).
+ * Null when the old reference does not name the old path plainly (a doc id, a slug). A Sphinx
+ * toctree entry with a title (`Title <path>`) keeps its title.
  */
 export function movedReference(reference: string, from: string, to: string): string | null {
+  const titled = /^(.+?\s*<)([^<]*?)>$/s.exec(reference);
+  if (titled !== null) {
+    const moved = movedReference(titled[2] ?? '', from, to);
+    return moved === null ? null : `${titled[1]}${moved}>`;
+  }
   const leading = /^(\.\/|\/)/.exec(reference)?.[0] ?? '';
   const withExtension = pageExtension.test(reference);
   const written = reference.slice(leading.length).replace(pageExtension, '');

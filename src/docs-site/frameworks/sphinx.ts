@@ -28,6 +28,7 @@ const documentWriters: Record<string, { setting: string; folder: string | null }
   'autoapi.extension': { setting: 'autoapi_root', folder: 'autoapi' },
   'sphinxcontrib.apidoc': { setting: 'apidoc_output_dir', folder: 'api' },
   'sphinx_automodapi.automodapi': { setting: 'automodapi_toctreedirnm', folder: 'api' },
+  autodoc2: { setting: 'autodoc2_output_dir', folder: 'apidocs' },
 };
 // Extensions that define labels this model does not see (gallery and notebook pages).
 const labelWriters = new Set(['sphinx_gallery.gen_gallery', 'nbsphinx', 'myst_nb', 'jupyter_sphinx']);
