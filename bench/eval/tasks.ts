@@ -44,6 +44,7 @@ const yogaDocs = committedSite('dotansimha__graphql-yoga');
 const hippyDocs = committedSite('Tencent__Hippy');
 const justTheDocs = committedSite('just-the-docs__just-the-docs');
 const grpcDocs = committedSite('grpc__grpc.io');
+const requestsDocs = committedSite('psf__requests');
 
 const changed = (result: TaskResult): Record<string, string> | string =>
   result.files ?? 'no branch was pushed';
@@ -780,6 +781,63 @@ export const evaluationTasks: EvaluationTask[] = [
       call('validate', {}),
       answer(
         'Renamed the Rust quick start to getting-started.md, updated the relref on the home page (Hugo fails on a ref that finds nothing), and kept /docs/languages/rust/quickstart/ working with an alias.',
+      ),
+    ],
+  },
+  {
+    // A real Sphinx project (psf/requests, committed under test/fixtures/docs-sites/): a new document
+    // is built only into the navigation once a `toctree` lists it (Sphinx warns "document isn't
+    // included in any toctree"), and pages name each other with `:doc:` or a label, not a file path.
+    name: 'real-sphinx-add-page',
+    fixture: requestsDocs,
+    prompt:
+      'Add a page on choosing timeouts (docs/user/timeouts.rst): connect and read timeouts as a tuple, and why to always set one. List it in the user guide right after the authentication page, and link it from the Timeouts section of the quickstart.',
+    check(result) {
+      const files = changed(result);
+      if (typeof files === 'string') return files;
+      const page = files['docs/user/timeouts.rst'];
+      if (page === undefined || !/^[^\n]+\n[=\-~^#*]{3,}\s*$/m.test(page) || !/tuple/i.test(page))
+        return 'docs/user/timeouts.rst is missing, has no section title, or says nothing of a tuple';
+      const index = requestsDocs['docs/index.rst'] ?? '';
+      if (
+        files['docs/index.rst'] !==
+        index.replace('   user/authentication\n', '   user/authentication\n   user/timeouts\n')
+      )
+        return 'docs/index.rst does not list user/timeouts right after user/authentication in its toctree';
+      const quickstart = files['docs/user/quickstart.rst'] ?? '';
+      const section = quickstart.slice(
+        quickstart.indexOf('Timeouts\n--------'),
+        quickstart.indexOf('Errors and Exceptions'),
+      );
+      if (!/:doc:`(?:[^`<]*<)?(?:timeouts|\/user\/timeouts)>?`|:ref:`[^`]+`/.test(section))
+        return "the quickstart's Timeouts section does not link the page with :doc: (or a label)";
+      if (/:ref:`/.test(section) && !/^\.\. _[^:]+:\s*$/m.test(page))
+        return 'a :ref: to the page, but the page defines no label';
+      return unchangedExcept(result, requestsDocs, [
+        'docs/user/timeouts.rst',
+        'docs/index.rst',
+        'docs/user/quickstart.rst',
+      ]);
+    },
+    script: [
+      read('docs/index.rst'),
+      call('write_file', {
+        path: 'docs/user/timeouts.rst',
+        content:
+          ".. _timeouts:\n\nTimeouts\n========\n\nSet a timeout on every request: without one, a request can wait forever.\n\nPass a tuple to set the connect and read timeouts apart::\n\n    >>> requests.get('https://github.com/', timeout=(3.05, 27))\n\nSee :doc:`quickstart` for the basics.\n",
+      }),
+      // validate reports the new page as missing from every toctree until index.rst lists it.
+      call('validate', {}),
+      edit('docs/index.rst', '   user/authentication\n', '   user/authentication\n   user/timeouts\n'),
+      read('docs/user/quickstart.rst'),
+      edit(
+        'docs/user/quickstart.rst',
+        'to hang indefinitely::\n',
+        'to hang indefinitely (see :doc:`timeouts` for choosing them)::\n',
+      ),
+      call('validate', {}),
+      answer(
+        'Added docs/user/timeouts.rst, listed it after user/authentication in the user guide toctree of docs/index.rst, and linked it from the quickstart with :doc:`timeouts`, relative to the page as Sphinx reads it.',
       ),
     ],
   },

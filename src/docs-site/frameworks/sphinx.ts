@@ -284,7 +284,12 @@ export const buildSphinxSite: SiteModelBuilder = async (source, siteRoot) => {
     unsupported,
     conventions: [
       `Pages are ${project.suffixes.map((suffix) => `\`${suffix}\``).join(', ')} files under \`${srcDir === '' ? '.' : srcDir}/\`; each is a document named by its path without the suffix.`,
-      "Link a page with :doc:`path` (MyST: {doc}`path`), the path without its suffix, relative to the linking page's folder or starting with `/` from the source folder; link a section with :ref:`label`, defining the label with `.. _label:` (MyST: `(label)=`) on its own line before the section title.",
+      "In reStructuredText, link a page with :doc:`path`, the path without its suffix, relative to the linking page's folder or starting with `/` from the source folder; link a section with :ref:`label`, defining the label with `.. _label:` on its own line before the section title.",
+      ...(project.suffixes.includes('.md')
+        ? [
+            'In MyST Markdown pages, {doc}`path` and {ref}`label` work the same, a label is `(label)=` on its own line, and a Markdown link to another page names its file with the suffix (`[Setup](setup.md)`).',
+          ]
+        : []),
       'A new page must be listed in a `toctree` directive (usually in the index page of its folder), by its path without the suffix, or Sphinx warns that it is in no toctree.',
     ],
   };
