@@ -27,6 +27,7 @@ const rolePattern = /^\{(?:std:)?(doc|ref|numref|download)\}`([^`]+)`$/;
 const labelPattern = /^\s{0,3}\(([^()\s][^()]*)\)=\s*$/;
 const headingPattern = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/;
 const optionPattern = /^\s*:([\w-]+):(?:\s+(.*))?$/;
+const commentPattern = /^\s{0,3}%/;
 
 /**
  * What Sphinx reads from a MyST Markdown page (https://myst-parser.readthedocs.io/en/latest/syntax/roles-and-directives.html)
@@ -37,7 +38,9 @@ const optionPattern = /^\s*:([\w-]+):(?:\s+(.*))?$/;
  */
 export function readMystFacts(text: string, commonmark: (text: string) => PageFacts): PageFacts {
   const base = commonmark(text);
-  const links: PageLink[] = [...base.links];
+  const lines = text.split(/\r?\n/);
+  // A line starting with `%` is a comment (https://myst-parser.readthedocs.io/en/latest/syntax/comments.html).
+  const links: PageLink[] = base.links.filter((link) => !commentPattern.test(lines[link.line - 1] ?? ''));
   const sphinx: SphinxPageFacts = {
     toctrees: [],
     labels: [],
@@ -45,7 +48,7 @@ export function readMystFacts(text: string, commonmark: (text: string) => PageFa
     orphan: base.frontMatter?.orphan === true,
     generatedFolders: [],
   };
-  readBlocks(text.split(/\r?\n/), 0, links, sphinx, commonmark);
+  readBlocks(lines, 0, links, sphinx, commonmark);
   links.sort((left, right) => left.line - right.line);
   return { ...base, links, sphinx };
 }
@@ -64,6 +67,7 @@ function readBlocks(
       if (/^(---|\.\.\.)\s*$/.test(line)) inFrontMatter = false;
       continue;
     }
+    if (commentPattern.test(line)) continue;
     const fence = fencePattern.exec(line);
     if (fence !== null) {
       index = readFence(lines, index, fence, firstLine, links, sphinx, commonmark);
@@ -167,8 +171,10 @@ function readFence(
     // A directive's content is Markdown: its links are the page's (colon fences were read as Markdown).
     const content = lines.slice(body, end);
     const offset = firstLine + body;
-    for (const link of commonmark(content.join('\n')).links)
-      links.push({ ...link, line: link.line + offset });
+    for (const link of commonmark(content.join('\n')).links) {
+      if (!commentPattern.test(content[link.line - 1] ?? ''))
+        links.push({ ...link, line: link.line + offset });
+    }
     readBlocks(content, offset, links, sphinx, commonmark);
   } else if (marker.startsWith(':')) {
     return start;

@@ -105,6 +105,8 @@ describe('MyST page facts', () => {
       '{doc}`not-a-role`',
       '```',
       '',
+      '% A comment: [not a link](gone.md), {doc}`not-a-role-either`.',
+      '',
     ].join('\n');
     assert.deepEqual(links(text, 'myst'), [
       '7 link {doc}`guide`',

@@ -4,6 +4,10 @@ import { parser } from '@lezer/python';
 /** A value of `conf.py` that this reader could not know without running it (`os.path.join(...)`). */
 export interface ComputedValue {
   computed: string;
+  /** Items a computed list holds whatever else it holds: those added to an imported list (`+= [...]`). */
+  atLeast?: PythonValue[];
+  /** Items it holds in some builds only: the branches of `[...] if condition else [...]`. */
+  possibly?: PythonValue[];
 }
 
 export type PythonValue =
@@ -20,12 +24,13 @@ export interface SphinxConfig {
   file: string;
   /** Each name's value after the last top-level statement that sets it. */
   values: ReadonlyMap<string, PythonValue>;
-  /**
-   * Names also assigned inside an `if`, `try`, `for` or `with` block: their value depends on the build.
-   * Lists extended there (`extensions.append(...)` under an `if`) are read as extended: a setting that
-   * may hold more is safer to read with it than without.
-   */
+  /** Names also assigned inside an `if`, `try`, `for` or `with` block: their value depends on the build. */
   conditional: ReadonlySet<string>;
+  /**
+   * Items lists get in some builds only: extended inside such a block (`extensions.extend(...)` unless
+   * building man pages, astropy's `exclude_patterns += ["development/*"]` outside dev versions).
+   */
+  possibly: ReadonlyMap<string, readonly PythonValue[]>;
   /**
    * Whether the file sets settings this reader cannot name: `globals().update(...)` or a star import
    * (a shared configuration package, `from theme.conf import *`). Any setting may then differ.
@@ -56,6 +61,15 @@ const maximumDepth = 32;
 export function readSphinxConfig(text: string, file: string): SphinxConfig {
   const values = new Map<string, PythonValue>();
   const conditional = new Set<string>();
+  const possibly = new Map<string, PythonValue[]>();
+  const addPossibly = (name: string, added: PythonValue) => {
+    const items = Array.isArray(added)
+      ? added
+      : isComputed(added)
+        ? [...(added.atLeast ?? []), ...(added.possibly ?? [])]
+        : [];
+    possibly.set(name, [...(possibly.get(name) ?? []), ...items]);
+  };
   const tree = parser.parse(text);
   const source = (node: SyntaxNode) => text.slice(node.from, node.to);
   const evaluate = (node: SyntaxNode | null, depth = 0): PythonValue => {
@@ -112,6 +126,15 @@ export function readSphinxConfig(text: string, file: string): SphinxConfig {
         const known = values.get(source(node));
         return known === undefined ? { computed: source(node) } : known;
       }
+      case 'ConditionalExpression': {
+        // `a if condition else b`: the items of either, in some builds.
+        const branches: PythonValue[] = [];
+        for (let child = node.firstChild; child !== null; child = child.nextSibling) {
+          if (child.name !== 'if' && child.name !== 'else') branches.push(evaluate(child, depth + 1));
+        }
+        const items = (value: PythonValue | undefined) => (Array.isArray(value) ? value : []);
+        return { computed: source(node), possibly: [...items(branches[0]), ...items(branches.at(-1))] };
+      }
       default:
         return { computed: source(node) };
     }
@@ -142,6 +165,10 @@ export function readSphinxConfig(text: string, file: string): SphinxConfig {
         return;
       }
       const value = evaluate(operator.nextSibling);
+      if (nested) {
+        addPossibly(name, value);
+        return;
+      }
       if (operator.name === 'AssignOp' && operator.nextSibling?.nextSibling?.name !== 'AssignOp') {
         values.set(name, value);
       } else if (operator.name === 'UpdateOp' && source(operator) === '+=') {
@@ -160,8 +187,10 @@ export function readSphinxConfig(text: string, file: string): SphinxConfig {
       const methodName = method === undefined ? '' : source(method);
       const argumentList = callee.nextSibling;
       const argument = argumentList?.firstChild?.nextSibling ?? null;
-      if (methodName === 'append') values.set(name, concatenate(values.get(name), [evaluate(argument)]));
-      else if (methodName === 'extend') values.set(name, concatenate(values.get(name), evaluate(argument)));
+      const added =
+        methodName === 'append' ? [evaluate(argument)] : methodName === 'extend' ? evaluate(argument) : null;
+      if (added !== null && nested) addPossibly(name, added);
+      else if (added !== null) values.set(name, concatenate(values.get(name), added));
       else if (methodName === 'update' || methodName === 'insert' || methodName === 'remove') {
         if (nested) conditional.add(name);
         else values.set(name, { computed: source(statement) });
@@ -182,7 +211,7 @@ export function readSphinxConfig(text: string, file: string): SphinxConfig {
   };
   walk(tree.topNode, false, 0);
   const dynamic = /\bglobals\(\)\s*\.\s*update\b|^\s*from\s+\S+\s+import\s+\*/m.test(text);
-  return { file, values, conditional, dynamic };
+  return { file, values, conditional, possibly, dynamic };
 }
 
 /** Brackets, commas and comments between the items of a list or dictionary. */
@@ -200,9 +229,14 @@ function isSkipped(node: SyntaxNode): boolean {
 }
 
 function concatenate(before: PythonValue | undefined, added: PythonValue): PythonValue {
-  if (before === undefined) return { computed: 'a list extended before it is set' };
   if (Array.isArray(before) && Array.isArray(added)) return [...before, ...added];
-  return { computed: 'a list extended with a computed value' };
+  const known = (value: PythonValue | undefined) =>
+    Array.isArray(value) ? value : isComputed(value) ? (value.atLeast ?? []) : [];
+  // An imported or computed list extended here holds at least what is added.
+  return {
+    computed: 'a list extended from a value not known here',
+    atLeast: [...known(before), ...known(added)],
+  };
 }
 
 const escapes: Record<string, string> = {
@@ -232,6 +266,20 @@ export function pythonString(literal: string): string | null {
 export function stringSetting(config: SphinxConfig, name: string): string | null {
   const value = config.values.get(name);
   return typeof value === 'string' ? value : null;
+}
+
+/** The strings a list setting holds for certain: all of a literal list, what a computed one was extended with. */
+export function knownStrings(config: SphinxConfig, name: string): string[] {
+  const value = config.values.get(name);
+  const items = Array.isArray(value) ? value : isComputed(value) ? (value.atLeast ?? []) : [value];
+  return items.filter((item): item is string => typeof item === 'string');
+}
+
+/** The strings a list setting holds in some builds only (see `possibly`). */
+export function possibleStrings(config: SphinxConfig, name: string): string[] {
+  const value = config.values.get(name);
+  const items = [...(isComputed(value) ? (value.possibly ?? []) : []), ...(config.possibly.get(name) ?? [])];
+  return items.filter((item): item is string => typeof item === 'string');
 }
 
 /** A setting as a list of strings (a lone string is a list of one), or null when it is not one. */

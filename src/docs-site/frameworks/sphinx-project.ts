@@ -2,7 +2,14 @@ import { posix } from 'node:path';
 import { RE2JS } from 're2js';
 import { isWithin, relativeTo } from '../link-urls.ts';
 import type { RepositoryFiles } from '../site-model.ts';
-import { isComputed, type SphinxConfig, stringListSetting, stringSetting } from './sphinx-config.ts';
+import {
+  isComputed,
+  knownStrings,
+  possibleStrings,
+  type SphinxConfig,
+  stringListSetting,
+  stringSetting,
+} from './sphinx-config.ts';
 
 /** The documents of a Sphinx project: which files are sources, and the name each is known by. */
 export interface SphinxProject {
@@ -29,6 +36,8 @@ const extensionSuffixes: Record<string, string[]> = {
   myst_nb: ['.md', '.ipynb'],
   recommonmark: ['.md'],
   nbsphinx: ['.ipynb'],
+  // Canonical's starter pack extension turns MyST on.
+  canonical_sphinx: ['.md'],
   'sphinx_gallery.load_style': [],
 };
 const maximumPatterns = 200;
@@ -46,13 +55,17 @@ export function findSphinxProject(
   srcDir: string,
 ): SphinxProject {
   const computed: string[] = [];
+  // A list known only in part (imported, then extended) is read as what it holds for certain.
   const list = (name: string, fallback: string[]): string[] => {
     const value = stringListSetting(config, name);
     if (value === null && config.values.has(name)) computed.push(name);
     else if (config.conditional.has(name)) computed.push(name);
-    return value ?? fallback;
+    if (value !== null) return value;
+    const known = knownStrings(config, name);
+    return known.length > 0 ? [...fallback, ...known] : fallback;
   };
-  const extensions = new Set(list('extensions', []));
+  // An extension some builds load is read as loaded: it may resolve or write what the model cannot see.
+  const extensions = new Set([...list('extensions', []), ...possibleStrings(config, 'extensions')]);
   const suffixValue = config.values.get('source_suffix');
   let suffixes: string[];
   if (suffixValue instanceof Map) suffixes = [...suffixValue.keys()];

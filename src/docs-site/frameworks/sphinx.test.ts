@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkFiles as check, problemLines as messages } from '../../../test/site-check.ts';
 import { detectSite, memoryFiles, pagesMissingFromNavigation } from '../index.ts';
-import { readSphinxConfig } from './sphinx-config.ts';
+import { possibleStrings, readSphinxConfig } from './sphinx-config.ts';
 
 // The shape of psf/requests' and pallets/flask's `docs/`: reStructuredText pages, toctrees in the
 // index, `:doc:` paths relative to the page or from the source folder, labels before sections,
@@ -242,6 +242,68 @@ describe('Sphinx site model', () => {
     assert.equal(model.needsNavigationEntry('docs/parameters.md'), true);
   });
 
+  it('reads what conf.py holds for certain, and leaves alone what it or an extension makes at build time', async () => {
+    // The shapes of astropy's (an imported list extended), ansible's (a list chosen by a build tag),
+    // sphinx-book-theme's (conf.py writes a page) and Write the Docs' (pages rendered as Jinja) docs.
+    const files = {
+      '.gitignore': 'docs/collections/*.rst\n',
+      'docs/conf.py': [
+        'from theme.conf import exclude_patterns, extensions',
+        'exclude_patterns += ["_pkgtemplate.rst"]',
+        'exclude_patterns += [] if tags.has("all") else ["internal"]',
+        'extensions += ["unknown_markdown_extension"]',
+        'Path("content/downloaded.md").write_text(text)',
+        'def setup(app):',
+        '    app.connect("source-read", render_with_jinja)',
+        '',
+      ].join('\n'),
+      'docs/index.rst': [
+        'Index',
+        '=====',
+        '',
+        '.. toctree::',
+        '   :glob:',
+        '',
+        '   guide',
+        '   content/downloaded',
+        '   written-in-markdown',
+        '   collections/index_*',
+        '   internal/page',
+        '',
+        '.. toctree::',
+        '   :glob:',
+        '',
+        '   *',
+        '',
+        'See :doc:`/conf/{{ year }}/schedule`.',
+        '',
+      ].join('\n'),
+      'docs/guide.rst': 'Guide\n=====\n',
+      'docs/written-in-markdown.md': '# Read by an extension\n',
+      'docs/_pkgtemplate.rst': 'Template\n========\n\n.. toctree::\n\n   subdoc1\n',
+      'docs/internal/page.rst': 'Internal\n========\n',
+    };
+    const { model, problems } = await check(files);
+    // `_pkgtemplate.rst` is excluded in every build; `internal/` only without the `all` tag, so its
+    // pages are read (a build has them), and nothing names a missing page.
+    assert.deepEqual([...model.pages.keys()].sort(), [
+      'docs/guide.rst',
+      'docs/index.rst',
+      'docs/internal/page.rst',
+    ]);
+    assert.deepEqual(messages(problems), []);
+    // The second toctree's glob lists the guide again: each toctree takes what it has not listed.
+    assert.deepEqual(
+      model.navigation.filter((entry) => entry.target === 'docs/guide.rst').map((entry) => entry.line),
+      [7, 16],
+    );
+    assert.match(
+      model.unsupported.join('\n'),
+      /`extensions`, `exclude_patterns` computed or set conditionally/,
+    );
+    assert.match(model.unsupported.join('\n'), /rewrites pages before Sphinx reads them/);
+  });
+
   it('reads sphinx-multiproject projects from their own folder', async () => {
     const files = {
       'docs/conf.py': [
@@ -281,7 +343,8 @@ describe('conf.py, read without running it', () => {
       ].join('\n'),
       'conf.py',
     );
-    assert.deepEqual(config.values.get('extensions'), ['a', 'b', 'c', 'd', 'e']);
+    assert.deepEqual(config.values.get('extensions'), ['a', 'b', 'c']);
+    assert.deepEqual(possibleStrings(config, 'extensions'), ['d', 'e']);
     assert.equal(config.values.has('html_theme'), false);
     assert.equal(config.conditional.has('html_theme'), true);
     assert.deepEqual(config.values.get('intersphinx_disabled_reftypes'), []);

@@ -48,17 +48,24 @@ const maximumIncludeDepth = 4;
 export const buildSphinxSite: SiteModelBuilder = async (source, siteRoot) => {
   const files = source.files;
   const configFile = siteRoot === '' ? 'conf.py' : `${siteRoot}/conf.py`;
-  const config = readSphinxConfig((await files.read(configFile)) ?? '', configFile);
+  const configText = (await files.read(configFile)) ?? '';
+  const config = readSphinxConfig(configText, configFile);
+  const writesFiles = /\.write(_text|_bytes)?\(|\bopen\([^)]*["'][wa]/.test(configText);
   const unsupported: string[] = [];
   const project = findSphinxProject(files, config, sourceFolder(config, siteRoot, unsupported));
   const { documents, docnames, extensions, srcDir } = project;
+  // sphinx-jinja-style hooks rewrite every page's text before Sphinx parses it.
+  if (/\bconnect\(\s*["']source-read["']/.test(configText))
+    unsupported.push(
+      `${configFile} rewrites pages before Sphinx reads them (a \`source-read\` hook); links written with template placeholders are unchecked`,
+    );
   if (config.dynamic)
     unsupported.push(
       `${configFile} takes settings from code (\`globals().update\`, a star import): documents and labels it may add are unchecked`,
     );
   if (project.computed.length > 0)
     unsupported.push(
-      `${configFile}: ${project.computed.map((name) => `\`${name}\``).join(', ')} computed or set conditionally; read as written at the top level`,
+      `${configFile}: ${project.computed.map((name) => `\`${name}\``).join(', ')} computed or set conditionally; read for what the file itself says`,
     );
 
   const pages = new Map<string, string[]>();
@@ -115,14 +122,32 @@ export const buildSphinxSite: SiteModelBuilder = async (source, siteRoot) => {
       return 'a document generated at build time (ignored by Git)';
     if (generatedFolders === 'all' || generatedFolders.some((folder) => isWithin(folder, docname)))
       return 'a document an extension writes at build time';
+    // A file conf.py names and writes (sphinx-book-theme's downloads `content/pydata-content-blocks.md`).
+    const sources = [...project.suffixes, '.md', '.rst'];
+    const named = (before: string) =>
+      sources.some((suffix) => configText.includes(`${before}${docname}${suffix}`));
+    if (writesFiles && ['"', "'", '/'].some(named)) return `a document ${configFile} writes`;
+    // A file of that name whose suffix only an extension this model does not know registers.
+    const prefix = joinInside(srcDir, `${docname}.`);
+    if (
+      prefix !== null &&
+      files.paths.some(
+        (path) =>
+          path.startsWith(prefix) &&
+          !path.slice(prefix.length).includes('/') &&
+          !project.suffixes.some((suffix) => path.endsWith(suffix)),
+      )
+    )
+      return 'a file of that name that an extension may read';
     return null;
   };
 
   const navigation: NavigationEntry[] = [];
-  const listed = new Set<string>();
   for (const [file, page] of facts) {
     const docname = docnames.get(file) ?? '';
     for (const toctree of page.toctrees) {
+      // A glob takes the documents this toctree has not listed yet (TocTree.parse_content).
+      const listed = new Set<string>();
       for (const entry of toctree.entries) {
         const explicit = explicitTitlePattern.exec(entry.reference);
         const reference = (explicit?.[2] ?? entry.reference).trim();
@@ -135,6 +160,13 @@ export const buildSphinxSite: SiteModelBuilder = async (source, siteRoot) => {
             (name) => name !== docname && matcher?.matches(name) === true && !listed.has(name),
           );
           for (const name of matched.sort()) listed.add(name);
+          // A pattern over a folder the build fills (generated index pages, ignored by Git).
+          if (
+            matched.length === 0 &&
+            pattern !== null &&
+            missingDocumentReason(pattern.replace(/[*?]|\[[^\]]*\]/g, 'x')) !== null
+          )
+            continue;
           if (matched.length === 0) navigation.push({ ...base, target: null });
           for (const name of matched) navigation.push({ ...base, target: documents.get(name) ?? null });
           continue;
@@ -173,6 +205,8 @@ export const buildSphinxSite: SiteModelBuilder = async (source, siteRoot) => {
     const docname = docnames.get(from) ?? relativeTo(srcDir, from).replace(/\.[^./]+$/, '');
     const explicit = explicitTitlePattern.exec(written);
     const target = (explicit?.[2] ?? written).trim();
+    // Written with a template's placeholders, for an extension that renders pages first (Jinja).
+    if (/\{\{|\{%/.test(target)) return { kind: 'unchecked', reason: 'a template placeholder' };
     const prefix = /^([\w.-]+):(.+)$/.exec(target);
     if (role === 'download') {
       if (isExternalUrl(target)) return { kind: 'external' };
