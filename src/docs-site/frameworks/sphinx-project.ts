@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { RE2JS } from 're2js';
-import { isWithin, relativeTo } from '../link-urls.ts';
+import { isWithin, joinInside, relativeTo } from '../link-urls.ts';
 import type { RepositoryFiles } from '../site-model.ts';
 import {
   isComputed,
@@ -22,6 +22,8 @@ export interface SphinxProject {
   documents: Map<string, string>;
   /** File → document name. */
   docnames: Map<string, string>;
+  /** Every repository file by its path without its last extension (`img/logo` → `img/logo.png`, ...). */
+  filesByStem: ReadonlyMap<string, readonly string[]>;
   /** Whether a source-relative path is left out by `exclude_patterns` (and what Sphinx adds to them). */
   isExcluded(relative: string): boolean;
   /** Settings this reader could not know, named for the run's report. */
@@ -99,6 +101,13 @@ export function findSphinxProject(
     }
     return known;
   };
+  const filesByStem = new Map<string, string[]>();
+  for (const path of files.paths) {
+    const stem = path.replace(/\.[^./]*$/, '');
+    const named = filesByStem.get(stem);
+    if (named === undefined) filesByStem.set(stem, [path]);
+    else named.push(path);
+  }
   for (const path of files.paths) {
     if (!isWithin(srcDir, path)) continue;
     const relative = relativeTo(srcDir, path).normalize('NFC');
@@ -111,7 +120,30 @@ export function findSphinxProject(
     documents.set(docname, path);
     docnames.set(path, docname);
   }
-  return { srcDir, rootDoc, suffixes, extensions, documents, docnames, isExcluded, computed };
+  return { srcDir, rootDoc, suffixes, extensions, documents, docnames, filesByStem, isExcluded, computed };
+}
+
+/**
+ * The source folder: the configuration's, but with sphinx-multiproject
+ * (https://sphinx-multiproject.readthedocs.io/) each project's own folder (`path`, or its name), the
+ * `PROJECT` environment variable choosing one at build time. The first project is the one checked.
+ */
+export function sourceFolder(config: SphinxConfig, siteRoot: string, unsupported: string[]): string {
+  const projects = config.values.get('multiproject_projects');
+  if (!(projects instanceof Map) || !(stringListSetting(config, 'extensions') ?? []).includes('multiproject'))
+    return siteRoot;
+  const [name, options] = [...projects][0] ?? [];
+  if (name === undefined) return siteRoot;
+  const path =
+    options instanceof Map && typeof options.get('path') === 'string'
+      ? (options.get('path') as string)
+      : name;
+  const folder = joinInside(siteRoot, path) ?? siteRoot;
+  if (projects.size > 1)
+    unsupported.push(
+      `sphinx-multiproject: only the first project, \`${name}\` (${folder}/), is checked; its others are built from their own folders`,
+    );
+  return folder;
 }
 
 /** `docname_join` (sphinx/util/__init__.py): a name relative to a document's folder, `/` for the source root. */

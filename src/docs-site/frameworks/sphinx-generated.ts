@@ -1,0 +1,84 @@
+import { isWithin, joinInside } from '../link-urls.ts';
+import type { SphinxPageFacts } from '../site-model.ts';
+import type { PythonValue, SphinxConfig } from './sphinx-config.ts';
+import { joinDocname, type SphinxProject } from './sphinx-project.ts';
+
+// Extensions that write documents at build time, and the setting naming their folder (its default).
+const documentWriters: Record<string, { setting: string; folder: string | null }> = {
+  'sphinx_gallery.gen_gallery': { setting: 'sphinx_gallery_conf', folder: null },
+  'autoapi.extension': { setting: 'autoapi_root', folder: 'autoapi' },
+  'sphinxcontrib.apidoc': { setting: 'apidoc_output_dir', folder: 'api' },
+  'sphinx_automodapi.automodapi': { setting: 'automodapi_toctreedirnm', folder: 'api' },
+  autodoc2: { setting: 'autodoc2_output_dir', folder: 'apidocs' },
+};
+/** Extensions that define labels this model does not see (gallery and notebook pages). */
+export const labelWriters = new Set(['sphinx_gallery.gen_gallery', 'nbsphinx', 'myst_nb', 'jupyter_sphinx']);
+
+/**
+ * The folders (document names) extensions write documents to: autosummary's `:toctree:` folders,
+ * each relative to its page; a gallery's, API generator's or `autoapi`'s from `conf.py`. 'all' when
+ * a writer's folder cannot be read.
+ */
+export function findGeneratedFolders(
+  config: SphinxConfig,
+  project: SphinxProject,
+  facts: ReadonlyMap<string, SphinxPageFacts>,
+): string[] | 'all' {
+  const folders: string[] = [];
+  if (project.extensions.has('sphinx.ext.autosummary')) {
+    for (const [file, page] of facts) {
+      for (const folder of page.generatedFolders) {
+        const joined = joinDocname(project.docnames.get(file) ?? '', folder);
+        if (joined !== null) folders.push(joined);
+      }
+    }
+  }
+  for (const [extension, writer] of Object.entries(documentWriters)) {
+    if (!project.extensions.has(extension)) continue;
+    const value = config.values.get(writer.setting);
+    if (value === undefined && writer.folder !== null) folders.push(writer.folder);
+    else if (typeof value === 'string') folders.push(value);
+    else if (value instanceof Map && Array.isArray(value.get('gallery_dirs'))) {
+      for (const folder of value.get('gallery_dirs') as PythonValue[]) {
+        if (typeof folder !== 'string') return 'all';
+        folders.push(folder);
+      }
+    } else if (value instanceof Map && typeof value.get('gallery_dirs') === 'string') {
+      folders.push(value.get('gallery_dirs') as string);
+    } else return 'all';
+  }
+  return folders.map((folder) => folder.replace(/^\.?\/+|\/+$/g, ''));
+}
+
+/**
+ * Why a document missing from the repository may still exist when Sphinx runs, or null when it
+ * cannot: a file Git ignores (generated), a folder an extension writes, a file `conf.py` names and
+ * writes (sphinx-book-theme downloads `content/pydata-content-blocks.md`), or a file of that name
+ * whose suffix only an extension this model does not know registers.
+ */
+export function createMissingDocumentReason(options: {
+  project: SphinxProject;
+  configFile: string;
+  configText: string;
+  generatedFolders: string[] | 'all';
+  isGitIgnored(path: string): boolean;
+}): (docname: string) => string | null {
+  const { project, configFile, configText, generatedFolders } = options;
+  const writesFiles = /\.write(_text|_bytes)?\(|\bopen\([^)]*["'][wa]/.test(configText);
+  const sources = [...project.suffixes, '.md', '.rst'];
+  return (docname) => {
+    const candidate = joinInside(project.srcDir, `${docname}${project.suffixes[0] ?? '.rst'}`);
+    if (candidate !== null && options.isGitIgnored(candidate))
+      return 'a document generated at build time (ignored by Git)';
+    if (generatedFolders === 'all' || generatedFolders.some((folder) => isWithin(folder, docname)))
+      return 'a document an extension writes at build time';
+    const named = (before: string) =>
+      sources.some((suffix) => configText.includes(`${before}${docname}${suffix}`));
+    if (writesFiles && ['"', "'", '/'].some(named)) return `a document ${configFile} writes`;
+    const stem = joinInside(project.srcDir, docname);
+    const others = stem === null ? [] : (project.filesByStem.get(stem) ?? []);
+    if (others.some((path) => !project.suffixes.some((suffix) => path.endsWith(suffix))))
+      return 'a file of that name that an extension may read';
+    return null;
+  };
+}
