@@ -118,7 +118,7 @@ const signatures: Signature[] = [
     confirm: (text) =>
       /^(extensions|html_theme|master_doc|root_doc|source_suffix|exclude_patterns|templates_path)\s*[+]?=/m.test(
         text,
-      ) || /^\s*(from|import)\s+sphinx/m.test(text),
+      ) || /^[ \t]*(from|import)[ \t]+sphinx/m.test(text),
   },
   // Jekyll (GitHub Pages): many repositories carry a `_config.yml` for a theme beside another site.
   {

@@ -25,9 +25,11 @@ const fencePattern = /^(\s{0,3})(`{3,}(?=[^`]*$)|~{3,}|:{3,})(.*)$/;
 const directivePattern = /^\s*\{([\w:.+-]+)\}\s*(.*?)\s*$/;
 const rolePattern = /^\{(?:std:)?(doc|ref|numref|download)\}`([^`]+)`$/;
 const labelPattern = /^\s{0,3}\(([^()\s][^()]*)\)=\s*$/;
-const headingPattern = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/;
+const headingPattern = /^\s{0,3}#{1,6}\s+(.*)$/;
 const optionPattern = /^\s*:([\w-]+):(?:\s+(.*))?$/;
 const commentPattern = /^\s{0,3}%/;
+// Directives nested deeper are not read for links: real pages nest a few; a hostile one, thousands.
+const maximumNesting = 8;
 
 /**
  * What Sphinx reads from a MyST Markdown page (https://myst-parser.readthedocs.io/en/latest/syntax/roles-and-directives.html)
@@ -48,18 +50,21 @@ export function readMystFacts(text: string, commonmark: (text: string) => PageFa
     orphan: base.frontMatter?.orphan === true,
     generatedFolders: [],
   };
-  readBlocks(lines, 0, links, sphinx, commonmark);
+  readBlocks(lines, 0, { links, sphinx, commonmark, depth: 0 });
   links.sort((left, right) => left.line - right.line);
   return { ...base, links, sphinx };
 }
 
-function readBlocks(
-  lines: readonly string[],
-  firstLine: number,
-  links: PageLink[],
-  sphinx: SphinxPageFacts,
-  commonmark: (text: string) => PageFacts,
-): void {
+/** What a page's reading collects, and how deep in directives it is. */
+interface Reading {
+  links: PageLink[];
+  sphinx: SphinxPageFacts;
+  commonmark: (text: string) => PageFacts;
+  depth: number;
+}
+
+function readBlocks(lines: readonly string[], firstLine: number, reading: Reading): void {
+  const { links, sphinx } = reading;
   let inFrontMatter = firstLine === 0 && /^---\s*$/.test(lines[0] ?? '');
   for (let index = inFrontMatter ? 1 : 0; index < lines.length; index += 1) {
     const line = lines[index] ?? '';
@@ -70,7 +75,7 @@ function readBlocks(
     if (commentPattern.test(line)) continue;
     const fence = fencePattern.exec(line);
     if (fence !== null) {
-      index = readFence(lines, index, fence, firstLine, links, sphinx, commonmark);
+      index = readFence(lines, index, fence, firstLine, reading);
       continue;
     }
     const label = labelPattern.exec(line);
@@ -79,7 +84,8 @@ function readBlocks(
       continue;
     }
     const heading = headingPattern.exec(line);
-    if (heading !== null && heading[1] !== undefined && heading[1] !== '') sphinx.sections.push(heading[1]);
+    const title = headingText(heading?.[1] ?? '');
+    if (title !== '') sphinx.sections.push(title);
     if (!line.includes('}`')) continue;
     for (const match of readRoles(line)) {
       const content = (match[2] ?? '').trim();
@@ -113,16 +119,24 @@ function readRoles(line: string): RegExpExecArray[] {
   return roles;
 }
 
+/** A heading's text without its closing `#` sequence, trimmed in one pass (no regex can backtrack). */
+function headingText(text: string): string {
+  let end = text.trimEnd().length;
+  let hashes = end;
+  while (hashes > 0 && text[hashes - 1] === '#') hashes -= 1;
+  if (hashes < end && (hashes === 0 || /\s/.test(text[hashes - 1] ?? ''))) end = hashes;
+  return text.slice(0, end).trim();
+}
+
 /** Reads one fence from `start` and returns the index of its last line. */
 function readFence(
   lines: readonly string[],
   start: number,
   fence: RegExpExecArray,
   firstLine: number,
-  links: PageLink[],
-  sphinx: SphinxPageFacts,
-  commonmark: (text: string) => PageFacts,
+  reading: Reading,
 ): number {
+  const { links, sphinx, commonmark } = reading;
   const marker = fence[2] ?? '```';
   const directive = directivePattern.exec(fence[3] ?? '');
   const name = directive?.[1]?.toLowerCase().replace(/^(std|rst|sphinx):/, '');
@@ -167,7 +181,12 @@ function readFence(
         entries.push({ reference, line: firstLine + entry + 1 });
     }
     sphinx.toctrees.push({ line, glob: options.has('glob'), entries });
-  } else if (!literalDirectives.has(name) && !marker.startsWith(':') && body < end) {
+  } else if (
+    !literalDirectives.has(name) &&
+    !marker.startsWith(':') &&
+    body < end &&
+    reading.depth < maximumNesting
+  ) {
     // A directive's content is Markdown: its links are the page's (colon fences were read as Markdown).
     const content = lines.slice(body, end);
     const offset = firstLine + body;
@@ -175,7 +194,7 @@ function readFence(
       if (!commentPattern.test(content[link.line - 1] ?? ''))
         links.push({ ...link, line: link.line + offset });
     }
-    readBlocks(content, offset, links, sphinx, commonmark);
+    readBlocks(content, offset, { ...reading, depth: reading.depth + 1 });
   } else if (marker.startsWith(':')) {
     return start;
   }

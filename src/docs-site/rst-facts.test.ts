@@ -81,6 +81,21 @@ describe('reStructuredText page facts', () => {
     const references = facts.links.filter((link) => link.url.startsWith(':ref:'));
     assert.equal(references.length, 10000);
     assert.equal(references.at(-1)?.line, 10000);
+    // A target's name followed by a hundred thousand spaces and no colon is no target.
+    const target = readPageFacts(
+      `.. _name${' '.repeat(100000)}x\n\n.. _real: https://example.com\n\nSee real_.\n`,
+      'rst',
+    );
+    assert.deepEqual(
+      target.links.map((link) => link.url),
+      ['https://example.com'],
+    );
+  });
+
+  it('reads MyST directives nested thousands deep without running out of stack', () => {
+    const facts = readPageFacts(`${'```{note}\n'.repeat(20000)}[a link](page.md)\n`, 'myst');
+    assert.ok(Array.isArray(facts.links));
+    assert.equal(readPageFacts(`# Title ${'# '.repeat(50000)}\n`, 'myst').sphinx?.sections.length, 1);
   });
 });
 

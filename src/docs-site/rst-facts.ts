@@ -42,8 +42,9 @@ const includeDirectives = new Set(['include', 'literalinclude']);
 
 // `.. name:: argument`, also as a substitution definition (`.. |logo| image:: logo.png`).
 const directivePattern = /^(\s*)\.\.\s+(?:\|[^|]+\|\s+)?([A-Za-z0-9][\w:.+-]*)::(?:\s+(.*))?$/;
-// `.. _label:`, `.. _`label: with colon`:`, `.. _name: https://...`, anonymous `.. __: url`.
-const targetPattern = /^(\s*)\.\.\s+_(`[^`]+`|[^`:\s][^:]*|_)\s*:(?:\s+(.*))?$/;
+// `.. _label:`, `.. _`label: with colon`:`, `.. _name: https://...`, anonymous `.. __: url`: read
+// by `readTarget`, without a pattern that could backtrack over a long line.
+const targetStart = /^\s*\.\.\s+_/;
 const footnotePattern = /^(\s*)\.\.\s+\[[^\]]+\](?:\s+(.*))?$/;
 const explicitMarkupPattern = /^(\s*)\.\.(?:\s|$)/;
 const optionPattern = /^\s+:([\w-]+):(?:\s+(.*))?$/;
@@ -56,7 +57,7 @@ const rolePattern = /(^|[\s(['"{<\-/:])(:(?:std:)?(doc|ref|numref|download):)`((
 const embeddedUriPattern = /(^|[^:\w`])`((?:[^`\\<]|\\[\s\S])*)<([^<>`]+)>`__?(?![\w])/g;
 const inlineTargetPattern = /_`([^`]+)`/g;
 // A reference to a named target: `` `two words`_ `` or `word_`.
-const referencePattern = /`([^`<]+)`_(?!_)|(?<![\w`])([\w][\w.+-]*)_(?![\w_])/g;
+const referencePattern = /`([^`<]+)`_(?!_)|(?<![\w.+`-])([\w][\w.+-]*)_(?![\w_])/g;
 
 /**
  * The links, labels, toctrees and sections of a reStructuredText page, read the way docutils and
@@ -135,10 +136,10 @@ export function readRstFacts(text: string): PageFacts {
       });
       continue;
     }
-    const target = targetPattern.exec(line);
+    const target = readTarget(line);
     if (target !== null) {
-      const name = (target[2] ?? '').replace(/^`|`$/g, '');
-      let url = (target[3] ?? '').trim();
+      const { name } = target;
+      let url = target.url;
       // A URL may go on over indented lines.
       while (
         url !== '' &&
@@ -218,6 +219,29 @@ function readDirective(
   }
   if (literalDirectives.has(name)) skipBody(indent);
   return index;
+}
+
+/** A hyperlink target's name and URL (empty for a label), or null when the line is no target. */
+function readTarget(line: string): { name: string; url: string } | null {
+  const start = targetStart.exec(line);
+  if (start === null) return null;
+  const rest = line.slice(start[0].length);
+  let nameEnd: number;
+  let name: string;
+  if (rest.startsWith('`')) {
+    const close = rest.indexOf('`', 1);
+    if (close < 0 || rest[close + 1] !== ':') return null;
+    name = rest.slice(1, close);
+    nameEnd = close + 1;
+  } else {
+    nameEnd = rest.indexOf(':');
+    if (nameEnd <= 0) return null;
+    name = rest.slice(0, nameEnd).trim();
+    if (name === '' || name.includes('`')) return null;
+  }
+  const url = rest.slice(nameEnd + 1);
+  if (url !== '' && !/^\s/.test(url)) return null;
+  return { name, url: url.trim() };
 }
 
 /** A section title at `index` (underlined, or over- and underlined), or null. */

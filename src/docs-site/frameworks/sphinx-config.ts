@@ -210,7 +210,7 @@ export function readSphinxConfig(text: string, file: string): SphinxConfig {
     }
   };
   walk(tree.topNode, false, 0);
-  const dynamic = /\bglobals\(\)\s*\.\s*update\b|^\s*from\s+\S+\s+import\s+\*/m.test(text);
+  const dynamic = /\bglobals\(\)[ \t]*\.[ \t]*update\b|^[ \t]*from[ \t]+\S+[ \t]+import[ \t]+\*/m.test(text);
   return { file, values, conditional, possibly, dynamic };
 }
 

@@ -64,7 +64,7 @@ export function createMissingDocumentReason(options: {
   isGitIgnored(path: string): boolean;
 }): (docname: string) => string | null {
   const { project, configFile, configText, generatedFolders } = options;
-  const writesFiles = /\.write(_text|_bytes)?\(|\bopen\([^)]*["'][wa]/.test(configText);
+  const writesFiles = /\.write(_text|_bytes)?\(|\bopen\([^)\n]{0,200}["'][wa]/.test(configText);
   const sources = [...project.suffixes, '.md', '.rst'];
   return (docname) => {
     const candidate = joinInside(project.srcDir, `${docname}${project.suffixes[0] ?? '.rst'}`);
