@@ -1,11 +1,17 @@
 import assert from 'node:assert/strict';
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { createRepository, git, temporaryDirectory, writeFiles } from '../../test/temporary-repository.ts';
 import { checkSite, introducedProblems } from '../docs-site/index.ts';
 import { createSiteCaches, formatValidation, SiteSession } from './site-session.ts';
-import { createRunChanges, recordMove, recordRemoval, recordWrite } from './tools/tool-context.ts';
+import {
+  createRunChanges,
+  recordMove,
+  recordRemoval,
+  recordWrite,
+  rememberOriginal,
+} from './tools/tool-context.ts';
 
 describe('site session', () => {
   let directory: ReturnType<typeof temporaryDirectory>;
@@ -21,6 +27,14 @@ describe('site session', () => {
     baseCommit = git(root, 'rev-parse', 'HEAD').trim();
   });
   afterEach(() => directory.cleanup());
+
+  /** Commits `files` over the repository as the run's base. */
+  const commitFiles = (files: Record<string, string>, message: string) => {
+    writeFiles(root, files);
+    git(root, 'add', '--all');
+    git(root, 'commit', '--quiet', '-m', message);
+    baseCommit = git(root, 'rev-parse', 'HEAD').trim();
+  };
 
   const open = (caches = createSiteCaches()) =>
     SiteSession.open({
@@ -68,14 +82,14 @@ describe('site session', () => {
   });
 
   it('after edits to page text only, answers what a full check of the site answers', async () => {
-    writeFiles(root, {
-      'docs.json': '{"navigation": {"groups": [{"group": "Start", "pages": ["index", "guide"]}]}}\n',
-      'index.mdx': '# Home\n\nRead [the guide](/guide).\n',
-      'guide.mdx': '---\ntitle: Guide\n---\n\n# Guide\n\nBack [home](/).\n',
-    });
-    git(root, 'add', '--all');
-    git(root, 'commit', '--quiet', '-m', 'A Mintlify site');
-    baseCommit = git(root, 'rev-parse', 'HEAD').trim();
+    commitFiles(
+      {
+        'docs.json': '{"navigation": {"groups": [{"group": "Start", "pages": ["index", "guide"]}]}}\n',
+        'index.mdx': '# Home\n\nRead [the guide](/guide).\n',
+        'guide.mdx': '---\ntitle: Guide\n---\n\n# Guide\n\nBack [home](/).\n',
+      },
+      'A Mintlify site',
+    );
     for (const edit of [
       'Read [the guide](/guide) and [a missing page](/missing).\n',
       'No links any more.\n',
@@ -108,14 +122,14 @@ describe('site session', () => {
   });
 
   it('rebuilds a Sphinx site when an edit changes labels or toctrees that other pages use', async () => {
-    writeFiles(root, {
-      'docs/conf.py': 'extensions = []\n',
-      'docs/index.rst': 'Home\n====\n\n.. toctree::\n\n   guide\n\nSee :ref:`setup`.\n',
-      'docs/guide.rst': '.. _setup:\n\nGuide\n=====\n\nText.\n',
-    });
-    git(root, 'add', '--all');
-    git(root, 'commit', '--quiet', '-m', 'A Sphinx site');
-    baseCommit = git(root, 'rev-parse', 'HEAD').trim();
+    commitFiles(
+      {
+        'docs/conf.py': 'extensions = []\n',
+        'docs/index.rst': 'Home\n====\n\n.. toctree::\n\n   guide\n\nSee :ref:`setup`.\n',
+        'docs/guide.rst': '.. _setup:\n\nGuide\n=====\n\nText.\n',
+      },
+      'A Sphinx site',
+    );
     const site = await open();
     const changes = createRunChanges(site);
     // Only the guide's text changes, but its label was what index.rst refers to.
@@ -126,6 +140,39 @@ describe('site session', () => {
         (problem) => `${problem.file}:${problem.line}: ${problem.message}`,
       ),
       ['docs/index.rst:8: Broken link ":ref:`setup`": undefined label setup'],
+    );
+  });
+
+  it('reports what docutils would warn about in a changed reStructuredText page, not what was there', async () => {
+    commitFiles(
+      {
+        'docs/conf.py': 'extensions = []\n',
+        'docs/index.rst': 'Home\n====\n\n.. toctree::\n\n   guide\n\nAn old :ref:`unclosed role.\n',
+        'docs/guide.rst': 'Guide\n=====\n\nText.\n',
+      },
+      'A Sphinx site',
+    );
+    const site = await open();
+    const changes = createRunChanges(site);
+    writeFileSync(
+      join(root, 'docs/guide.rst'),
+      'The guide, renamed longer\n=====\n\n.. note:: Careful.\nText.\n',
+    );
+    recordWrite(changes, 'docs/guide.rst', false);
+    rememberOriginal(changes, 'docs/index.rst', readFileSync(join(root, 'docs/index.rst'), 'utf8'));
+    writeFileSync(
+      join(root, 'docs/index.rst'),
+      'Home\n====\n\n.. toctree::\n\n   guide\n\nAn old :ref:`unclosed role, reworded.\n',
+    );
+    recordWrite(changes, 'docs/index.rst', false);
+    assert.deepEqual(
+      (await site.validate(changes)).problems.map(
+        (problem) => `${problem.file}:${problem.line}: ${problem.message}`,
+      ),
+      [
+        'docs/guide.rst:2: reStructuredText: Title underline too short.',
+        'docs/guide.rst:5: reStructuredText: Explicit markup ends without a blank line; unexpected unindent.',
+      ],
     );
   });
 

@@ -5,14 +5,17 @@ import { gfm } from 'micromark-extension-gfm';
 import { mdxjs } from 'micromark-extension-mdxjs';
 import { parseDocument } from 'yaml';
 
+import { readRstFacts } from './rst-facts.ts';
 import type { SiteProblem } from './site-model.ts';
 
 /**
  * The syntax errors of one Markdown (`.md`) or MDX (`.mdx`) page and of its front matter, with file
  * and line, as the MDX compiler reports them (an unclosed JSX tag, a stray `{`). It is the full
  * micromark parse, about 20 times slower than reading a page's links, so only changed pages get it.
+ * A reStructuredText (`.rst`) page gets what docutils warns about instead.
  */
 export function checkPageSyntax(file: string, text: string): SiteProblem[] {
+  if (file.toLowerCase().endsWith('.rst')) return checkRstSyntax(file, text);
   const problems: SiteProblem[] = [];
   let body = text;
   const frontMatter = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/.exec(text);
@@ -58,4 +61,18 @@ export function checkPageSyntax(file: string, text: string): SiteProblem[] {
     });
   }
   return problems;
+}
+
+/**
+ * What docutils warns about in a reStructuredText page's syntax (rst-facts.ts: title adornments too
+ * short or mismatched, explicit markup ending without a blank line, inline markup never closed).
+ * Sphinx projects often build with warnings as errors (`-W`), so each is a problem.
+ */
+function checkRstSyntax(file: string, text: string): SiteProblem[] {
+  return (readRstFacts(text).sphinx?.warnings ?? []).map(({ line, message }) => ({
+    file,
+    line,
+    message: `reStructuredText: ${message}`,
+    key: `syntax\0reStructuredText: ${message}`,
+  }));
 }

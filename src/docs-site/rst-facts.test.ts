@@ -67,7 +67,57 @@ describe('reStructuredText page facts', () => {
       sections: ['Install'],
       orphan: true,
       generatedFolders: [],
+      warnings: [],
     });
+  });
+
+  it('warns as docutils warns: short or mismatched adornments, explicit markup run on, unclosed inline markup', () => {
+    const warnings = (text: string) =>
+      readPageFacts(text, 'rst').sphinx?.warnings.map((warning) => `${warning.line} ${warning.message}`);
+    assert.deepEqual(
+      warnings(
+        [
+          'A title that is long',
+          '-----',
+          '',
+          '=====',
+          ' Mismatched',
+          '-----',
+          '',
+          '日本語のタイトル',
+          '--------------',
+          '',
+          '.. note:: A note',
+          'Text right after it.',
+          '',
+          '- An item',
+          '',
+          '  .. code-block:: python',
+          '',
+          '     x = 1',
+          '- The next item needs no blank line.',
+          '',
+          'A :ref:`label that never ends.',
+          '',
+          'An ``inline literal that never ends.',
+          '',
+          'Fine: ``:ref:`x```, `a link <https://example.com>`_, ``code``.',
+          '',
+          '=====  =====',
+          '..     A cell',
+          '=====  =====',
+          '',
+        ].join('\n'),
+      ),
+      [
+        '2 Title underline too short.',
+        '4 Title overline & underline mismatch.',
+        '9 Title underline too short.',
+        '12 Explicit markup ends without a blank line; unexpected unindent.',
+        '21 Inline interpreted text or phrase reference start-string without end-string.',
+        '23 Inline literal start-string without end-string.',
+      ],
+    );
   });
 
   it('takes a shorter underline only from four characters, as docutils does', () => {

@@ -74,7 +74,9 @@ export function readRstFacts(text: string): PageFacts {
     sections: [],
     orphan: false,
     generatedFolders: [],
+    warnings: [],
   };
+  const warn = (line: number, message: string) => sphinx.warnings.push({ line, message });
   let title: string | null = null;
   let paragraph: Array<{ text: string; line: number }> = [];
   let skipIndent: number | null = null;
@@ -83,9 +85,12 @@ export function readRstFacts(text: string): PageFacts {
   const targets: Array<{ name: string; link: PageLink }> = [];
   const references = new Set<string>();
 
+  // The explicit markup block being read (a directive, target, comment), to tell how it ends.
+  let explicit: { indent: number; lastBlank: boolean } | null = null;
+
   const flush = () => {
     if (paragraph.length === 0) return;
-    readInline(paragraph, links, sphinx.labels, references);
+    readInline(paragraph, links, sphinx.labels, references, warn);
     const last = paragraph.at(-1)?.text ?? '';
     if (/::\s*$/.test(last)) literalAfter = indentOf(paragraph[0]?.text ?? '');
     paragraph = [];
@@ -95,6 +100,17 @@ export function readRstFacts(text: string): PageFacts {
   for (let index = 0; index < lines.length; index += 1) {
     const line = lines[index] ?? '';
     const blank = line.trim() === '';
+    if (explicit !== null) {
+      if (blank) explicit.lastBlank = true;
+      else if (indentOf(line) > explicit.indent) explicit.lastBlank = false;
+      else {
+        // docutils' unindent_warning: the block must end with a blank line (or another `..`). Only
+        // a line at the block's own indent is sure to be in its container (not a next list item).
+        if (!explicit.lastBlank && indentOf(line) === explicit.indent && !explicitMarkupPattern.test(line))
+          warn(index + 1, 'Explicit markup ends without a blank line; unexpected unindent.');
+        explicit = null;
+      }
+    }
     if (skipIndent !== null) {
       if (blank || indentOf(line) > skipIndent) continue;
       skipIndent = null;
@@ -111,29 +127,44 @@ export function readRstFacts(text: string): PageFacts {
         continue;
       }
     }
-    const section = paragraph.length === 0 ? readSection(lines, index) : null;
+    // A table's cells are text (a cell may hold `..`): each row is read on its own, and a cell's
+    // text may go on in the next row's line, so an unclosed start there is not warned about.
+    const tableEnd = paragraph.length === 0 ? findTableEnd(lines, index) : null;
+    if (tableEnd !== null) {
+      for (let row = index; row <= tableEnd; row += 1)
+        readInline([{ text: lines[row] ?? '', line: row + 1 }], links, sphinx.labels, references, () => {});
+      index = tableEnd;
+      continue;
+    }
+    // docutils tries explicit markup before section adornments: `..` alone is a comment.
+    const isExplicit = explicitMarkupPattern.test(line);
+    const section = paragraph.length === 0 && !isExplicit ? readSection(lines, index) : null;
     if (section !== null) {
       sphinx.sections.push(section.title);
       title ??= section.title;
+      if (section.warning !== undefined) warn(section.warning.line, section.warning.message);
       readInline(
         [{ text: section.title, line: index + 1 + section.titleOffset }],
         links,
         sphinx.labels,
         references,
+        warn,
       );
       index = section.end;
       continue;
     }
-    if (!explicitMarkupPattern.test(line)) {
+    if (!isExplicit) {
       paragraph.push({ text: line, line: index + 1 });
       continue;
     }
     flush();
+    explicit = { indent: indentOf(line), lastBlank: false };
     const directive = directivePattern.exec(line);
     if (directive !== null) {
       index = readDirective(lines, index, directive, links, sphinx, (indent) => {
         skipIndent = indent;
       });
+      explicit = { indent: indentOf(line), lastBlank: (lines[index] ?? '').trim() === '' };
       continue;
     }
     const target = readTarget(line);
@@ -245,32 +276,62 @@ function readTarget(line: string): { name: string; url: string } | null {
 }
 
 /** A section title at `index` (underlined, or over- and underlined), or null. */
+/**
+ * A section title at `index` (underlined, or over- and underlined), or null, with what docutils
+ * warns about it (states.py `Line.underline`, `Line.text`): an adornment shorter than the title
+ * (from four characters on; a shorter one makes no title), an overline unlike its underline.
+ */
 function readSection(
   lines: readonly string[],
   index: number,
-): { title: string; titleOffset: number; end: number } | null {
+): {
+  title: string;
+  titleOffset: number;
+  end: number;
+  warning?: { line: number; message: string };
+} | null {
   const line = lines[index] ?? '';
   const next = lines[index + 1] ?? '';
   const overline = adornmentPattern.exec(line);
   if (overline !== null) {
     const text = next.trim();
     const under = lines[index + 2] ?? '';
-    if (text === '' || adornmentPattern.exec(under)?.[1] !== overline[1]) return null;
-    return { title: text, titleOffset: 1, end: index + 2 };
+    const underline = adornmentPattern.exec(under);
+    if (text === '' || underline === null) return null;
+    const section = { title: text, titleOffset: 1, end: index + 2 };
+    if (underline[1] !== overline[1] || under.trimEnd().length !== line.trimEnd().length)
+      return { ...section, warning: { line: index + 1, message: 'Title overline & underline mismatch.' } };
+    if (line.trimEnd().length < columnWidth(next.trimEnd()))
+      return { ...section, warning: { line: index + 1, message: 'Title overline too short.' } };
+    return section;
   }
   if (/^\s/.test(line)) return null;
   const underline = adornmentPattern.exec(next);
   const text = line.trim();
-  // docutils takes a shorter underline for a title only from four characters on.
-  if (underline === null || (next.trim().length < text.length && next.trim().length < 4)) return null;
-  return { title: text, titleOffset: 0, end: index + 1 };
+  const width = next.trimEnd().length;
+  if (underline === null || (width < columnWidth(line.trimEnd()) && width < 4)) return null;
+  const section = { title: text, titleOffset: 0, end: index + 1 };
+  // A title with template placeholders is measured after rendering (Jinja pages): not here.
+  return width < columnWidth(line.trimEnd()) && !/\{\{|\{%/.test(text)
+    ? { ...section, warning: { line: index + 2, message: 'Title underline too short.' } }
+    : section;
 }
+
+/** The columns a line takes: East Asian wide and full-width characters take two (docutils' column_width). */
+function columnWidth(text: string): number {
+  let width = 0;
+  for (const character of text) width += wideCharacter.test(character) ? 2 : 1;
+  return width;
+}
+const wideCharacter =
+  /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u;
 
 function readInline(
   paragraph: ReadonlyArray<{ text: string; line: number }>,
   links: PageLink[],
   labels: string[],
   references: Set<string>,
+  warn: (line: number, message: string) => void,
 ): void {
   const joined = paragraph.map((part) => part.text).join('\n');
   if (joined.includes('_')) {
@@ -279,7 +340,8 @@ function readInline(
   }
   if (!joined.includes('`')) return;
   // Inline literals hold no markup: blanked, keeping offsets.
-  const text = joined.replace(/``[\s\S]+?``/g, (literal) => literal.replace(/[^\n]/g, ' '));
+  // An end-string is not followed by another backtick: ``:role:`text``` ends after the role's own.
+  const text = joined.replace(/``[\s\S]+?``(?!`)/g, (literal) => literal.replace(/[^\n]/g, ' '));
   // Where each of the paragraph's lines starts in `text`, for a match's line by bisection.
   const starts = [0];
   for (let position = text.indexOf('\n'); position >= 0; position = text.indexOf('\n', position + 1))
@@ -294,6 +356,8 @@ function readInline(
     }
     return paragraph[low]?.line ?? paragraph[0]?.line ?? 1;
   };
+  const unclosed = findUnclosedMarkup(text);
+  if (unclosed !== null) warn(lineAt(unclosed.offset), unclosed.message);
   for (const match of text.matchAll(rolePattern)) {
     const content = (match[4] ?? '').replace(/\s+/g, ' ').trim();
     const explicit = /^(.*?)\s*<([^<]*)>$/s.exec(content);
@@ -316,6 +380,56 @@ function readInline(
     });
   }
   for (const match of text.matchAll(inlineTargetPattern)) labels.push(normalizeLabel(match[1] ?? ''));
+}
+
+// What may come right before an inline markup start-string: docutils' openers and delimiters.
+const startPrefix = /[\s\-/:'"<([{\u2018\u201c\u00ab]/;
+
+/**
+ * The first inline literal or interpreted text (a role's too) that starts and never ends in its
+ * paragraph (`text` has its closed literals blanked), as docutils warns "Inline ... start-string
+ * without end-string" (states.py `Inliner.inline_obj`, `interpreted_or_phrase_ref`). Only a start
+ * with no backtick at all after it is reported, so no reading of docutils' finer rules can differ.
+ */
+function findUnclosedMarkup(text: string): { offset: number; message: string } | null {
+  for (let position = text.indexOf('`'); position >= 0; position = text.indexOf('`', position + 1)) {
+    const before = position === 0 ? ' ' : (text[position - 1] ?? ' ');
+    const double = text[position + 1] === '`';
+    const after = text[position + (double ? 2 : 1)] ?? '';
+    const starts = startPrefix.test(before) && after !== '' && !/[\s`]/.test(after);
+    const end = text.indexOf(double ? '``' : '`', position + (double ? 2 : 1));
+    if (starts && end < 0)
+      return {
+        offset: position,
+        message: double
+          ? 'Inline literal start-string without end-string.'
+          : 'Inline interpreted text or phrase reference start-string without end-string.',
+      };
+    if (end < 0) return null;
+    position = end + (double ? 1 : 0);
+  }
+  return null;
+}
+
+const simpleTableBorder = /^\s*=+( +=+)+\s*$/;
+const gridTableLine = /^\s*[+|]/;
+
+/**
+ * The last line of a table starting at `index`, or null: a simple table from its `===  ===` border
+ * to the border followed by a blank line (or the end); a grid table while lines start with `+` or `|`.
+ */
+function findTableEnd(lines: readonly string[], index: number): number | null {
+  const line = lines[index] ?? '';
+  if (/^\s*\+[-=+]+\+\s*$/.test(line)) {
+    let end = index;
+    while (end + 1 < lines.length && gridTableLine.test(lines[end + 1] ?? '')) end += 1;
+    return end;
+  }
+  if (!simpleTableBorder.test(line)) return null;
+  for (let end = index + 1; end < lines.length; end += 1) {
+    if (simpleTableBorder.test(lines[end] ?? '') && (lines[end + 1] ?? '').trim() === '') return end;
+  }
+  return lines.length - 1;
 }
 
 /** `:orphan:` in the field list that opens the page (https://www.sphinx-doc.org/en/master/usage/restructuredtext/field-lists.html). */

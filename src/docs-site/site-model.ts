@@ -63,6 +63,8 @@ export interface SphinxPageFacts {
   orphan: boolean;
   /** Folders `autosummary` directives write pages to (their `:toctree:` option), as written. */
   generatedFolders: string[];
+  /** What docutils warns about in the page's syntax (a title underline too short), with its line. */
+  warnings: Array<{ line: number; message: string }>;
 }
 
 /** The files and the page facts a model is built from. */
