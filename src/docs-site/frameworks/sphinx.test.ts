@@ -101,6 +101,20 @@ describe('Sphinx site model', () => {
       'docs/conf.py': 'from sphinx_celery import conf\nglobals().update(conf.build_config("x", __file__))\n',
     };
     assert.equal((await detectSite(memoryFiles(shared))).framework, 'sphinx');
+    // Read the Docs' configuration names the project it builds, among several (numpy's `doc/neps`).
+    const several = {
+      '.readthedocs.yaml': 'version: 2\nsphinx:\n  configuration: doc/source/conf.py\n',
+      'doc/neps/conf.py': 'extensions = []\n',
+      'doc/source/conf.py': 'extensions = []\n',
+    };
+    assert.deepEqual(await detectSite(memoryFiles(several)), {
+      framework: 'sphinx',
+      siteRoot: 'doc/source',
+      configFile: 'doc/source/conf.py',
+    });
+    // A configuration it names that the checkout does not hold, or that is no `conf.py`, is not taken.
+    const wrong = { ...several, '.readthedocs.yaml': 'sphinx:\n  configuration: ../../etc/passwd\n' };
+    assert.equal((await detectSite(memoryFiles(wrong))).siteRoot, 'doc/neps');
   });
 
   it('makes a document of every source file but the excluded ones, served at its name with .html', async () => {
