@@ -1,6 +1,5 @@
-import { parse as parseYaml } from 'yaml';
 import { isDocsifyPage } from './frameworks/docsify.ts';
-import { joinInside } from './link-urls.ts';
+import { readReadTheDocsConfig } from './read-the-docs.ts';
 import type { DocsFramework, RepositoryFiles } from './site-model.ts';
 
 export interface DetectedSite {
@@ -149,8 +148,12 @@ const maximumDepth = 3;
  * `website/` is found and the templates in `examples/` are not. Plain Markdown otherwise.
  */
 export async function detectSite(files: RepositoryFiles): Promise<DetectedSite> {
-  const hosted = await readTheDocsSite(files);
-  if (hosted !== null) return hosted;
+  // What Read the Docs builds is the site, whatever other configuration the repository holds.
+  const hosted = await readReadTheDocsConfig(files);
+  for (const framework of ['sphinx', 'mkdocs'] as const) {
+    const configFile = hosted?.[framework]?.configuration;
+    if (configFile !== undefined) return { framework, siteRoot: folderOfFile(configFile), configFile };
+  }
   const candidates: Array<{ signature: Signature; file: string; depth: number; order: number }> = [];
   for (const file of files.paths) {
     const segments = file.split('/');
@@ -183,38 +186,4 @@ export async function detectSite(files: RepositoryFiles): Promise<DetectedSite> 
     };
   }
   return { framework: 'markdown', siteRoot: '', configFile: null };
-}
-
-const readTheDocsFiles = ['.readthedocs.yaml', '.readthedocs.yml', 'readthedocs.yaml', 'readthedocs.yml'];
-
-/**
- * The site a Read the Docs configuration names: `sphinx.configuration` (a `conf.py`) or
- * `mkdocs.configuration` (an `mkdocs.yml`), relative to the repository root
- * (https://docs.readthedocs.io/en/stable/config-file/v2.html). It is what the hosted build runs, so
- * it wins over any other configuration found (numpy-like repositories keep several `conf.py`).
- */
-async function readTheDocsSite(files: RepositoryFiles): Promise<DetectedSite | null> {
-  const file = readTheDocsFiles.find((name) => files.has(name));
-  const text = file === undefined ? null : await files.read(file);
-  if (text === null) return null;
-  let settings: unknown;
-  try {
-    settings = parseYaml(text, { logLevel: 'silent', maxAliasCount: 100 });
-  } catch {
-    return null;
-  }
-  if (typeof settings !== 'object' || settings === null) return null;
-  for (const framework of ['sphinx', 'mkdocs'] as const) {
-    const section: unknown = (settings as Record<string, unknown>)[framework];
-    const configuration =
-      typeof section === 'object' && section !== null
-        ? (section as Record<string, unknown>).configuration
-        : null;
-    if (typeof configuration !== 'string') continue;
-    const path = joinInside('', configuration.replace(/^\/+/, ''));
-    const expected = framework === 'sphinx' ? /(^|\/)conf\.py$/ : /(^|\/)mkdocs\.ya?ml$/;
-    if (path === null || !expected.test(path) || !files.has(path)) continue;
-    return { framework, siteRoot: folderOfFile(path), configFile: path };
-  }
-  return null;
 }

@@ -112,6 +112,16 @@ describe('Sphinx site model', () => {
       siteRoot: 'doc/source',
       configFile: 'doc/source/conf.py',
     });
+    // Its `dirhtml` builder serves each document as a folder.
+    const { model } = await check({
+      ...several,
+      '.readthedocs.yaml': `${several['.readthedocs.yaml']}  builder: dirhtml\n`,
+      'doc/source/guide.rst': 'Guide\n=====\n',
+      'doc/source/index.rst': 'Home\n====\n',
+    });
+    assert.deepEqual(model.pages.get('doc/source/guide.rst'), ['/guide']);
+    assert.deepEqual(model.pages.get('doc/source/index.rst'), ['/']);
+    assert.deepEqual(model.configFiles, ['doc/source/conf.py', '.readthedocs.yaml']);
     // A configuration it names that the checkout does not hold, or that is no `conf.py`, is not taken.
     const wrong = { ...several, '.readthedocs.yaml': 'sphinx:\n  configuration: ../../etc/passwd\n' };
     assert.equal((await detectSite(memoryFiles(wrong))).siteRoot, 'doc/neps');

@@ -1,5 +1,6 @@
 import { readGitIgnored } from '../git-ignored.ts';
 import { normalizeRoute, relativeTo } from '../link-urls.ts';
+import { readReadTheDocsConfig } from '../read-the-docs.ts';
 import type { NavigationEntry, SiteModelBuilder, SphinxPageFacts } from '../site-model.ts';
 import { readSphinxConfig } from './sphinx-config.ts';
 import { createMissingDocumentReason, findGeneratedFolders, labelWriters } from './sphinx-generated.ts';
@@ -48,10 +49,16 @@ export const buildSphinxSite: SiteModelBuilder = async (source, siteRoot) => {
       `${configFile}: ${project.computed.map((name) => `\`${name}\``).join(', ')} computed or set conditionally; read for what the file itself says`,
     );
 
+  // Read the Docs' `sphinx.builder: dirhtml` serves `guide/install` at `/guide/install/`.
+  const hosted = await readReadTheDocsConfig(files);
+  const dirhtml =
+    hosted?.sphinx?.builder === 'dirhtml' &&
+    (hosted.sphinx.configuration === undefined || hosted.sphinx.configuration === configFile);
   const pages = new Map<string, string[]>();
   const facts = new Map<string, SphinxPageFacts>();
   for (const [docname, file] of documents) {
-    pages.set(file, [normalizeRoute(`${docname}.html`)]);
+    const output = dirhtml && !/(^|\/)index$/.test(docname) ? `${docname}/index.html` : `${docname}.html`;
+    pages.set(file, [normalizeRoute(output)]);
     if (file.endsWith('.ipynb')) continue;
     const read = (await source.pageFacts(file))?.sphinx;
     if (read !== undefined) facts.set(file, read);
@@ -142,7 +149,7 @@ export const buildSphinxSite: SiteModelBuilder = async (source, siteRoot) => {
   return {
     framework: 'sphinx',
     siteRoot,
-    configFiles: [configFile],
+    configFiles: hosted === null ? [configFile] : [configFile, hosted.file],
     pages,
     partials: new Set(),
     navigation,
