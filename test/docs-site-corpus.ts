@@ -176,23 +176,28 @@ export async function evaluateSite(corpus: string, name: string, samples: number
       places,
       new Map([[renamedTo, page]]),
     );
-    // reStructuredText has no Markdown links: a Sphinx page names a missing document with `:doc:`.
+    // reStructuredText and AsciiDoc have no Markdown links: a Sphinx page names a missing document
+    // with `:doc:`, an Antora page with `xref:`.
     const brokenLink = page.endsWith('.rst')
       ? `\n\nSee :doc:\`quire-missing-${index}\`.\n`
-      : `\n\nSee [a missing page](./quire-missing-${index}.md).\n`;
+      : page.endsWith('.adoc')
+        ? `\n\nSee xref:quire-missing-${index}.adoc[a missing page].\n`
+        : `\n\nSee [a missing page](./quire-missing-${index}.md).\n`;
     await tryChange(`broken link in ${page}`, new Map([[page, text + brokenLink]]), [
       { file: page, line: text.split('\n').length + 2 },
     ]);
   }
   // A new page beside a sampled page, where the framework needs it in navigation.
-  const newPage = sampled[0]?.replace(
-    /[^/]+$/,
-    sampled[0]?.endsWith('.rst') ? 'quire-new-page.rst' : 'quire-new-page.md',
-  );
+  // A page in the sampled page's own language: reStructuredText, AsciiDoc or Markdown.
+  const newPageKind = /\.(rst|adoc)$/.exec(sampled[0] ?? '')?.[1] ?? 'md';
+  const newPage = sampled[0]?.replace(/[^/]+$/, `quire-new-page.${newPageKind}`);
   if (newPage !== undefined) {
-    const changes = new Map([
-      [newPage, newPage.endsWith('.rst') ? 'A new page\n==========\n\nText.\n' : '# A new page\n\nText.\n'],
-    ]);
+    const newPageText = {
+      rst: 'A new page\n==========\n\nText.\n',
+      adoc: '= A new page\n\nText.\n',
+      md: '# A new page\n\nText.\n',
+    };
+    const changes = new Map([[newPage, newPageText[newPageKind as keyof typeof newPageText] ?? '']]);
     const after = await analyzeSite(new OverlayFiles(files, changes), cache);
     // A navigation glob (a Sphinx toctree's `*`) that already lists it leaves nothing to report.
     const listed = after.model.navigation.some((entry) => entry.target === newPage);
@@ -210,7 +215,11 @@ export async function evaluateSite(corpus: string, name: string, samples: number
     const lines = text.split('\n');
     const line = lines[entry.line - 1] ?? '';
     if (!line.includes(entry.reference)) continue;
-    lines[entry.line - 1] = line.replace(entry.reference, `${entry.reference}-quire-missing`);
+    // An Antora page ID keeps its `.adoc` (without it, an xref names an anchor of the page itself).
+    const missing = entry.reference.endsWith('.adoc')
+      ? entry.reference.replace(/\.adoc$/, '-quire-missing.adoc')
+      : `${entry.reference}-quire-missing`;
+    lines[entry.line - 1] = line.replace(entry.reference, missing);
     await tryChange(`navigation ${entry.reference}`, new Map([[entry.file, lines.join('\n')]]), [
       { file: entry.file, line: entry.line },
     ]);

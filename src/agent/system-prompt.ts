@@ -16,6 +16,7 @@ const frameworkNames: Record<DocsFramework, string> = {
   jekyll: 'Jekyll (GitHub Pages)',
   hugo: 'Hugo',
   sphinx: 'Sphinx',
+  antora: 'Antora (AsciiDoc)',
   markdown: 'plain Markdown',
 };
 

@@ -121,6 +121,13 @@ const signatures: Signature[] = [
         text,
       ) || /^[ \t]*(from|import)[ \t]+sphinx/m.test(text),
   },
+  // Antora: a component descriptor names its component (https://docs.antora.org/antora/latest/component-version-descriptor/).
+  {
+    framework: 'antora',
+    pattern: /(^|\/)antora\.ya?ml$/,
+    siteRoot: folderOfFile,
+    confirm: (text) => /^name[ \t]*:/m.test(text),
+  },
   // Jekyll (GitHub Pages): many repositories carry a `_config.yml` for a theme beside another site.
   {
     framework: 'jekyll',

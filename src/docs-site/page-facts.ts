@@ -2,6 +2,7 @@ import { Parser } from 'acorn';
 import acornJsx from 'acorn-jsx';
 import createMarkdownIt, { type MarkdownIt, type Token } from 'markdown-it';
 import { parse as parseYaml } from 'yaml';
+import { readAsciidocFacts } from './asciidoc-facts.ts';
 import { readMystFacts } from './myst-facts.ts';
 import { readRstFacts } from './rst-facts.ts';
 import type { PageFacts, PageLink } from './site-model.ts';
@@ -20,7 +21,8 @@ import {
  * `gitbook` (CommonMark, and the files GitBook's block tags name: `{% content-ref url="…" %}`,
  * `{% page-ref page="…" %}`, `{% file src="…" %}`, `{% include "…" %}`), `jekyll` (Liquid runs
  * before the Markdown) or `hugo` (`ref` and `relref` shortcodes): see template-links.ts. Sphinx
- * pages are `rst` (reStructuredText, rst-facts.ts) or `myst` (MyST Markdown, myst-facts.ts).
+ * pages are `rst` (reStructuredText, rst-facts.ts) or `myst` (MyST Markdown, myst-facts.ts);
+ * Antora's are `asciidoc` (asciidoc-facts.ts).
  */
 export type MarkdownDialect =
   | 'commonmark'
@@ -30,7 +32,8 @@ export type MarkdownDialect =
   | 'jekyll'
   | 'hugo'
   | 'rst'
-  | 'myst';
+  | 'myst'
+  | 'asciidoc';
 
 function createParser(dialect: MarkdownDialect): MarkdownIt {
   const parser = createMarkdownIt({ html: true, linkify: false });
@@ -78,6 +81,7 @@ const importPattern = /^import\s[^;]*?\bfrom\s*['"]([^'"]+)['"]|^import\s*['"]([
  */
 export function readPageFacts(text: string, dialect: MarkdownDialect): PageFacts {
   if (dialect === 'rst') return readRstFacts(text);
+  if (dialect === 'asciidoc') return readAsciidocFacts(text);
   if (dialect === 'myst') return readMystFacts(text, (markdown) => readPageFacts(markdown, 'commonmark'));
   let frontMatter: Record<string, unknown> | null = null;
   let body = text;

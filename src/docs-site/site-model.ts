@@ -19,6 +19,7 @@ export type DocsFramework =
   | 'jekyll'
   | 'hugo'
   | 'sphinx'
+  | 'antora'
   | 'markdown';
 
 /** The repository's files as a model reads them (a worktree, a commit, or either with changes on top). */
@@ -38,6 +39,8 @@ export interface PageLink {
   kind: 'link' | 'image' | 'html' | 'import';
   /** A Markdown link's or image's title, when it has one (Docsify's `':include'`, `':ignore'`). */
   title?: string;
+  /** Written under an AsciiDoc preprocessor condition (`ifdef::`, `ifeval::`): rendered in some builds only. */
+  conditional?: boolean;
 }
 
 /** What the checks need from one page: its front matter, title and links. Cached by content. */
@@ -134,7 +137,7 @@ export interface SiteModel {
    * Where a link written in `from` (a page or partial) leads; `link` says how it is written when the
    * framework reads kinds apart (Docsify: images from the page's folder, links from the site's root).
    */
-  resolveLink(from: string, url: string, link?: Pick<PageLink, 'kind' | 'title'>): LinkTarget;
+  resolveLink(from: string, url: string, link?: Pick<PageLink, 'kind' | 'title' | 'conditional'>): LinkTarget;
   /** Problems in the configuration itself (a syntax error), with file and line. */
   configurationProblems: readonly SiteProblem[];
   /** What this model did not understand in this repository; the run says so instead of guessing. */

@@ -77,6 +77,7 @@ function dialectFor(framework: DocsFramework, path: string): MarkdownDialect {
   if (path.toLowerCase().endsWith('.mdx')) return 'mdx';
   // Sphinx reads every source suffix but Markdown's as reStructuredText (`.rst`, `.txt`, `.inc`).
   if (framework === 'sphinx') return /\.(md|markdown)$/i.test(path) ? 'myst' : 'rst';
+  if (framework === 'antora') return 'asciidoc';
   if (framework === 'mkdocs') return 'python-markdown';
   if (framework === 'jekyll' || framework === 'hugo') return framework;
   return framework === 'gitbook' ? 'gitbook' : 'commonmark';
@@ -89,7 +90,10 @@ export async function preparePageFacts(
   cache: PageFactsCache,
 ): Promise<void> {
   const pages = files.paths.filter(
-    (path) => isPagePath(path) || (framework === 'sphinx' && path.toLowerCase().endsWith('.rst')),
+    (path) =>
+      isPagePath(path) ||
+      (framework === 'sphinx' && path.toLowerCase().endsWith('.rst')) ||
+      (framework === 'antora' && path.toLowerCase().endsWith('.adoc')),
   );
   const texts = await Promise.all(pages.map((path) => files.read(path)));
   const items: Array<{ text: string; dialect: MarkdownDialect }> = [];

@@ -1,4 +1,5 @@
 import type { DocsFramework, SiteModelBuilder } from '../site-model.ts';
+import { buildAntoraSite } from './antora.ts';
 import { buildDocsifySite } from './docsify.ts';
 import { buildDocusaurusSite } from './docusaurus.ts';
 import { buildFumadocsSite } from './fumadocs.ts';
@@ -29,5 +30,6 @@ export const siteModelBuilders: Readonly<Record<DocsFramework, SiteModelBuilder>
   jekyll: buildJekyllSite,
   hugo: buildHugoSite,
   sphinx: buildSphinxSite,
+  antora: buildAntoraSite,
   markdown: buildMarkdownSite,
 };
