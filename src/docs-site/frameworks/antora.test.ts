@@ -59,7 +59,8 @@ const site = {
     '= Install\n\nBack xref:index.adoc[home], xref:./sibling.adoc[a sibling], xref:start.adoc[an alias].\n',
   'docs/modules/ROOT/pages/usage/sibling.adoc': '= Sibling\n',
   'docs/modules/ROOT/pages/_hidden.adoc': '= Not published\n',
-  'docs/modules/ROOT/partials/note.adoc': 'NOTE: a partial.\n',
+  // An xref in a partial is read where the partial is included (the api module's pages, say).
+  'docs/modules/ROOT/partials/note.adoc': 'NOTE: a partial, see xref:client.adoc[].\n',
   'docs/modules/ROOT/examples/snippets/hello.rb': 'puts "hello"\n',
   'docs/modules/ROOT/images/diagram.png': '',
   'docs/modules/ROOT/assets/images/old.png': '',

@@ -108,9 +108,13 @@ export const buildAntoraSite: SiteModelBuilder = async (source, siteRoot) => {
     link?: Pick<PageLink, 'kind' | 'title' | 'conditional'>,
   ): LinkTarget => {
     const target = resolveAnyLink(from, url, link);
-    return target.kind === 'broken' && link?.conditional === true
-      ? { kind: 'unchecked', reason: `written under a preprocessor condition (${target.reason})` }
-      : target;
+    if (target.kind !== 'broken') return target;
+    if (link?.conditional === true)
+      return { kind: 'unchecked', reason: `written under a preprocessor condition (${target.reason})` };
+    // A partial's xrefs are resolved in the page that includes it, whatever its module.
+    if (places.get(from)?.family === 'partial' && url.startsWith('xref:'))
+      return { kind: 'unchecked', reason: `resolved in the including page (${target.reason})` };
+    return target;
   };
 
   const resolveAnyLink = (from: string, url: string, link?: Pick<PageLink, 'kind' | 'title'>): LinkTarget => {
@@ -132,7 +136,10 @@ export const buildAntoraSite: SiteModelBuilder = async (source, siteRoot) => {
       if (id === undefined) return { kind: 'broken', reason: `${target} is no resource ID` };
       const found = lookUp(id);
       if (found === null) {
-        if (aliases.has(catalogKey(id.component, id.version ?? '', id.module, id.family, id.relative)))
+        // A component named without a version means its (latest) version, as the aliases are keyed.
+        const version =
+          id.version ?? components.find((component) => component.name === id.component)?.version ?? '';
+        if (aliases.has(catalogKey(id.component, version, id.module, id.family, id.relative)))
           return { kind: 'served', reason: 'a page alias' };
         if (components.some((component) => component.name === id.component && component.collected))
           return { kind: 'unchecked', reason: 'the Antora Collector may add it' };
