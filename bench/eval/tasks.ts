@@ -45,6 +45,7 @@ const hippyDocs = committedSite('Tencent__Hippy');
 const justTheDocs = committedSite('just-the-docs__just-the-docs');
 const grpcDocs = committedSite('grpc__grpc.io');
 const requestsDocs = committedSite('psf__requests');
+const rubocopDocs = committedSite('rubocop__rubocop');
 
 const changed = (result: TaskResult): Record<string, string> | string =>
   result.files ?? 'no branch was pushed';
@@ -838,6 +839,75 @@ export const evaluationTasks: EvaluationTask[] = [
       call('validate', {}),
       answer(
         'Added docs/user/timeouts.rst, listed it after user/authentication in the user guide toctree of docs/index.rst, and linked it from the quickstart with :doc:`timeouts`, relative to the page as Sphinx reads it.',
+      ),
+    ],
+  },
+  {
+    // A real Antora site (rubocop's docs, committed under test/fixtures/docs-sites/): pages name each
+    // other by page ID from the root of the pages folder, so a moved page's xrefs must change where
+    // they are written (`move_file` updates the navigation entry itself), and `:page-aliases:`
+    // keeps the old URL published.
+    name: 'real-antora-move-page',
+    fixture: rubocopDocs,
+    prompt:
+      'The Caching page documents configuration: move docs/modules/ROOT/pages/usage/caching.adoc to docs/modules/ROOT/pages/configuration/caching.adoc. Keep every link and the old URL working.',
+    check(result) {
+      const files = changed(result);
+      if (typeof files === 'string') return files;
+      const pages = 'docs/modules/ROOT/pages';
+      if (files[`${pages}/usage/caching.adoc`] !== undefined) return 'the old page is still there';
+      const moved = files[`${pages}/configuration/caching.adoc`];
+      const before = rubocopDocs[`${pages}/usage/caching.adoc`] ?? '';
+      if (moved === undefined) return 'configuration/caching.adoc is missing';
+      if (!/^:page-aliases:\s*usage\/caching\.adoc\s*$/m.test(moved.split('\n\n')[0] ?? ''))
+        return 'the moved page has no `:page-aliases: usage/caching.adoc` in its header';
+      if (moved.replace(/^:page-aliases:.*\n/m, '') !== before)
+        return 'the moved page changed beyond its alias';
+      const updated = (path: string) =>
+        rubocopDocs[path]?.replaceAll('xref:usage/caching.adoc', 'xref:configuration/caching.adoc');
+      for (const path of [
+        'docs/modules/ROOT/nav.adoc',
+        `${pages}/configuration/inheritance.adoc`,
+        `${pages}/integration_with_other_tools.adoc`,
+      ]) {
+        if (files[path] !== updated(path))
+          return `${path} does not name configuration/caching.adoc in its xref`;
+      }
+      return unchangedExcept(result, rubocopDocs, [
+        `${pages}/usage/caching.adoc`,
+        `${pages}/configuration/caching.adoc`,
+        'docs/modules/ROOT/nav.adoc',
+        `${pages}/configuration/inheritance.adoc`,
+        `${pages}/integration_with_other_tools.adoc`,
+      ]);
+    },
+    script: [
+      // move_file rewrites the navigation entry and lists the two xrefs that name the old page.
+      call('move_file', {
+        from: 'docs/modules/ROOT/pages/usage/caching.adoc',
+        to: 'docs/modules/ROOT/pages/configuration/caching.adoc',
+      }),
+      read('docs/modules/ROOT/pages/configuration/inheritance.adoc'),
+      edit(
+        'docs/modules/ROOT/pages/configuration/inheritance.adoc',
+        'xref:usage/caching.adoc#cache-path',
+        'xref:configuration/caching.adoc#cache-path',
+      ),
+      read('docs/modules/ROOT/pages/integration_with_other_tools.adoc'),
+      edit(
+        'docs/modules/ROOT/pages/integration_with_other_tools.adoc',
+        'xref:usage/caching.adoc[caching]',
+        'xref:configuration/caching.adoc[caching]',
+      ),
+      read('docs/modules/ROOT/pages/configuration/caching.adoc'),
+      edit(
+        'docs/modules/ROOT/pages/configuration/caching.adoc',
+        '= Caching\n',
+        '= Caching\n:page-aliases: usage/caching.adoc\n',
+      ),
+      call('validate', {}),
+      answer(
+        'Moved the Caching page to configuration/caching.adoc: the navigation entry was updated, the two xrefs that named usage/caching.adoc now name the new page, and `:page-aliases: usage/caching.adoc` keeps the old URL published.',
       ),
     ],
   },

@@ -83,6 +83,38 @@ describe('navigation kept whole', () => {
     assert.equal(context.changes.originals.get('docs.json')?.includes('"guides/setup"'), true);
   });
 
+  it('rewrites an Antora navigation xref, whose target ends at its text', async () => {
+    writeFiles(directory.path, {
+      'docs/modules/ROOT/nav.adoc': '* xref:index.adoc[Home]\n** xref:usage/caching.adoc[Caching]\n',
+    });
+    const report = await keepSiteWhole(
+      context,
+      {
+        kind: 'move',
+        from: 'docs/modules/ROOT/pages/usage/caching.adoc',
+        to: 'docs/modules/ROOT/pages/configuration/caching.adoc',
+      },
+      {
+        entries: [
+          entry(
+            'docs/modules/ROOT/nav.adoc',
+            2,
+            'usage/caching.adoc',
+            'docs/modules/ROOT/pages/usage/caching.adoc',
+          ),
+        ],
+        links: [],
+      },
+    );
+    assert.equal(
+      read('docs/modules/ROOT/nav.adoc'),
+      '* xref:index.adoc[Home]\n** xref:configuration/caching.adoc[Caching]\n',
+    );
+    assert.deepEqual(report, [
+      '- docs/modules/ROOT/nav.adoc:2: navigation entry "usage/caching.adoc" updated to "configuration/caching.adoc"',
+    ]);
+  });
+
   it('removes a deleted page from a JSON list and keeps the JSON valid', async () => {
     await keepSiteWhole(
       context,

@@ -116,7 +116,8 @@ function escapeForPattern(text: string): string {
 /** Replaces `value` on a line where it is written once as a whole value (quoted, or a YAML/Markdown value). */
 function replaceValue(lines: string[], index: number, value: string, replacement: string): boolean {
   const line = lines[index] ?? '';
-  const pattern = new RegExp(`(^|["'\`\\s(:])${escapeForPattern(value)}(?=$|["'\`\\s)\\],#])`, 'g');
+  // An AsciiDoc xref's target ends at its text's `[` (`xref:page.adoc[Title]`).
+  const pattern = new RegExp(`(^|["'\`\\s(:])${escapeForPattern(value)}(?=$|["'\`\\s)\\],#[])`, 'g');
   const matches = [...line.matchAll(pattern)];
   if (matches.length !== 1) return false;
   lines[index] = line.replace(pattern, (_whole, before: string) => `${before}${replacement}`);
