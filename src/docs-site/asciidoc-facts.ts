@@ -6,6 +6,8 @@ import type { PageFacts, PageLink } from './site-model.ts';
 const verbatimDelimiter = /^(-{4,}|\.{4,}|\+{4,})\s*$/;
 const commentDelimiter = /^(\/{4,})\s*$/;
 const includePattern = /^include::([^[\s][^[]*)\[/;
+// `[source,yaml]` (also opening a table cell, `|[source]`) makes the next paragraph a listing.
+const verbatimStyle = /(^|\|)\s*\[(source|listing|literal)(,[^\]]*)?\]\s*$/;
 const blockImagePattern = /^image::([^[\s][^[]*)\[/;
 // `xref:target[text]`, `image:target[alt]` (inline), `<<target,text>>`; escaped with `\` they are text.
 // Each target stops at the next macro's name or `<`, so no line makes the search quadratic.
@@ -30,6 +32,7 @@ export function readAsciidocFacts(text: string): PageFacts {
   let title: string | null = null;
   let inHeader = true;
   let verbatim: string | null = null;
+  let verbatimParagraph = false;
   let comment: string | null = null;
   // Open preprocessor conditionals (https://docs.asciidoctor.org/asciidoc/latest/directives/conditionals/).
   let conditionals = 0;
@@ -67,12 +70,17 @@ export function readAsciidocFacts(text: string): PageFacts {
       continue;
     }
     const delimiter = verbatimDelimiter.exec(line);
+    if (verbatimParagraph && (delimiter !== null || line.trim() === '')) verbatimParagraph = false;
+    if (verbatimStyle.test(line)) {
+      verbatimParagraph = true;
+      continue;
+    }
     if (delimiter !== null) {
       if (verbatim === null) verbatim = delimiter[1] ?? null;
       else if (delimiter[1] === verbatim) verbatim = null;
       continue;
     }
-    if (verbatim !== null) continue;
+    if (verbatim !== null || verbatimParagraph) continue;
     const image = blockImagePattern.exec(line);
     if (image !== null) push({ url: (image[1] ?? '').trim(), line: number, kind: 'image' });
     if (!line.includes('xref:') && !line.includes('image:') && !line.includes('<<')) continue;

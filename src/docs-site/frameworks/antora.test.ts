@@ -30,6 +30,7 @@ const site = {
     'See xref:usage/install.adoc[installing], xref:usage/install.adoc#options[its options] and',
     'xref:api:index.adoc[the API], xref:other-component::index.adoc[another component],',
     'xref:install.adoc[a path from the wrong folder] and <<usage/install.adoc#,the install page>>.',
+    "A folder this repository does not hold may be another repository's: xref:cli/tool.adoc[].",
     'An anchor: xref:top[] and <<top>>.',
     '',
     '// A comment: xref:commented.adoc[]',
@@ -104,8 +105,8 @@ describe('Antora site model', () => {
     assert.deepEqual(messages(problems), [
       'docs/modules/ROOT/nav.adoc:4: Navigation entry "usage/gone.adoc" names no page',
       'docs/modules/ROOT/pages/index.adoc:6: Broken link "xref:install.adoc": target of xref not found: guide:ROOT:install.adoc',
-      'docs/modules/ROOT/pages/index.adoc:21: Broken link "partial$missing.adoc": target of include not found: guide:ROOT:partial$missing.adoc',
-      'docs/modules/ROOT/pages/index.adoc:28: Broken image "lost.png": image not found: guide:ROOT:image$lost.png',
+      'docs/modules/ROOT/pages/index.adoc:22: Broken link "partial$missing.adoc": target of include not found: guide:ROOT:partial$missing.adoc',
+      'docs/modules/ROOT/pages/index.adoc:29: Broken image "lost.png": image not found: guide:ROOT:image$lost.png',
     ]);
   });
 
@@ -133,7 +134,7 @@ describe('Antora site model', () => {
 describe('AsciiDoc page facts', () => {
   it('reads header attributes, and keeps macros of comments and listings out, includes in', () => {
     const facts = readPageFacts(
-      '= Title\n:page-aliases: old.adoc\n\n----\nxref:no.adoc[]\ninclude::example$yes.rb[]\n----\n\\xref:escaped.adoc[]\n',
+      '= Title\n:page-aliases: old.adoc\n\n----\nxref:no.adoc[]\ninclude::example$yes.rb[]\n----\n\\xref:escaped.adoc[]\n\n|[source]\nimage: image:in-a-listing.png[]\n',
       'asciidoc',
     );
     assert.equal(facts.title, 'Title');

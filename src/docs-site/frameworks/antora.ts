@@ -1,4 +1,4 @@
-import { folderOf, isExternalUrl, joinInside, normalizeRoute } from '../link-urls.ts';
+import { folderOf, isExternalUrl, joinInside, listFolders, normalizeRoute } from '../link-urls.ts';
 import type { LinkTarget, NavigationEntry, PageLink, SiteModel, SiteModelBuilder } from '../site-model.ts';
 import {
   type AntoraComponent,
@@ -99,6 +99,15 @@ export const buildAntoraSite: SiteModelBuilder = async (source, siteRoot) => {
     }
     return null;
   };
+  const folders = listFolders(files.paths);
+  const holdsFolder = (id: ResourceId): boolean =>
+    components.some((component) => {
+      if (component.name !== id.component) return false;
+      const family =
+        Object.keys(familyFolders).find((folder) => familyFolders[folder] === id.family) ?? 'pages';
+      const base = component.root === '' ? 'modules' : `${component.root}/modules`;
+      return folders.has(folderOf(`${base}/${id.module}/${family}/${id.relative}`));
+    });
   const placeOf = (file: string): Place | undefined => places.get(file) ?? navigationPlace(file, components);
 
   /** Where a link leads; one written under a preprocessor condition is never reported as broken. */
@@ -145,6 +154,13 @@ export const buildAntoraSite: SiteModelBuilder = async (source, siteRoot) => {
           return { kind: 'unchecked', reason: 'the Antora Collector may add it' };
         if (otherSources)
           return { kind: 'unchecked', reason: 'another content source of the playbook may hold it' };
+        // A component version may be distributed over several repositories (Couchbase's CLI pages
+        // come from the CLI's own): a page in a folder this repository does not hold may be theirs.
+        if (!holdsFolder(id))
+          return {
+            kind: 'unchecked',
+            reason: `no folder of ${describe(id)} here: another repository of the component may hold it`,
+          };
         return { kind: 'broken', reason: `target of xref not found: ${describe(id)}` };
       }
       return 'file' in found
