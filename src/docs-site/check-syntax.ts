@@ -5,17 +5,20 @@ import { gfm } from 'micromark-extension-gfm';
 import { mdxjs } from 'micromark-extension-mdxjs';
 import { parseDocument } from 'yaml';
 
+import { readAsciidocFacts } from './asciidoc-facts.ts';
 import { readRstFacts } from './rst-facts.ts';
-import type { SiteProblem } from './site-model.ts';
+import type { PageFacts, SiteProblem } from './site-model.ts';
 
 /**
  * The syntax errors of one Markdown (`.md`) or MDX (`.mdx`) page and of its front matter, with file
  * and line, as the MDX compiler reports them (an unclosed JSX tag, a stray `{`). It is the full
  * micromark parse, about 20 times slower than reading a page's links, so only changed pages get it.
- * A reStructuredText (`.rst`) page gets what docutils warns about instead.
+ * A reStructuredText (`.rst`) or AsciiDoc (`.adoc`) page gets what its own parser warns about instead.
  */
 export function checkPageSyntax(file: string, text: string): SiteProblem[] {
-  if (file.toLowerCase().endsWith('.rst')) return checkRstSyntax(file, text);
+  const lower = file.toLowerCase();
+  if (lower.endsWith('.rst')) return parserWarnings(file, readRstFacts(text), 'reStructuredText');
+  if (lower.endsWith('.adoc')) return parserWarnings(file, readAsciidocFacts(text), 'AsciiDoc');
   const problems: SiteProblem[] = [];
   let body = text;
   const frontMatter = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/.exec(text);
@@ -64,15 +67,16 @@ export function checkPageSyntax(file: string, text: string): SiteProblem[] {
 }
 
 /**
- * What docutils warns about in a reStructuredText page's syntax (rst-facts.ts: title adornments too
- * short or mismatched, explicit markup ending without a blank line, inline markup never closed).
- * Sphinx projects often build with warnings as errors (`-W`), so each is a problem.
+ * What a page's own parser warns about in its syntax: docutils for reStructuredText (rst-facts.ts:
+ * title adornments too short or mismatched, explicit markup ending without a blank line, inline
+ * markup never closed; Sphinx projects often build with warnings as errors, `-W`), Asciidoctor for
+ * AsciiDoc (asciidoc-facts.ts: blocks never closed, section levels skipped).
  */
-function checkRstSyntax(file: string, text: string): SiteProblem[] {
-  return (readRstFacts(text).sphinx?.warnings ?? []).map(({ line, message }) => ({
+function parserWarnings(file: string, facts: PageFacts, language: string): SiteProblem[] {
+  return (facts.warnings ?? []).map(({ line, message }) => ({
     file,
     line,
-    message: `reStructuredText: ${message}`,
-    key: `syntax\0reStructuredText: ${message}`,
+    message: `${language}: ${message}`,
+    key: `syntax\0${language}: ${message}`,
   }));
 }

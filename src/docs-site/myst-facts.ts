@@ -49,7 +49,6 @@ export function readMystFacts(text: string, commonmark: (text: string) => PageFa
     sections: [],
     orphan: base.frontMatter?.orphan === true,
     generatedFolders: [],
-    warnings: [],
   };
   readBlocks(lines, 0, { links, sphinx, commonmark, depth: 0 });
   links.sort((left, right) => left.line - right.line);

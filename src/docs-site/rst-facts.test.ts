@@ -67,13 +67,12 @@ describe('reStructuredText page facts', () => {
       sections: ['Install'],
       orphan: true,
       generatedFolders: [],
-      warnings: [],
     });
   });
 
   it('warns as docutils warns: short or mismatched adornments, explicit markup run on, unclosed inline markup', () => {
     const warnings = (text: string) =>
-      readPageFacts(text, 'rst').sphinx?.warnings.map((warning) => `${warning.line} ${warning.message}`);
+      readPageFacts(text, 'rst').warnings?.map((warning) => `${warning.line} ${warning.message}`);
     assert.deepEqual(
       warnings(
         [

@@ -74,9 +74,9 @@ export function readRstFacts(text: string): PageFacts {
     sections: [],
     orphan: false,
     generatedFolders: [],
-    warnings: [],
   };
-  const warn = (line: number, message: string) => sphinx.warnings.push({ line, message });
+  const warnings: Array<{ line: number; message: string }> = [];
+  const warn = (line: number, message: string) => warnings.push({ line, message });
   let title: string | null = null;
   let paragraph: Array<{ text: string; line: number }> = [];
   let skipIndent: number | null = null;
@@ -204,7 +204,7 @@ export function readRstFacts(text: string): PageFacts {
   flush();
   for (const { name, link } of targets) if (name === '_' || references.has(name)) links.push(link);
   links.sort((left, right) => left.line - right.line);
-  return { frontMatter: null, title, links, sphinx };
+  return { frontMatter: null, title, links, sphinx, warnings };
 }
 
 function readDirective(

@@ -50,6 +50,11 @@ export interface PageFacts {
   /** The first level-1 heading's text, or null. */
   title: string | null;
   links: readonly PageLink[];
+  /**
+   * What the page's own parser warns about in its syntax, with its line: docutils for
+   * reStructuredText (a title underline too short), Asciidoctor for AsciiDoc (an unterminated block).
+   */
+  warnings?: Array<{ line: number; message: string }>;
   /** What Sphinx reads besides links, for reStructuredText and MyST pages. */
   sphinx?: SphinxPageFacts;
 }
@@ -66,8 +71,6 @@ export interface SphinxPageFacts {
   orphan: boolean;
   /** Folders `autosummary` directives write pages to (their `:toctree:` option), as written. */
   generatedFolders: string[];
-  /** What docutils warns about in the page's syntax (a title underline too short), with its line. */
-  warnings: Array<{ line: number; message: string }>;
 }
 
 /** The files and the page facts a model is built from. */

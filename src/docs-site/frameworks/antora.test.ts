@@ -31,7 +31,7 @@ const site = {
     'xref:api:index.adoc[the API], xref:other-component::index.adoc[another component],',
     'xref:install.adoc[a path from the wrong folder] and <<usage/install.adoc#,the install page>>.',
     "A folder this repository does not hold may be another repository's: xref:cli/tool.adoc[].",
-    'An anchor: xref:top[] and <<top>>.',
+    'An anchor: xref:top[] and <<top>>; without `.adoc` but with a fragment, a page: xref:usage/install#options[] and xref:usage/nowhere#x[].',
     '',
     '// A comment: xref:commented.adoc[]',
     '////',
@@ -105,6 +105,7 @@ describe('Antora site model', () => {
     assert.deepEqual(messages(problems), [
       'docs/modules/ROOT/nav.adoc:4: Navigation entry "usage/gone.adoc" names no page',
       'docs/modules/ROOT/pages/index.adoc:6: Broken link "xref:install.adoc": target of xref not found: guide:ROOT:install.adoc',
+      'docs/modules/ROOT/pages/index.adoc:8: Broken link "xref:usage/nowhere#x": target of xref not found: guide:ROOT:usage/nowhere.adoc',
       'docs/modules/ROOT/pages/index.adoc:22: Broken link "partial$missing.adoc": target of include not found: guide:ROOT:partial$missing.adoc',
       'docs/modules/ROOT/pages/index.adoc:29: Broken image "lost.png": image not found: guide:ROOT:image$lost.png',
     ]);
@@ -143,6 +144,49 @@ describe('AsciiDoc page facts', () => {
       facts.links.map((link) => link.url),
       ['example$yes.rb'],
     );
+  });
+
+  it('warns as Asciidoctor warns: blocks never closed, section levels skipped, a second document title', () => {
+    const warnings = (text: string) =>
+      readPageFacts(text, 'asciidoc').warnings?.map((warning) => `${warning.line} ${warning.message}`);
+    assert.deepEqual(
+      warnings(
+        [
+          '[[anchor]]',
+          '= Title',
+          ':description: A page.',
+          '',
+          '== One',
+          '',
+          '==== Skipped a level',
+          '',
+          '[source,yaml]',
+          '--',
+          'key: value',
+          '--',
+          '',
+          '```ruby',
+          '====',
+          '```',
+          '',
+          '[discrete]',
+          '====== A discrete heading skips nothing',
+          '',
+          '= Another title',
+          '',
+          '====',
+          'An example never closed.',
+          '',
+        ].join('\n'),
+      ),
+      [
+        '7 section title out of sequence: expected level 2, got level 3',
+        '21 level 0 sections can only be used when doctype is book',
+        '23 unterminated example block',
+      ],
+    );
+    // A partial has no title: its section levels depend on where it is included.
+    assert.deepEqual(warnings("=== A partial's section\n"), []);
   });
 
   it('reads a hostile line once: thousands of macro names and brackets', () => {

@@ -138,8 +138,13 @@ export const buildAntoraSite: SiteModelBuilder = async (source, siteRoot) => {
       relative: place.relative,
     };
     if (written.startsWith('xref:')) {
-      const target = written.slice('xref:'.length).split('#')[0] ?? '';
-      // Without `.adoc` (or a family), an xref names an anchor of the page itself.
+      const [pathPart = '', fragment] = written.slice('xref:'.length).split('#');
+      // `xref:page#anchor[]` names page.adoc (Asciidoctor's inter-document form); without `.adoc`,
+      // a fragment or a family, an xref names an anchor of the page itself.
+      const target =
+        fragment !== undefined && pathPart !== '' && !/\.\w+$/.test(pathPart) && !pathPart.includes('$')
+          ? `${pathPart}.adoc`
+          : pathPart;
       if (target === '' || (!target.endsWith('.adoc') && !target.includes('$'))) return { kind: 'external' };
       const id = parseResourceId(target, context, 'page');
       if (id === undefined) return { kind: 'broken', reason: `${target} is no resource ID` };
