@@ -42,6 +42,7 @@ const attributeEntryPattern = /^:([\w-]+!?):(?:[ \t]+(.*))?$/;
  * and `<<page.adoc#,...>>` cross references (kept as `xref:` targets), `image::`/`image:` targets,
  * and `include::` directives (kind `import`). Single-line (`//`) and block (`////`) comments hold
  * none; listing, literal and passthrough blocks hold no macros but their includes still count.
+ * `warnings` are what Asciidoctor warns about: blocks never closed, section levels skipped.
  */
 export function readAsciidocFacts(text: string): PageFacts {
   const lines = text.split(/\r?\n/);
