@@ -182,19 +182,20 @@ export async function evaluateSite(corpus: string, name: string, samples: number
       ? `\n\nSee :doc:\`quire-missing-${index}\`.\n`
       : page.endsWith('.adoc')
         ? `\n\nSee xref:quire-missing-${index}.adoc[a missing page].\n`
-        : `\n\nSee [a missing page](./quire-missing-${index}.md).\n`;
+        : `\n\nSee [a missing page](./quire-missing-${index}.${page.endsWith('.qmd') ? 'qmd' : 'md'}).\n`;
     await tryChange(`broken link in ${page}`, new Map([[page, text + brokenLink]]), [
       { file: page, line: text.split('\n').length + 2 },
     ]);
   }
   // A new page beside a sampled page, where the framework needs it in navigation.
   // A page in the sampled page's own language: reStructuredText, AsciiDoc or Markdown.
-  const newPageKind = /\.(rst|adoc)$/.exec(sampled[0] ?? '')?.[1] ?? 'md';
+  const newPageKind = /\.(rst|adoc|qmd)$/.exec(sampled[0] ?? '')?.[1] ?? 'md';
   const newPage = sampled[0]?.replace(/[^/]+$/, `quire-new-page.${newPageKind}`);
   if (newPage !== undefined) {
     const newPageText = {
       rst: 'A new page\n==========\n\nText.\n',
       adoc: '= A new page\n\nText.\n',
+      qmd: '# A new page\n\nText.\n',
       md: '# A new page\n\nText.\n',
     };
     const changes = new Map([[newPage, newPageText[newPageKind as keyof typeof newPageText] ?? '']]);

@@ -18,6 +18,7 @@ const sites: Record<string, { framework: string; pages: number }> = {
   jestjs__jest: { framework: 'docusaurus', pages: 171 },
   'just-the-docs__just-the-docs': { framework: 'jekyll', pages: 47 },
   'k8up-io__k8up': { framework: 'antora', pages: 38 },
+  machow__quartodoc: { framework: 'quarto', pages: 24 },
   ollama__ollama: { framework: 'mintlify', pages: 59 },
   pallets__click: { framework: 'sphinx', pages: 37 },
   psf__requests: { framework: 'sphinx', pages: 15 },

@@ -17,6 +17,7 @@ const frameworkNames: Record<DocsFramework, string> = {
   hugo: 'Hugo',
   sphinx: 'Sphinx',
   antora: 'Antora (AsciiDoc)',
+  quarto: 'Quarto',
   markdown: 'plain Markdown',
 };
 

@@ -121,6 +121,8 @@ const signatures: Signature[] = [
         text,
       ) || /^[ \t]*(from|import)[ \t]+sphinx/m.test(text),
   },
+  // Quarto: `_quarto.yml` is its own name (https://quarto.org/docs/projects/quarto-projects.html).
+  { framework: 'quarto', pattern: /(^|\/)_quarto\.ya?ml$/, siteRoot: folderOfFile },
   // Antora: a component descriptor names its component (https://docs.antora.org/antora/latest/component-version-descriptor/).
   {
     framework: 'antora',

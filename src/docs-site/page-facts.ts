@@ -22,7 +22,8 @@ import {
  * `{% page-ref page="…" %}`, `{% file src="…" %}`, `{% include "…" %}`), `jekyll` (Liquid runs
  * before the Markdown) or `hugo` (`ref` and `relref` shortcodes): see template-links.ts. Sphinx
  * pages are `rst` (reStructuredText, rst-facts.ts) or `myst` (MyST Markdown, myst-facts.ts);
- * Antora's are `asciidoc` (asciidoc-facts.ts).
+ * Antora's are `asciidoc` (asciidoc-facts.ts); Quarto's `quarto` (Pandoc Markdown, as `commonmark`, and
+ * `{{< include file.qmd >}}` shortcodes).
  */
 export type MarkdownDialect =
   | 'commonmark'
@@ -33,7 +34,8 @@ export type MarkdownDialect =
   | 'hugo'
   | 'rst'
   | 'myst'
-  | 'asciidoc';
+  | 'asciidoc'
+  | 'quarto';
 
 function createParser(dialect: MarkdownDialect): MarkdownIt {
   const parser = createMarkdownIt({ html: true, linkify: false });
@@ -119,6 +121,7 @@ export function readPageFacts(text: string, dialect: MarkdownDialect): PageFacts
   readAttributeLinks(expanded, codeLines, links);
   if (dialect === 'mdx') readImports(body, codeLines, links);
   if (dialect === 'gitbook') readGitBookTags(body, codeLines, links);
+  if (dialect === 'quarto') readQuartoIncludes(body, links);
   if (dialect === 'jekyll') for (const link of links) link.url = showLiquidUrl(link.url);
   if (dialect === 'hugo') for (const link of links) link.url = showHugoUrl(link.url);
   links.sort((left, right) => left.line - right.line);
@@ -304,6 +307,25 @@ function blankComments(text: string): string {
 const gitbookTagStart = '{%';
 const gitbookTagPattern =
   /\{%-?\s*(?:(content-ref)\s+url|(page-ref)\s+page|(file)\s+src)\s*=\s*"([^"]*)"|\{%-?\s*(include)\s+"([^"]*)"/g;
+
+const quartoIncludePattern = /\{\{<\s*include\s+([^\s>]+)\s*>\}\}/g;
+
+/**
+ * Quarto's include shortcodes (https://quarto.org/docs/authoring/includes.html): read before the
+ * Markdown, so in code blocks too (quartodoc includes a generated YAML file into a `yaml` block),
+ * but not in inline code.
+ */
+function readQuartoIncludes(body: string, links: PageLink[]): void {
+  if (!body.includes('{{<')) return;
+  for (const [index, text] of body.split('\n').entries()) {
+    if (!text.includes('{{<')) continue;
+    // Inline code and `{{{< >}}}` (an escaped shortcode) show a shortcode, not run it.
+    const shown = text.replace(/(`+)[^`]*?\1/g, '').replace(/\{\{\{<[^>]*>\}\}\}/g, '');
+    for (const match of shown.matchAll(quartoIncludePattern)) {
+      links.push({ url: (match[1] ?? '').replace(/^["']|["']$/g, ''), line: index + 1, kind: 'import' });
+    }
+  }
+}
 
 /** The files GitBook's block tags name, outside code: pages, uploaded files and reusable content. */
 function readGitBookTags(body: string, codeLines: ReadonlySet<number>, links: PageLink[]): void {

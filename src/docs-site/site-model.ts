@@ -20,6 +20,7 @@ export type DocsFramework =
   | 'hugo'
   | 'sphinx'
   | 'antora'
+  | 'quarto'
   | 'markdown';
 
 /** The repository's files as a model reads them (a worktree, a commit, or either with changes on top). */

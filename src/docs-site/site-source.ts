@@ -78,6 +78,7 @@ function dialectFor(framework: DocsFramework, path: string): MarkdownDialect {
   // Sphinx reads every source suffix but Markdown's as reStructuredText (`.rst`, `.txt`, `.inc`).
   if (framework === 'sphinx') return /\.(md|markdown)$/i.test(path) ? 'myst' : 'rst';
   if (framework === 'antora') return 'asciidoc';
+  if (framework === 'quarto') return 'quarto';
   if (framework === 'mkdocs') return 'python-markdown';
   if (framework === 'jekyll' || framework === 'hugo') return framework;
   return framework === 'gitbook' ? 'gitbook' : 'commonmark';
@@ -93,7 +94,8 @@ export async function preparePageFacts(
     (path) =>
       isPagePath(path) ||
       (framework === 'sphinx' && path.toLowerCase().endsWith('.rst')) ||
-      (framework === 'antora' && path.toLowerCase().endsWith('.adoc')),
+      (framework === 'antora' && path.toLowerCase().endsWith('.adoc')) ||
+      (framework === 'quarto' && /\.(qmd|rmd)$/i.test(path)),
   );
   const texts = await Promise.all(pages.map((path) => files.read(path)));
   const items: Array<{ text: string; dialect: MarkdownDialect }> = [];
@@ -113,7 +115,8 @@ export function createSiteSource(
     files,
     async pageFacts(path) {
       // Notebooks are JSON; their Markdown cells are not read.
-      if (framework === 'sphinx' && path.toLowerCase().endsWith('.ipynb')) return null;
+      if ((framework === 'sphinx' || framework === 'quarto') && path.toLowerCase().endsWith('.ipynb'))
+        return null;
       const text = await files.read(path);
       return text === null ? null : cache.facts(text, dialectFor(framework, path));
     },

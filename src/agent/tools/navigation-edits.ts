@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { introducedProblems, type NavigationEntry, type SiteModel } from '../../docs-site/index.ts';
 import { recordWrite, rememberOriginal, type ToolContext } from './tool-context.ts';
 
-const pageExtension = /\.(mdx?|markdown|rst|adoc)$/i;
+const pageExtension = /\.(mdx?|markdown|rst|adoc|qmd)$/i;
 
 /**
  * Keeps the site whole when a page moves or goes: every navigation entry that names it, in every

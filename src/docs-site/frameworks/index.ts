@@ -11,6 +11,7 @@ import { buildMdBookSite } from './mdbook.ts';
 import { buildMintlifySite } from './mintlify.ts';
 import { buildMkDocsSite } from './mkdocs.ts';
 import { buildNextraSite } from './nextra.ts';
+import { buildQuartoSite } from './quarto.ts';
 import { buildSphinxSite } from './sphinx.ts';
 import { buildStarlightSite } from './starlight.ts';
 import { buildVitePressSite } from './vitepress.ts';
@@ -31,5 +32,6 @@ export const siteModelBuilders: Readonly<Record<DocsFramework, SiteModelBuilder>
   hugo: buildHugoSite,
   sphinx: buildSphinxSite,
   antora: buildAntoraSite,
+  quarto: buildQuartoSite,
   markdown: buildMarkdownSite,
 };
