@@ -11,13 +11,7 @@ import {
   resolveFromPageUrl,
   splitUrl,
 } from '../link-urls.ts';
-import type {
-  LinkTarget,
-  NavigationEntry,
-  PageLink,
-  SiteModel,
-  SiteModelBuilder,
-} from '../site-model.ts';
+import type { LinkTarget, NavigationEntry, PageLink, SiteModel, SiteModelBuilder } from '../site-model.ts';
 import { createCheckoutCoverage } from './checkout-coverage.ts';
 import { readNetlifyRedirects } from './netlify-redirects.ts';
 import { yamlProblems } from './yaml-problems.ts';
