@@ -46,6 +46,7 @@ const justTheDocs = committedSite('just-the-docs__just-the-docs');
 const grpcDocs = committedSite('grpc__grpc.io');
 const requestsDocs = committedSite('psf__requests');
 const rubocopDocs = committedSite('rubocop__rubocop');
+const quartodocDocs = committedSite('machow__quartodoc');
 
 const changed = (result: TaskResult): Record<string, string> | string =>
   result.files ?? 'no branch was pushed';
@@ -908,6 +909,42 @@ export const evaluationTasks: EvaluationTask[] = [
       call('validate', {}),
       answer(
         'Moved the Caching page to configuration/caching.adoc: the navigation entry was updated, the two xrefs that named usage/caching.adoc now name the new page, and `:page-aliases: usage/caching.adoc` keeps the old URL published.',
+      ),
+    ],
+  },
+  {
+    // A real Quarto site (quartodoc's docs, committed under test/fixtures/docs-sites/) with a real
+    // broken link: the Extending page links `/get-started/renderers.qmd`, but the page titled
+    // "Rendering docstrings" is `get-started/dev-renderers.qmd` (Quarto warns it cannot resolve it).
+    name: 'real-quarto-fix-link',
+    fixture: quartodocDocs,
+    prompt:
+      'The "Rendering docstrings" link on the Extending page (docs/get-started/extending.qmd) is broken. Point it at the right page.',
+    check(result) {
+      const files = changed(result);
+      if (typeof files === 'string') return files;
+      const path = 'docs/get-started/extending.qmd';
+      const before = quartodocDocs[path] ?? '';
+      const fixed = files[path];
+      const accepted = ['/get-started/dev-renderers.qmd', 'dev-renderers.qmd', './dev-renderers.qmd'].map(
+        (target) => before.replace('(/get-started/renderers.qmd)', `(${target})`),
+      );
+      if (fixed === undefined || !accepted.includes(fixed))
+        return 'extending.qmd does not link get-started/dev-renderers.qmd in place of the broken link, or changed more';
+      return unchangedExcept(result, quartodocDocs, [path]);
+    },
+    script: [
+      call('validate', {}),
+      call('search', { query: 'Rendering docstrings' }),
+      read('docs/get-started/extending.qmd'),
+      edit(
+        'docs/get-started/extending.qmd',
+        '(/get-started/renderers.qmd)',
+        '(/get-started/dev-renderers.qmd)',
+      ),
+      call('validate', {}),
+      answer(
+        'The link named /get-started/renderers.qmd, which does not exist; the page titled "Rendering docstrings" is get-started/dev-renderers.qmd, so the link now points there (written from the site root, as the page wrote it).',
       ),
     ],
   },
