@@ -2,7 +2,7 @@ import { parse as parseToml, TomlError } from 'smol-toml';
 import { parseDocument } from 'yaml';
 import { joinInside } from '../link-urls.ts';
 import type { RepositoryFiles, SiteProblem } from '../site-model.ts';
-import { yamlProblems } from './yaml-problems.ts';
+import { yamlProblems, yamlValue } from './yaml-problems.ts';
 
 /** A folder of the repository mounted into Hugo's content or static tree. */
 export interface HugoMount {
@@ -231,8 +231,9 @@ async function readConfigFile(
     }
   } else {
     const document = parseDocument(text, { logLevel: 'silent', strict: false, uniqueKeys: false });
-    problems.push(...yamlProblems(document, path));
-    value = document.toJS({ maxAliasCount: 100 });
+    const read = yamlValue(document, path);
+    problems.push(...yamlProblems(document, path), ...read.problems);
+    value = read.value;
   }
   return isRecord(value) ? (lowerCaseKeys(value, 0) as Record<string, unknown>) : {};
 }

@@ -2,7 +2,7 @@ import { RE2JS } from 're2js';
 import { parseDocument } from 'yaml';
 import { joinInside } from '../link-urls.ts';
 import type { RepositoryFiles, SiteProblem } from '../site-model.ts';
-import { yamlProblems } from './yaml-problems.ts';
+import { yamlProblems, yamlValue } from './yaml-problems.ts';
 
 /** What of `_config.yml` (and the Gemfile) decides which files Jekyll renders, at which URLs. */
 export interface JekyllConfig {
@@ -75,8 +75,9 @@ export async function readJekyllConfig(files: RepositoryFiles, siteRoot: string)
     const indented = parse(text.replace(/^(?=[,\]}])/gm, ' '));
     if (indented.errors.length === 0) document = indented;
   }
-  const problems = yamlProblems(document, file);
-  const raw: unknown = document.toJS({ maxAliasCount: 100 });
+  const read = yamlValue(document, file);
+  const problems = [...yamlProblems(document, file), ...read.problems];
+  const raw: unknown = read.value;
   const values = isRecord(raw) ? raw : {};
   const strings = (value: unknown): string[] =>
     (Array.isArray(value) ? value : typeof value === 'string' ? [value] : []).filter(

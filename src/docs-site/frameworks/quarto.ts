@@ -14,7 +14,7 @@ import {
 import type { LinkTarget, NavigationEntry, PageLink, SiteModel, SiteModelBuilder } from '../site-model.ts';
 import { createCheckoutCoverage } from './checkout-coverage.ts';
 import { readNetlifyRedirects } from './netlify-redirects.ts';
-import { yamlProblems } from './yaml-problems.ts';
+import { yamlProblems, yamlValue } from './yaml-problems.ts';
 
 // What Quarto renders (its execution engines' extensions) and never renders
 // (quarto-cli src/project/project-context.ts, projectHiddenIgnoreGlob).
@@ -41,7 +41,8 @@ export const buildQuartoSite: SiteModelBuilder = async (source, siteRoot) => {
     logLevel: 'silent',
     uniqueKeys: false,
   });
-  const raw: unknown = document.toJS({ maxAliasCount: 100 });
+  const read = yamlValue(document, configFile);
+  const raw: unknown = read.value;
   const config = isRecord(raw) ? raw : {};
   const project = isRecord(config.project) ? config.project : {};
   const unsupported: string[] = [];
@@ -89,9 +90,7 @@ export const buildQuartoSite: SiteModelBuilder = async (source, siteRoot) => {
     if (path === null || text === null) continue;
     configFiles.push(path);
     texts.set(path, text);
-    const merged: unknown = parseDocument(text, { logLevel: 'silent', uniqueKeys: false }).toJS({
-      maxAliasCount: 100,
-    });
+    const merged = yamlValue(parseDocument(text, { logLevel: 'silent', uniqueKeys: false }), path).value;
     if (isRecord(merged) && isRecord(merged.website)) {
       Object.assign(website, merged.website);
       for (const key of Object.keys(merged.website)) writtenIn.set(key, path);
@@ -257,7 +256,7 @@ export const buildQuartoSite: SiteModelBuilder = async (source, siteRoot) => {
     navigationFileFor: () =>
       isBook ? configFile : (writtenIn.get('sidebar') ?? writtenIn.get('navbar') ?? configFile),
     resolveLink,
-    configurationProblems: yamlProblems(document, configFile),
+    configurationProblems: [...yamlProblems(document, configFile), ...read.problems],
     unsupported,
     conventions: [
       `Pages are \`.qmd\` (or \`.md\`, \`.ipynb\`) files under \`${siteRoot === '' ? '.' : siteRoot}/\`, rendered to \`.html\` at their path; files and folders starting with \`_\` are not pages (use them for includes).`,
