@@ -43,6 +43,7 @@ export function isComputed(value: PythonValue | undefined): value is ComputedVal
 }
 
 // Statements whose bodies run at most once or depend on the build's environment.
+const maximumConfigCharacters = 256 * 1024;
 const blockStatements = new Set([
   'IfStatement',
   'TryStatement',
@@ -68,9 +69,20 @@ export function readSphinxConfig(text: string, file: string): SphinxConfig {
       : isComputed(added)
         ? [...(added.atLeast ?? []), ...(added.possibly ?? [])]
         : [];
-    possibly.set(name, [...(possibly.get(name) ?? []), ...items]);
+    const list = possibly.get(name);
+    if (list === undefined) possibly.set(name, [...items]);
+    else for (const item of items) list.push(item);
   };
-  const tree = parser.parse(text);
+  // A real `conf.py` is a few kilobytes; a larger one is not read (lezer's tree for a hostile one,
+  // brackets nested a hundred thousand deep, overflows the stack or takes seconds).
+  if (text.length > maximumConfigCharacters || bracketDepth(text) > maximumDepth * 4)
+    return { file, values, conditional, possibly, dynamic: true };
+  let tree: ReturnType<typeof parser.parse>;
+  try {
+    tree = parser.parse(text);
+  } catch {
+    return { file, values, conditional, possibly, dynamic: true };
+  }
   const source = (node: SyntaxNode) => text.slice(node.from, node.to);
   const evaluate = (node: SyntaxNode | null, depth = 0): PythonValue => {
     if (node === null) return { computed: 'an empty value' };
@@ -154,7 +166,7 @@ export function readSphinxConfig(text: string, file: string): SphinxConfig {
         const keyValue = key?.name === 'String' ? pythonString(source(key)) : null;
         if (nested) conditional.add(name);
         else if (before instanceof Map && keyValue !== null)
-          values.set(name, new Map([...before, [keyValue, evaluate(operator.nextSibling)]]));
+          (before as Map<string, PythonValue>).set(keyValue, evaluate(operator.nextSibling));
         else if (before !== undefined) values.set(name, { computed: source(statement) });
         return;
       }
@@ -214,6 +226,18 @@ export function readSphinxConfig(text: string, file: string): SphinxConfig {
   return { file, values, conditional, possibly, dynamic };
 }
 
+/** How deep brackets nest in the text (strings not told apart: a bound, not a parse). */
+function bracketDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code === 40 || code === 91 || code === 123) deepest = Math.max(deepest, ++depth);
+    else if (code === 41 || code === 93 || code === 125) depth = Math.max(0, depth - 1);
+  }
+  return deepest;
+}
+
 /** Brackets, commas and comments between the items of a list or dictionary. */
 function isSkipped(node: SyntaxNode): boolean {
   return (
@@ -228,11 +252,22 @@ function isSkipped(node: SyntaxNode): boolean {
   );
 }
 
+/**
+ * A list extended (`+=`, `append`, `extend`): in place, as Python extends it (another name bound to
+ * the same list sees the items too), so a file of many appends costs one pass.
+ */
 function concatenate(before: PythonValue | undefined, added: PythonValue): PythonValue {
-  if (Array.isArray(before) && Array.isArray(added)) return [...before, ...added];
   const known = (value: PythonValue | undefined) =>
     Array.isArray(value) ? value : isComputed(value) ? (value.atLeast ?? []) : [];
+  if (Array.isArray(before) && Array.isArray(added)) {
+    for (const item of added) before.push(item);
+    return before;
+  }
   // An imported or computed list extended here holds at least what is added.
+  if (isComputed(before) && before.atLeast !== undefined) {
+    for (const item of known(added)) before.atLeast.push(item);
+    return before;
+  }
   return {
     computed: 'a list extended from a value not known here',
     atLeast: [...known(before), ...known(added)],

@@ -43,6 +43,7 @@ const extensionSuffixes: Record<string, string[]> = {
   'sphinx_gallery.load_style': [],
 };
 const maximumPatterns = 200;
+const maximumDepth = 64;
 
 /**
  * Finds the documents the way `Project.discover` does (sphinx/project.py, sphinx/util/matching.py):
@@ -90,16 +91,24 @@ export function findSphinxProject(
   const documents = new Map<string, string>();
   const docnames = new Map<string, string>();
   const excludedFolders = new Map<string, boolean>();
+  // Whether a file's folder, or one above it, is excluded: from the top down, each folder once, so a
+  // path ten thousand folders deep costs no recursion.
   const folderExcluded = (relative: string): boolean => {
-    const slash = relative.lastIndexOf('/');
-    if (slash < 0) return false;
-    const folder = relative.slice(0, slash);
-    let known = excludedFolders.get(folder);
-    if (known === undefined) {
-      known = folderExcluded(folder) || isExcluded(folder);
-      excludedFolders.set(folder, known);
+    let excluded = false;
+    for (
+      let slash = relative.indexOf('/');
+      slash >= 0 && !excluded;
+      slash = relative.indexOf('/', slash + 1)
+    ) {
+      const folder = relative.slice(0, slash);
+      let known = excludedFolders.get(folder);
+      if (known === undefined) {
+        known = isExcluded(folder);
+        excludedFolders.set(folder, known);
+      }
+      excluded = known;
     }
-    return known;
+    return excluded;
   };
   const filesByStem = new Map<string, string[]>();
   for (const path of files.paths) {
@@ -111,6 +120,9 @@ export function findSphinxProject(
   for (const path of files.paths) {
     if (!isWithin(srcDir, path)) continue;
     const relative = relativeTo(srcDir, path).normalize('NFC');
+    // No documentation nests 64 folders deep; checking every folder of such a path costs its
+    // depth times its length.
+    if (relative.split('/', maximumDepth + 1).length > maximumDepth) continue;
     const suffix = suffixes.find((candidate) => relative.endsWith(candidate));
     if (suffix === undefined || folderExcluded(relative) || isExcluded(relative)) continue;
     if (!included.some((pattern) => pattern.matches(relative))) continue;

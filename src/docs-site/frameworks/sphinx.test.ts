@@ -328,6 +328,14 @@ describe('Sphinx site model', () => {
     assert.match(model.unsupported.join('\n'), /rewrites pages before Sphinx reads them/);
   });
 
+  it('takes no file ten thousand folders deep for a document, and does not recurse through its folders', async () => {
+    const { model } = await check({ ...site, [`docs/${'a/'.repeat(10000)}deep.rst`]: 'Deep\n====\n' });
+    assert.equal(
+      [...model.pages.keys()].some((page) => page.endsWith('deep.rst')),
+      false,
+    );
+  });
+
   it('reads sphinx-multiproject projects from their own folder', async () => {
     const files = {
       'docs/conf.py': [
@@ -386,9 +394,28 @@ describe('conf.py, read without running it', () => {
     assert.equal(config.dynamic, false);
   });
 
-  it('reads a value nested deeper than any configuration as computed, not by recursing without end', () => {
-    const config = readSphinxConfig(`x = ${'['.repeat(5000)}${']'.repeat(5000)}\ny = "after"\n`, 'conf.py');
+  it('reads a value nested deeper than the reader goes as computed, not by recursing without end', () => {
+    const config = readSphinxConfig(`x = ${'['.repeat(100)}${']'.repeat(100)}\ny = "after"\n`, 'conf.py');
     assert.equal(JSON.stringify(config.values.get('x')).includes('nested too deeply'), true);
     assert.equal(config.values.get('y'), 'after');
+  });
+
+  it('does not read a file no configuration looks like: brackets nested thousands deep, or hundreds of kilobytes', () => {
+    // 450 KB of `([{` overflowed the parser's stack; a real conf.py nests a few levels.
+    for (const text of [
+      `${'([{'.repeat(150000)}\nextensions = []\n`,
+      `extensions = []\n${'# a comment\n'.repeat(30000)}`,
+    ]) {
+      const config = readSphinxConfig(text, 'conf.py');
+      assert.equal(config.dynamic, true);
+      assert.equal(config.values.size, 0);
+    }
+  });
+
+  it('extends a list in place, so thousands of appends cost one pass', () => {
+    const appends = Array.from({ length: 5000 }, (_, index) => `extensions.append("e${index}")`).join('\n');
+    const config = readSphinxConfig(`extensions = []\n${appends}\nd = {}\nd["k"] = 1\n`, 'conf.py');
+    assert.equal((config.values.get('extensions') as string[]).length, 5000);
+    assert.deepEqual([...(config.values.get('d') as Map<string, unknown>)], [['k', 1]]);
   });
 });
