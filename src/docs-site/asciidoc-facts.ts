@@ -8,7 +8,7 @@ const verbatimDelimiter = /^(-{4,}|\.{4,}|\+{4,})\s*$|^(`{3,})[\w+#.-]*\s*$/;
 const commentDelimiter = /^(\/{4,})\s*$/;
 const includePattern = /^include::([^[\s][^[]*)\[/;
 // `[source,yaml]` (also opening a table cell, `|[source]`) makes the next paragraph a listing.
-const verbatimStyle = /(^|\|)\s*\[(source|listing|literal)(,[^\]]*)?\]\s*$/;
+const verbatimStyle = /^\s*\|?\s*\[(source|listing|literal)(,[^\]]*)?\]\s*$/;
 const blockImagePattern = /^image::([^[\s][^[]*)\[/;
 // `xref:target[text]`, `image:target[alt]` (inline), `<<target,text>>`; escaped with `\` they are text.
 // Each target stops at the next macro's name or `<`, so no line makes the search quadratic.
@@ -60,6 +60,7 @@ export function readAsciidocFacts(text: string): PageFacts {
   const warnings: Array<{ line: number; message: string }> = [];
   let sectionLevel = 0;
   let previous = '';
+  let afterBlank = true;
   // Open preprocessor conditionals (https://docs.asciidoctor.org/asciidoc/latest/directives/conditionals/).
   let conditionals = 0;
   const push = (link: PageLink) => links.push(conditionals > 0 ? { ...link, conditional: true } : link);
@@ -114,6 +115,20 @@ export function readAsciidocFacts(text: string): PageFacts {
       verbatimParagraph = true;
       continue;
     }
+    // A paragraph whose first line is indented is a literal paragraph (not a list item, nor in a
+    // block, whose content may be indented): no macro runs in it.
+    if (
+      verbatim === null &&
+      compound.length === 0 &&
+      afterBlank &&
+      /^[ \t]+\S/.test(line) &&
+      !/^[ \t]+([*.-]+|\d+\.|[a-zA-Z]\.|<\d+>)[ \t]/.test(line)
+    ) {
+      verbatimParagraph = true;
+      afterBlank = false;
+      continue;
+    }
+    afterBlank = line.trim() === '';
     if (delimiter !== null) {
       if (verbatim === null) {
         verbatim = delimiter;

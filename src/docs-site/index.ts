@@ -47,3 +47,4 @@ export async function analyzeSite(files: RepositoryFiles, cache: PageFactsCache)
 }
 export { checkPageSyntax } from './check-syntax.ts';
 export { problemsAfterPageEdits } from './reanalyze-site.ts';
+export { splitExplicitTitle } from './rst-facts.ts';

@@ -22,7 +22,7 @@ const literalDirectives = new Set([
 ]);
 // A fence and its info string; a directive's is `{name} argument`.
 const fencePattern = /^(\s{0,3})(`{3,}(?=[^`]*$)|~{3,}|:{3,})(.*)$/;
-const directivePattern = /^\s*\{([\w:.+-]+)\}\s*(.*?)\s*$/;
+const directivePattern = /^\s*\{([\w:.+-]+)\}(.*)$/;
 const rolePattern = /^\{(?:std:)?(doc|ref|numref|download)\}`([^`]+)`$/;
 const labelPattern = /^\s{0,3}\(([^()\s][^()]*)\)=\s*$/;
 const headingPattern = /^\s{0,3}#{1,6}\s+(.*)$/;
@@ -142,14 +142,23 @@ function readFence(
   const name = directive?.[1]?.toLowerCase().replace(/^(std|rst|sphinx):/, '');
   const argument = (directive?.[2] ?? '').trim();
   const line = firstLine + start + 1;
-  let end = start + 1;
-  while (end < lines.length) {
-    const closing = /^\s*(`{3,}|~{3,}|:{3,})\s*$/.exec(lines[end] ?? '')?.[1];
-    if (closing !== undefined && closing[0] === marker[0] && closing.length >= marker.length) break;
-    end += 1;
-  }
+  const isColon = marker.startsWith(':');
+  // Where the fence closes (the end of the page if nowhere). A colon fence's content is read as
+  // Markdown where it is, so only a colon toctree or code needs its end: scanning every colon fence
+  // to its end and reading its lines again made `:::` lines quadratic.
+  const findEnd = () => {
+    let end = start + 1;
+    while (end < lines.length) {
+      const closing = /^\s*(`{3,}|~{3,}|:{3,})\s*$/.exec(lines[end] ?? '')?.[1];
+      if (closing !== undefined && closing[0] === marker[0] && closing.length >= marker.length) break;
+      end += 1;
+    }
+    return end;
+  };
   // A colon fence without a directive is no fence at all; its lines are read as Markdown already.
-  if (name === undefined) return marker.startsWith(':') ? start : end;
+  if (name === undefined) return isColon ? start : findEnd();
+  const needsEnd = !isColon || name === 'toctree' || literalDirectives.has(name);
+  const end = needsEnd ? findEnd() : lines.length;
   let body = start + 1;
   const options = new Map<string, string>();
   if (/^\s*---\s*$/.test(lines[body] ?? '')) {
@@ -181,12 +190,7 @@ function readFence(
         entries.push({ reference, line: firstLine + entry + 1 });
     }
     sphinx.toctrees.push({ line, glob: options.has('glob'), entries });
-  } else if (
-    !literalDirectives.has(name) &&
-    !marker.startsWith(':') &&
-    body < end &&
-    reading.depth < maximumNesting
-  ) {
+  } else if (!literalDirectives.has(name) && !isColon && body < end && reading.depth < maximumNesting) {
     // A directive's content is Markdown: its links are the page's (colon fences were read as Markdown).
     const content = lines.slice(body, end);
     const offset = firstLine + body;
@@ -195,8 +199,9 @@ function readFence(
         links.push({ ...link, line: link.line + offset });
     }
     readBlocks(content, offset, { ...reading, depth: reading.depth + 1 });
-  } else if (marker.startsWith(':')) {
-    return start;
+  } else if (isColon && !literalDirectives.has(name)) {
+    // The content of a colon fence that is no code is the page's Markdown, read where it is.
+    return body - 1;
   }
   return end;
 }

@@ -320,7 +320,7 @@ function readQuartoIncludes(body: string, links: PageLink[]): void {
   for (const [index, text] of body.split('\n').entries()) {
     if (!text.includes('{{<')) continue;
     // Inline code and `{{{< >}}}` (an escaped shortcode) show a shortcode, not run it.
-    const shown = text.replace(/(`+)[^`]*?\1/g, '').replace(/\{\{\{<[^>]*>\}\}\}/g, '');
+    const shown = text.replace(/(`+)[^`]*?\1/g, '').replace(/\{\{\{<[^<>]*>\}\}\}/g, '');
     for (const match of shown.matchAll(quartoIncludePattern)) {
       links.push({ url: (match[1] ?? '').replace(/^["']|["']$/g, ''), line: index + 1, kind: 'import' });
     }

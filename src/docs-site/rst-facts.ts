@@ -360,8 +360,7 @@ function readInline(
   if (unclosed !== null) warn(lineAt(unclosed.offset), unclosed.message);
   for (const match of text.matchAll(rolePattern)) {
     const content = (match[4] ?? '').replace(/\s+/g, ' ').trim();
-    const explicit = /^(.*?)\s*<([^<]*)>$/s.exec(content);
-    const target = (explicit?.[2] ?? content).trim();
+    const target = (splitExplicitTitle(content)?.target ?? content).trim();
     // `!target` suppresses the reference.
     if (target === '' || target.startsWith('!')) continue;
     links.push({
@@ -450,4 +449,17 @@ export function normalizeLabel(label: string): string {
 
 function indentOf(line: string): number {
   return /^[ \t]*/.exec(line)?.[0].length ?? 0;
+}
+
+/**
+ * `Title <target>` taken apart as Sphinx's `explicit_title_re` does (a title, then a target without
+ * `<`), by position rather than by a pattern that backtracks over long runs of spaces. Null when the
+ * text is no titled reference.
+ */
+export function splitExplicitTitle(text: string): { title: string; target: string; open: number } | null {
+  if (!text.endsWith('>')) return null;
+  const open = text.lastIndexOf('<', text.length - 2);
+  if (open <= 0) return null;
+  const title = text.slice(0, open).trimEnd();
+  return title === '' ? null : { title, target: text.slice(open + 1, -1), open };
 }

@@ -1,6 +1,11 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { introducedProblems, type NavigationEntry, type SiteModel } from '../../docs-site/index.ts';
+import {
+  introducedProblems,
+  type NavigationEntry,
+  type SiteModel,
+  splitExplicitTitle,
+} from '../../docs-site/index.ts';
 import { recordWrite, rememberOriginal, type ToolContext } from './tool-context.ts';
 
 const pageExtension = /\.(mdx?|markdown|rst|adoc|qmd)$/i;
@@ -92,10 +97,10 @@ export async function redirectsLeftBroken(
  * toctree entry with a title (`Title <path>`) keeps its title.
  */
 export function movedReference(reference: string, from: string, to: string): string | null {
-  const titled = /^(.+?\s*<)([^<]*?)>$/s.exec(reference);
+  const titled = splitExplicitTitle(reference);
   if (titled !== null) {
-    const moved = movedReference(titled[2] ?? '', from, to);
-    return moved === null ? null : `${titled[1]}${moved}>`;
+    const moved = movedReference(titled.target, from, to);
+    return moved === null ? null : `${reference.slice(0, titled.open + 1)}${moved}>`;
   }
   const leading = /^(\.\/|\/)/.exec(reference)?.[0] ?? '';
   const withExtension = pageExtension.test(reference);

@@ -21,7 +21,7 @@ const site = {
     '',
   ].join('\n'),
   'docs/modules/ROOT/nav.adoc':
-    '* xref:index.adoc[Home]\n* Usage\n** xref:usage/install.adoc[]\n** xref:usage/gone.adoc[]\n',
+    '* xref:index.adoc[Home]\n* Usage\n** xref:usage/install.adoc[]\n** xref:usage/gone.adoc[]\n////\n* xref:commented-out.adoc[]\n////\n// * xref:also-commented.adoc[]\n',
   'docs/modules/api/nav.adoc': '* xref:api:index.adoc[API]\n',
   'docs/modules/ROOT/pages/index.adoc': [
     '= Home',
@@ -135,14 +135,14 @@ describe('Antora site model', () => {
 describe('AsciiDoc page facts', () => {
   it('reads header attributes, and keeps macros of comments and listings out, includes in', () => {
     const facts = readPageFacts(
-      '= Title\n:page-aliases: old.adoc\n\n----\nxref:no.adoc[]\ninclude::example$yes.rb[]\n----\n\\xref:escaped.adoc[]\n\n|[source]\nimage: image:in-a-listing.png[]\n',
+      '= Title\n:page-aliases: old.adoc\n\n----\nxref:no.adoc[]\ninclude::example$yes.rb[]\n----\n\\xref:escaped.adoc[]\n\n|[source]\nimage: image:in-a-listing.png[]\n\n xref:indented.adoc[] is a literal paragraph\n\n  * xref:listed.adoc[] is a list item\n',
       'asciidoc',
     );
     assert.equal(facts.title, 'Title');
     assert.deepEqual(facts.frontMatter, { 'page-aliases': 'old.adoc' });
     assert.deepEqual(
       facts.links.map((link) => link.url),
-      ['example$yes.rb'],
+      ['example$yes.rb', 'xref:listed.adoc'],
     );
   });
 

@@ -335,7 +335,19 @@ async function readNavigation(
     for (const file of component.nav) {
       const text = await source.files.read(file);
       if (text === null) continue;
+      // `//` lines and `////` blocks are comments: an entry commented out lists nothing.
+      let comment: string | null = null;
       for (const [index, line] of text.split(/\r?\n/).entries()) {
+        if (comment !== null) {
+          if (line.trimEnd() === comment) comment = null;
+          continue;
+        }
+        const commentStart = /^(\/{4,})\s*$/.exec(line)?.[1];
+        if (commentStart !== undefined) {
+          comment = commentStart;
+          continue;
+        }
+        if (line.startsWith('//')) continue;
         const reference = navigationItemPattern.exec(line)?.[1];
         if (reference === undefined) continue;
         const target = resolveLink(file, `xref:${reference}`, { kind: 'link' });

@@ -6,6 +6,7 @@ import {
   isExternalUrl,
   isWithin,
   joinInside,
+  listFolders,
   normalizeRoute,
   relativeTo,
   resolveFromPageUrl,
@@ -101,15 +102,21 @@ export const buildQuartoSite: SiteModelBuilder = async (source, siteRoot) => {
   const navigation: NavigationEntry[] = [];
   let automatic = false;
   // The first line of `file` that writes a reference as a whole YAML value.
+  // Each file's values by their first line, indexed once: a sidebar of 40,000 entries looked each up
+  // by scanning the whole file.
+  const valueLines = new Map<string, Map<string, number>>();
   const lineOf = (file: string, reference: string): number => {
-    const index = (texts.get(file) ?? '').split(/\r?\n/).findIndex((line) => {
-      const at = line.indexOf(reference);
-      if (at < 0) return false;
-      const before = line.slice(0, at).trimEnd();
-      const after = line.slice(at + reference.length).trim();
-      return /(^|[:\-"'])$/.test(before) && /^["']?$/.test(after);
-    });
-    return index + 1 || 1;
+    let lines = valueLines.get(file);
+    if (lines === undefined) {
+      lines = new Map();
+      for (const [index, line] of (texts.get(file) ?? '').split(/\r?\n/).entries()) {
+        // A list item or a `key: value`, quoted or not.
+        const value = /^\s*(?:-\s+)?(?:[\w-]+:\s*)?["']?([^"'#]*)["']?\s*$/.exec(line)?.[1]?.trim();
+        if (value !== undefined && value !== '' && !lines.has(value)) lines.set(value, index + 1);
+      }
+      valueLines.set(file, lines);
+    }
+    return lines.get(reference) ?? 1;
   };
   const addEntry = (reference: string, groups: string[], writtenFile: string) => {
     if (reference === 'auto' || /[*?[]/.test(reference)) {
@@ -162,6 +169,9 @@ export const buildQuartoSite: SiteModelBuilder = async (source, siteRoot) => {
   const hasNavigation = navigation.length > 0 && !automatic;
 
   const isExpected = createCheckoutCoverage(files.paths);
+  const folders = listFolders(files.paths);
+  // Every file by its name up to its first dot (`nbs/renderscript` for `nbs/renderscript.qmd.py`).
+  const byName = new Set(files.paths.map((path) => path.replace(/(^|\/)([^/.]*)\.[^/]*$/, '$1$2')));
   // `aliases` in a page's front matter: old URLs, relative to the page, that redirect to it.
   const aliases = new Set<string>();
   for (const [page, [route = '/']] of pages) {
@@ -217,28 +227,19 @@ export const buildQuartoSite: SiteModelBuilder = async (source, siteRoot) => {
     if (isNetlifyRedirect(publishedUrl)) return { kind: 'served', reason: 'a Netlify redirect' };
     // An embedded notebook's preview (`penguins-preview.html`, `penguins-qmd.embed-preview.html`).
     const previewOf = /^(.*?)(?:\.embed)?-preview\.html$/.exec(target)?.[1];
-    const sources = previewOf === undefined ? [] : [previewOf, previewOf.replace(/-(qmd|ipynb)$/, '.$1')];
-    if (
-      sources.some((stem) =>
-        files.paths.some((candidate) => candidate === stem || candidate.startsWith(`${stem}.`)),
-      )
-    )
+    const previewed = previewOf === undefined ? [] : [previewOf, previewOf.replace(/-(qmd|ipynb)$/, '.$1')];
+    if (previewed.some((name) => files.has(name) || byName.has(name)))
       return { kind: 'served', reason: 'a notebook preview Quarto writes' };
-    // A page rendered from a script (`renderscript.qmd.py`): a file of that name with another extension.
-    const stem = target.replace(/\.(html|qmd|md|ipynb|rmd)$/i, '.');
-    if (
-      files.paths.some(
-        (candidate) => candidate.startsWith(stem) && !candidate.slice(stem.length).includes('/'),
-      )
-    )
-      return {
-        kind: 'unchecked',
-        reason: 'rendered from a file of that name by an engine this model does not read',
-      };
-    if (inputExtension.test(target) || target.endsWith('.html'))
+    if (inputExtension.test(target) || target.endsWith('.html')) {
+      // A page rendered from a script (`renderscript.qmd.py`): a file of that name, other extensions.
+      if (byName.has(target.replace(/\.[^./]+$/, '')))
+        return {
+          kind: 'unchecked',
+          reason: 'rendered from a file of that name by an engine this model does not read',
+        };
       return { kind: 'broken', reason: `unable to resolve link target: no page ${target}` };
-    if (files.paths.some((candidate) => candidate.startsWith(`${target}/`)))
-      return { kind: 'unchecked', reason: 'a folder' };
+    }
+    if (folders.has(target)) return { kind: 'unchecked', reason: 'a folder' };
     return isExpected(target)
       ? { kind: 'broken', reason: `no file ${target}` }
       : { kind: 'unchecked', reason: 'this checkout may not hold such files' };
@@ -282,6 +283,7 @@ function strings(value: unknown): string[] {
 /** Quarto's render globs (`*` within a folder, `**` across), for RE2. */
 function compileGlobs(patterns: readonly string[]): Array<(path: string) => boolean> {
   return patterns.slice(0, maximumPatterns).map((pattern) => {
+    if (pattern.length > 1024) return () => false;
     const expression = pattern
       .replace(/^\.?\//, '')
       .split('**')

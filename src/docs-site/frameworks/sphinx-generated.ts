@@ -66,15 +66,28 @@ export function createMissingDocumentReason(options: {
   const { project, configFile, configText, generatedFolders } = options;
   const writesFiles = /\.write(_text|_bytes)?\(|\bopen\([^)\n]{0,200}["'][wa]/.test(configText);
   const sources = [...project.suffixes, '.md', '.rst'];
+  // The document names conf.py writes as paths (`"content/blocks.md"`, and each tail: `blocks`),
+  // gathered once rather than searched for each missing document.
+  const namedInConfig = new Set<string>();
+  if (writesFiles) {
+    for (const match of configText.matchAll(/["'/]([^"'\s]{1,300})["']/g)) {
+      const path = match[1] ?? '';
+      const suffix = sources.find((candidate) => path.endsWith(candidate));
+      if (suffix === undefined) continue;
+      const name = path.slice(0, -suffix.length);
+      for (let slash = -1; slash < name.length; slash = name.indexOf('/', slash + 1)) {
+        namedInConfig.add(name.slice(slash + 1));
+        if (name.indexOf('/', slash + 1) < 0) break;
+      }
+    }
+  }
   return (docname) => {
     const candidate = joinInside(project.srcDir, `${docname}${project.suffixes[0] ?? '.rst'}`);
     if (candidate !== null && options.isGitIgnored(candidate))
       return 'a document generated at build time (ignored by Git)';
     if (generatedFolders === 'all' || generatedFolders.some((folder) => isWithin(folder, docname)))
       return 'a document an extension writes at build time';
-    const named = (before: string) =>
-      sources.some((suffix) => configText.includes(`${before}${docname}${suffix}`));
-    if (writesFiles && ['"', "'", '/'].some(named)) return `a document ${configFile} writes`;
+    if (writesFiles && namedInConfig.has(docname)) return `a document ${configFile} writes`;
     const stem = joinInside(project.srcDir, docname);
     const others = stem === null ? [] : (project.filesByStem.get(stem) ?? []);
     if (others.some((path) => !project.suffixes.some((suffix) => path.endsWith(suffix))))

@@ -1,5 +1,5 @@
-import { folderOf, isExternalUrl, joinInside, relativeTo, splitUrl } from '../link-urls.ts';
-import { normalizeLabel } from '../rst-facts.ts';
+import { folderOf, isExternalUrl, isWithin, joinInside, relativeTo, splitUrl } from '../link-urls.ts';
+import { normalizeLabel, splitExplicitTitle } from '../rst-facts.ts';
 import type { LinkTarget, PageLink, RepositoryFiles, SiteSource, SphinxPageFacts } from '../site-model.ts';
 import { createCheckoutCoverage } from './checkout-coverage.ts';
 import { type SphinxConfig, stringListSetting } from './sphinx-config.ts';
@@ -8,8 +8,6 @@ import { joinDocname, type SphinxProject } from './sphinx-project.ts';
 // Pages Sphinx's HTML builder writes itself (StandardDomain._virtual_doc_names).
 export const generatedDocuments = new Set(['genindex', 'modindex', 'py-modindex', 'search']);
 const rolePattern = /^(?::(doc|ref|numref|download):|\{(doc|ref|numref|download)\})`([\s\S]*)`$/;
-/** `Title <target>` in a role or a toctree entry (sphinx.util.nodes.explicit_title_re). */
-export const explicitTitlePattern = /^(.+?)\s*<([^<]*?)>$/s;
 const maximumIncludeDepth = 4;
 
 export interface SphinxLinkContext {
@@ -73,8 +71,7 @@ export function createSphinxLinkResolver(
 
   const resolveRole = (from: string, role: string, written: string): LinkTarget => {
     const docname = docnames.get(from) ?? relativeTo(srcDir, from).replace(/\.[^./]+$/, '');
-    const explicit = explicitTitlePattern.exec(written);
-    const target = (explicit?.[2] ?? written).trim();
+    const target = (splitExplicitTitle(written)?.target ?? written).trim();
     // Written with a template's placeholders, for an extension that renders pages first (Jinja).
     if (/\{\{|\{%/.test(target)) return { kind: 'unchecked', reason: 'a template placeholder' };
     const prefix = /^([\w.-]+):(.+)$/.exec(target);
@@ -148,6 +145,8 @@ export function createSphinxLinkResolver(
     if (target === null) return { kind: 'unchecked', reason: 'the link leaves the repository' };
     if (files.has(target)) return { kind: 'file', file: target };
     if (/\.(md|markdown)$/i.test(from)) return resolveMystReference(from, path);
+    // Above the source folder is outside the built site (`../README.html` from `docs/index.rst`).
+    if (!isWithin(srcDir, target)) return { kind: 'unchecked', reason: 'the link leaves the site' };
     if (target.endsWith('.html')) {
       const file = documentFile(relativeTo(srcDir, target).slice(0, -'.html'.length));
       if (file !== null) return { kind: 'file', file };

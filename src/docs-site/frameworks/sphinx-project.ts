@@ -44,6 +44,7 @@ const extensionSuffixes: Record<string, string[]> = {
 };
 const maximumPatterns = 200;
 const maximumDepth = 64;
+const maximumPatternLength = 1024;
 
 /**
  * Finds the documents the way `Project.discover` does (sphinx/project.py, sphinx/util/matching.py):
@@ -168,7 +169,10 @@ export function joinDocname(base: string, name: string): string | null {
 /** Sphinx's glob (`_translate_pattern` in sphinx/util/matching.py), for RE2. */
 export function compileGlobs(patterns: readonly string[]): Array<{ matches(path: string): boolean }> {
   return patterns.slice(0, maximumPatterns).map((pattern) => {
+    // No path pattern is kilobytes long; compiling a hostile one took seconds.
+    if (pattern.length > maximumPatternLength) return { matches: () => false };
     let expression = '';
+    const lastClose = pattern.lastIndexOf(']');
     for (let index = 0; index < pattern.length; index += 1) {
       const character = pattern[index] ?? '';
       if (character === '*') {
@@ -178,7 +182,8 @@ export function compileGlobs(patterns: readonly string[]): Array<{ matches(path:
         } else expression += '[^/]*';
       } else if (character === '?') expression += '[^/]';
       else if (character === '[') {
-        const close = pattern.indexOf(']', index + 2);
+        // Once no `]` follows, none follows any later `[` either: one search, not one per bracket.
+        const close = index + 2 > lastClose ? -1 : pattern.indexOf(']', index + 2);
         if (close < 0) expression += '\\[';
         else {
           let inside = pattern.slice(index + 1, close).replace(/\\/g, '\\\\');

@@ -1,15 +1,11 @@
 import { readGitIgnored } from '../git-ignored.ts';
 import { normalizeRoute, relativeTo } from '../link-urls.ts';
 import { readReadTheDocsConfig } from '../read-the-docs.ts';
+import { splitExplicitTitle } from '../rst-facts.ts';
 import type { NavigationEntry, SiteModelBuilder, SphinxPageFacts } from '../site-model.ts';
 import { readSphinxConfig } from './sphinx-config.ts';
 import { createMissingDocumentReason, findGeneratedFolders, labelWriters } from './sphinx-generated.ts';
-import {
-  collectLabels,
-  createSphinxLinkResolver,
-  explicitTitlePattern,
-  generatedDocuments,
-} from './sphinx-links.ts';
+import { collectLabels, createSphinxLinkResolver, generatedDocuments } from './sphinx-links.ts';
 import {
   compileGlobs,
   findSphinxProject,
@@ -17,6 +13,9 @@ import {
   type SphinxProject,
   sourceFolder,
 } from './sphinx-project.ts';
+
+// Toctree globs matched against every document, at most (each costs a pass over the documents).
+const maximumGlobs = 500;
 
 /**
  * Sphinx (https://www.sphinx-doc.org/en/master/usage/restructuredtext/): `conf.py` (read, never run)
@@ -85,17 +84,21 @@ export const buildSphinxSite: SiteModelBuilder = async (source, siteRoot) => {
     isGitIgnored,
   });
   const navigation: NavigationEntry[] = [];
+  let globsRead = 0;
   for (const [file, page] of facts) {
     const docname = docnames.get(file) ?? '';
     for (const toctree of page.toctrees) {
       // A glob takes the documents this toctree has not listed yet (TocTree.parse_content).
       const listed = new Set<string>();
       for (const entry of toctree.entries) {
-        const explicit = explicitTitlePattern.exec(entry.reference);
-        const reference = (explicit?.[2] ?? entry.reference).trim();
+        const explicit = splitExplicitTitle(entry.reference);
+        const reference = (explicit?.target ?? entry.reference).trim();
         if (/^.+:\/\//.test(reference) || reference === 'self' || reference === '') continue;
         const base = { reference: entry.reference, file, line: entry.line, groups: [] };
+        // Each glob is matched against every document: past a few hundred, globs are left unread.
         if (toctree.glob && explicit === null && /[*?[]/.test(reference)) {
+          globsRead += 1;
+          if (globsRead > maximumGlobs) continue;
           const pattern = joinDocname(docname, reference);
           const matcher = pattern === null ? null : compileGlobs([pattern])[0];
           const matched = [...documents.keys()].filter(
@@ -106,7 +109,7 @@ export const buildSphinxSite: SiteModelBuilder = async (source, siteRoot) => {
           if (
             matched.length === 0 &&
             pattern !== null &&
-            missingDocumentReason(pattern.replace(/[*?]|\[[^\]]*\]/g, 'x')) !== null
+            missingDocumentReason(pattern.replace(/[*?]|\[[^\][]*\]/g, 'x')) !== null
           )
             continue;
           if (matched.length === 0) navigation.push({ ...base, target: null });

@@ -1,0 +1,63 @@
+// The page and configuration readers on hostile input: each construct at 1 MB (or the size named),
+// timed. Pages and configuration files are repository content, written by anyone who can open a pull
+// request; none of these may stall a check. docs/benchmarks.md ("Hostile pages") has the figures.
+//   npm run bench:hostile [-- --size 1000000]
+import { parseArgs } from 'node:util';
+import { readSphinxConfig } from '../src/docs-site/frameworks/sphinx-config.ts';
+import { analyzeSite, checkSite, memoryFiles, PageFactsCache } from '../src/docs-site/index.ts';
+import { type MarkdownDialect, readPageFacts } from '../src/docs-site/page-facts.ts';
+
+const { values } = parseArgs({ options: { size: { type: 'string', default: '1000000' } } });
+const size = Number(values.size);
+const repeat = (unit: string) => unit.repeat(Math.max(1, Math.floor(size / unit.length)));
+
+const pages: Array<[string, MarkdownDialect, string]> = [
+  ['reStructuredText: a target name and spaces', 'rst', `.. _a${repeat(' ')}x\n`],
+  ['reStructuredText: roles never closed', 'rst', repeat(':doc:`a ')],
+  ['reStructuredText: a paragraph of roles', 'rst', repeat(':ref:`x`\n')],
+  ['MyST: a directive argument and spaces', 'myst', `\`\`\`{note} a${repeat(' ')}b\n\`\`\`\n`],
+  ['MyST: colon fences', 'myst', repeat(':::a\n')],
+  ['MyST: colon directives', 'myst', repeat(':::{note}\n')],
+  ['MyST: directives nested in fences', 'myst', repeat('```{note}\n')],
+  ['MyST: a heading of hashes', 'myst', `# ${repeat('# ')}x\n`],
+  ['AsciiDoc: xref names', 'asciidoc', repeat('xref:')],
+  ['AsciiDoc: source cells', 'asciidoc', repeat('|[source,')],
+  ['AsciiDoc: an attribute of spaces', 'asciidoc', `:a: ${repeat(' ')}x\n`],
+  ['Quarto: escaped shortcodes', 'quarto', `{{< include a.qmd >}} ${repeat('{{{<')}\n`],
+];
+
+const time = async (label: string, run: () => unknown) => {
+  const started = performance.now();
+  await run();
+  console.log(`| ${label} | ${Math.round(performance.now() - started)} ms |`);
+};
+
+console.log(`Inputs of about ${size.toLocaleString('en')} characters.\n\n| construct | time |\n|---|---:|`);
+for (const [label, dialect, text] of pages) await time(label, () => readPageFacts(text, dialect));
+await time('Sphinx conf.py: brackets nested deep', () => readSphinxConfig(repeat('(['), 'conf.py'));
+await time('Sphinx conf.py: 10,000 appends', () =>
+  readSphinxConfig(`extensions = []\n${'extensions.append("a")\n'.repeat(10000)}`, 'conf.py'),
+);
+const site = async (files: Record<string, string>) => {
+  const analyzed = await analyzeSite(memoryFiles(files), new PageFactsCache());
+  await checkSite(analyzed.model, analyzed.source);
+};
+await time('Sphinx: a toctree entry of spaces', () =>
+  site({ 'conf.py': 'extensions = []\n', 'index.rst': `T\n=\n\n.. toctree::\n\n   a${repeat(' ')}b\n` }),
+);
+await time('Sphinx: a glob of brackets', () =>
+  site({
+    'conf.py': 'extensions = []\n',
+    'index.rst': `T\n=\n\n.. toctree::\n   :glob:\n\n   *${repeat('[')}\n`,
+  }),
+);
+await time('Sphinx: a path 10,000 folders deep', () =>
+  site({ 'conf.py': 'extensions = []\n', 'index.rst': 'T\n=\n', [`${'a/'.repeat(10000)}x.rst`]: 'X\n=\n' }),
+);
+const entries = Math.floor(size / 20);
+await time(`Quarto: a sidebar of ${entries.toLocaleString('en')} entries`, () =>
+  site({
+    '_quarto.yml': `website:\n  sidebar:\n    contents:\n${Array.from({ length: entries }, (_, index) => `      - p${index}.qmd`).join('\n')}\n`,
+    'index.qmd': '# Home\n',
+  }),
+);
