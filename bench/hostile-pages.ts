@@ -24,6 +24,12 @@ const pages: Array<[string, MarkdownDialect, string]> = [
   ['AsciiDoc: source cells', 'asciidoc', repeat('|[source,')],
   ['AsciiDoc: an attribute of spaces', 'asciidoc', `:a: ${repeat(' ')}x\n`],
   ['Quarto: escaped shortcodes', 'quarto', `{{< include a.qmd >}} ${repeat('{{{<')}\n`],
+  [
+    'Notebook: Markdown lines of links',
+    'myst-notebook',
+    `{"cells": [{"cell_type": "markdown", "source": [${repeat('"[a](b.md)\\n",\n').slice(0, -2)}]}]}`,
+  ],
+  ['Notebook: outputs nested deep', 'quarto-notebook', `{"cells": [{"outputs": ${repeat('[')}`],
 ];
 
 const time = async (label: string, run: () => unknown) => {

@@ -183,9 +183,11 @@ export async function evaluateSite(corpus: string, name: string, samples: number
       : page.endsWith('.adoc')
         ? `\n\nSee xref:quire-missing-${index}.adoc[a missing page].\n`
         : `\n\nSee [a missing page](./quire-missing-${index}.${page.endsWith('.qmd') ? 'qmd' : 'md'}).\n`;
-    await tryChange(`broken link in ${page}`, new Map([[page, text + brokenLink]]), [
-      { file: page, line: text.split('\n').length + 2 },
-    ]);
+    // A notebook gets a Markdown cell, at the end of its cells (Jupyter writes one space per level).
+    const notebook = page.endsWith('.ipynb') ? withMarkdownCell(text, brokenLink.trim()) : null;
+    const changed = notebook ?? text + brokenLink;
+    const line = notebook === null ? text.split('\n').length + 2 : notebookLine(notebook, 'quire-missing');
+    await tryChange(`broken link in ${page}`, new Map([[page, changed]]), [{ file: page, line }]);
   }
   // A new page beside a sampled page, where the framework needs it in navigation.
   // A page in the sampled page's own language: reStructuredText, AsciiDoc or Markdown.
@@ -264,4 +266,24 @@ async function inboundPlaces(site: Awaited<ReturnType<typeof analyzeSite>>, page
     }
   }
   return places;
+}
+
+/** A notebook's JSON with one more Markdown cell, or null when `text` is no notebook. */
+function withMarkdownCell(text: string, markdown: string): string | null {
+  try {
+    const notebook = JSON.parse(text) as { cells?: unknown[] };
+    if (!Array.isArray(notebook.cells)) return null;
+    notebook.cells.push({ cell_type: 'markdown', metadata: {}, source: [markdown] });
+    return `${JSON.stringify(notebook, null, 1)}\n`;
+  } catch {
+    return null;
+  }
+}
+
+/** The 1-based line of the last line of `text` that holds `needle`. */
+function notebookLine(text: string, needle: string): number {
+  const lines = text.split('\n');
+  for (let index = lines.length - 1; index >= 0; index -= 1)
+    if (lines[index]?.includes(needle)) return index + 1;
+  return 0;
 }

@@ -22,6 +22,7 @@ const sites: Record<string, { framework: string; pages: number }> = {
   ollama__ollama: { framework: 'mintlify', pages: 59 },
   pallets__click: { framework: 'sphinx', pages: 37 },
   psf__requests: { framework: 'sphinx', pages: 15 },
+  spatialaudio__nbsphinx: { framework: 'sphinx', pages: 40 },
   Tencent__Hippy: { framework: 'docsify', pages: 85 },
   'rust-lang__mdBook': { framework: 'mdbook', pages: 34 },
   rubocop__rubocop: { framework: 'antora', pages: 44 },

@@ -176,6 +176,39 @@ describe('site session', () => {
     );
   });
 
+  it('reports a changed notebook that Jupyter could no longer open, and links in its Markdown cells', async () => {
+    const notebook = (source: string) =>
+      `${JSON.stringify({ cells: [{ cell_type: 'markdown', metadata: {}, source: [source] }] }, null, 1)}\n`;
+    commitFiles(
+      {
+        'docs/conf.py': 'extensions = ["myst_nb"]\n',
+        'docs/index.md': '# Home\n\n```{toctree}\ntour\nlast\n```\n',
+        'docs/tour.ipynb': notebook('# Tour\n'),
+        'docs/last.ipynb': notebook('# Last\n'),
+      },
+      'A Sphinx site with notebooks',
+    );
+    const site = await open();
+    const changes = createRunChanges(site);
+    // An edit as text that leaves a trailing comma: JSON no more.
+    writeFileSync(
+      join(root, 'docs/tour.ipynb'),
+      notebook('# Tour\n').replace('"metadata": {}', '"metadata": {},,'),
+    );
+    recordWrite(changes, 'docs/tour.ipynb', false);
+    writeFileSync(join(root, 'docs/last.ipynb'), notebook('# Last\n\nSee [the guide](guide.ipynb).\n'));
+    recordWrite(changes, 'docs/last.ipynb', false);
+    assert.deepEqual(
+      (await site.validate(changes)).problems.map(
+        (problem) => `${problem.file}:${problem.line}: ${problem.message.replace(/ at position.*/, '')}`,
+      ),
+      [
+        'docs/last.ipynb:9: Broken link "guide.ipynb": no document docs/guide.ipynb',
+        'docs/tour.ipynb:5: Notebook: not valid JSON: Expected double-quoted property name in JSON',
+      ],
+    );
+  });
+
   it('checks syntax of changed pages against their own earlier text', async () => {
     const site = await open();
     const changes = createRunChanges(site);

@@ -154,7 +154,7 @@ export class SiteSession {
     const problems = introducedProblems(found, base, changes.renamedFrom);
     // Syntax is checked in changed pages only (the full parse is slow), against their own earlier text.
     for (const file of [...changes.changed].sort()) {
-      if (!isPagePath(file) && !/\.(rst|adoc)$/i.test(file)) continue;
+      if (!isPagePath(file) && !/\.(rst|adoc|ipynb)$/i.test(file)) continue;
       const text = await this.files.read(file);
       if (text === null) continue;
       const original = changes.originals.get(file);

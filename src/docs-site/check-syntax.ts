@@ -13,12 +13,14 @@ import type { PageFacts, SiteProblem } from './site-model.ts';
  * The syntax errors of one Markdown (`.md`) or MDX (`.mdx`) page and of its front matter, with file
  * and line, as the MDX compiler reports them (an unclosed JSX tag, a stray `{`). It is the full
  * micromark parse, about 20 times slower than reading a page's links, so only changed pages get it.
- * A reStructuredText (`.rst`) or AsciiDoc (`.adoc`) page gets what its own parser warns about instead.
+ * A reStructuredText (`.rst`) or AsciiDoc (`.adoc`) page gets what its own parser warns about instead,
+ * and a notebook (`.ipynb`) whether Jupyter can still open it.
  */
 export function checkPageSyntax(file: string, text: string): SiteProblem[] {
   const lower = file.toLowerCase();
   if (lower.endsWith('.rst')) return parserWarnings(file, readRstFacts(text), 'reStructuredText');
   if (lower.endsWith('.adoc')) return parserWarnings(file, readAsciidocFacts(text), 'AsciiDoc');
+  if (lower.endsWith('.ipynb')) return notebookProblems(file, text);
   const problems: SiteProblem[] = [];
   let body = text;
   const frontMatter = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/.exec(text);
@@ -64,6 +66,43 @@ export function checkPageSyntax(file: string, text: string): SiteProblem[] {
     });
   }
   return problems;
+}
+
+/**
+ * A notebook edited as text must stay a notebook: JSON (V8's message says where it stops being
+ * JSON) with a `cells` list of cells that each have a type and a source (nbformat 4,
+ * https://nbformat.readthedocs.io/en/latest/format_description.html).
+ */
+function notebookProblems(file: string, text: string): SiteProblem[] {
+  const problem = (line: number, message: string): SiteProblem[] => [
+    {
+      file,
+      line,
+      message: `Notebook: ${message}`,
+      key: `syntax\0Notebook: ${message.replace(/ at position .*$/, '')}`,
+    },
+  ];
+  let notebook: unknown;
+  try {
+    notebook = JSON.parse(text);
+  } catch (error: unknown) {
+    const message = error instanceof Error ? error.message : String(error);
+    return problem(Number(/\(line (\d+) column \d+\)/.exec(message)?.[1] ?? 1), `not valid JSON: ${message}`);
+  }
+  const cells =
+    typeof notebook === 'object' && notebook !== null ? (notebook as { cells?: unknown }).cells : undefined;
+  if (!Array.isArray(cells)) return problem(1, 'no `cells` list, so Jupyter cannot open it');
+  const index = cells.findIndex(
+    (cell) =>
+      typeof cell !== 'object' ||
+      cell === null ||
+      typeof (cell as { cell_type?: unknown }).cell_type !== 'string' ||
+      !(
+        typeof (cell as { source?: unknown }).source === 'string' ||
+        Array.isArray((cell as { source?: unknown }).source)
+      ),
+  );
+  return index < 0 ? [] : problem(1, `cell ${index + 1} has no \`cell_type\` or no \`source\``);
 }
 
 /**

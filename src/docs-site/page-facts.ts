@@ -4,6 +4,7 @@ import createMarkdownIt, { type MarkdownIt, type Token } from 'markdown-it';
 import { parse as parseYaml } from 'yaml';
 import { readAsciidocFacts } from './asciidoc-facts.ts';
 import { readMystFacts } from './myst-facts.ts';
+import { notebookMarkdown } from './notebook-text.ts';
 import { readRstFacts } from './rst-facts.ts';
 import type { PageFacts, PageLink } from './site-model.ts';
 import {
@@ -23,7 +24,9 @@ import {
  * before the Markdown) or `hugo` (`ref` and `relref` shortcodes): see template-links.ts. Sphinx
  * pages are `rst` (reStructuredText, rst-facts.ts) or `myst` (MyST Markdown, myst-facts.ts);
  * Antora's are `asciidoc` (asciidoc-facts.ts); Quarto's `quarto` (Pandoc Markdown, as `commonmark`, and
- * `{{< include file.qmd >}}` shortcodes).
+ * `{{< include file.qmd >}}` shortcodes). Jupyter notebooks (`.ipynb`) of Sphinx and Quarto sites are
+ * `myst-notebook` and `quarto-notebook`: their Markdown cells read as `myst` and `quarto`
+ * (notebook-text.ts).
  */
 export type MarkdownDialect =
   | 'commonmark'
@@ -35,7 +38,9 @@ export type MarkdownDialect =
   | 'rst'
   | 'myst'
   | 'asciidoc'
-  | 'quarto';
+  | 'quarto'
+  | 'myst-notebook'
+  | 'quarto-notebook';
 
 function createParser(dialect: MarkdownDialect): MarkdownIt {
   const parser = createMarkdownIt({ html: true, linkify: false });
@@ -85,6 +90,10 @@ export function readPageFacts(text: string, dialect: MarkdownDialect): PageFacts
   if (dialect === 'rst') return readRstFacts(text);
   if (dialect === 'asciidoc') return readAsciidocFacts(text);
   if (dialect === 'myst') return readMystFacts(text, (markdown) => readPageFacts(markdown, 'commonmark'));
+  if (dialect === 'myst-notebook' || dialect === 'quarto-notebook') {
+    const frontMatter = dialect === 'quarto-notebook';
+    return readPageFacts(notebookMarkdown(text, { frontMatter }) ?? '', frontMatter ? 'quarto' : 'myst');
+  }
   let frontMatter: Record<string, unknown> | null = null;
   let body = text;
   const match = frontMatterPattern.exec(text);

@@ -75,8 +75,11 @@ export class PageFactsCache {
 /** How a framework's pages are read: MkDocs is Python-Markdown; `.mdx` files are MDX everywhere. */
 function dialectFor(framework: DocsFramework, path: string): MarkdownDialect {
   if (path.toLowerCase().endsWith('.mdx')) return 'mdx';
+  // Notebooks are JSON: their Markdown cells are read.
+  if (/\.ipynb$/i.test(path) && (framework === 'sphinx' || framework === 'quarto'))
+    return `${framework === 'sphinx' ? 'myst' : 'quarto'}-notebook`;
   // Sphinx reads every source suffix but Markdown's as reStructuredText (`.rst`, `.txt`, `.inc`).
-  if (framework === 'sphinx') return /\.(md|markdown)$/i.test(path) ? 'myst' : 'rst';
+  if (framework === 'sphinx') return /\.(md|markdown|rmd)$/i.test(path) ? 'myst' : 'rst';
   if (framework === 'antora') return 'asciidoc';
   if (framework === 'quarto') return 'quarto';
   if (framework === 'mkdocs') return 'python-markdown';
@@ -95,7 +98,8 @@ export async function preparePageFacts(
       isPagePath(path) ||
       (framework === 'sphinx' && path.toLowerCase().endsWith('.rst')) ||
       (framework === 'antora' && path.toLowerCase().endsWith('.adoc')) ||
-      (framework === 'quarto' && /\.(qmd|rmd)$/i.test(path)),
+      (framework === 'quarto' && /\.(qmd|rmd)$/i.test(path)) ||
+      ((framework === 'sphinx' || framework === 'quarto') && /\.ipynb$/i.test(path)),
   );
   const texts = await Promise.all(pages.map((path) => files.read(path)));
   const items: Array<{ text: string; dialect: MarkdownDialect }> = [];
@@ -114,9 +118,8 @@ export function createSiteSource(
   return {
     files,
     async pageFacts(path) {
-      // Notebooks are JSON; their Markdown cells are not read.
-      if ((framework === 'sphinx' || framework === 'quarto') && path.toLowerCase().endsWith('.ipynb'))
-        return null;
+      // Notebooks Sphinx reads through Jupytext (`.pct.py`, `.R`, `.jl` scripts) are not reStructuredText.
+      if (framework === 'sphinx' && /\.(py|r|jl)$/i.test(path)) return null;
       const text = await files.read(path);
       return text === null ? null : cache.facts(text, dialectFor(framework, path));
     },

@@ -74,6 +74,34 @@ describe('Quarto site model', () => {
     );
   });
 
+  it("reads notebooks' Markdown cells, and renders a page to its `output-file`", async () => {
+    const cells = (...source: string[]) =>
+      JSON.stringify({ cells: [{ cell_type: 'markdown', metadata: {}, source }] }, null, 1);
+    const { model, problems } = await check({
+      'nbs/_quarto.yml': 'project:\n  type: website\n',
+      'nbs/index.qmd': '---\noutput-file: home.html\n---\n\n[Tour](tour.ipynb)\n',
+      'nbs/tour.ipynb': cells('# Tour\n', '\n', '[Home](/home.html), [gone](gone.ipynb)\n'),
+    });
+    assert.deepEqual(model.pages.get('nbs/index.qmd'), ['/home.html']);
+    assert.deepEqual(messages(problems), [
+      'nbs/tour.ipynb:9: Broken link "gone.ipynb": unable to resolve link target: no page nbs/gone.ipynb',
+    ]);
+  });
+
+  it('renders an nbdev notebook to its name in lower case, without its number', async () => {
+    const { model, problems } = await check({
+      'nbs/_quarto.yml': 'project:\n  type: website\nmetadata-files: [nbdev.yml]\n',
+      'nbs/nbdev.yml': 'website:\n  title: lib\n',
+      'nbs/api/09_Migrate.ipynb': '{"cells": []}',
+      'nbs/index.qmd':
+        '[Migrate](/api/migrate.html), [source](api/09_Migrate.ipynb), [unresolved](api/migrate.ipynb)\n',
+    });
+    assert.deepEqual(model.pages.get('nbs/api/09_Migrate.ipynb'), ['/api/migrate.html']);
+    assert.deepEqual(messages(problems), [
+      'nbs/index.qmd:1: Broken link "api/migrate.ipynb": unable to resolve link target: no page nbs/api/migrate.ipynb',
+    ]);
+  });
+
   it('asks for a sidebar entry for a new page when the sidebar is written by hand', async () => {
     const { model } = await check({ ...site, 'docs/guide/new.qmd': '# New\n' });
     assert.deepEqual(

@@ -70,11 +70,30 @@ export const buildQuartoSite: SiteModelBuilder = async (source, siteRoot) => {
     );
 
   const isGitIgnored = await readGitIgnored(files);
+  // nbdev (https://nbdev.fast.ai) renders a notebook to its name in lower case without a numeric
+  // prefix (`api/09_migrate.ipynb` to `api/migrate.html`): its processor sets the copy's `output-file`
+  // (nbdev/config.py, nbpath2html). It writes the `nbdev.yml` metadata file the project reads.
+  const isNbdev = strings(config['metadata-files']).includes('nbdev.yml');
   const pages = new Map<string, string[]>();
   const byOutput = new Map<string, string>();
   for (const path of files.paths) {
     if (!isInput(path)) continue;
-    const output = relativeTo(siteRoot, path).replace(inputExtension, '.html');
+    const name = path.slice(path.lastIndexOf('/') + 1);
+    // `output-file` in the page's front matter names its output (Quarto's formatOutputFile).
+    const written = (await source.pageFacts(path))?.frontMatter?.['output-file'];
+    const outputName =
+      typeof written === 'string' && /^[^/\\]+$/.test(written)
+        ? written.includes('.')
+          ? written
+          : `${written}.html`
+        : isNbdev && /\.ipynb$/i.test(name)
+          ? name
+              .toLowerCase()
+              .replace(/^\d+[a-z0-9]*_/, '')
+              .replace(inputExtension, '.html')
+          : name.replace(inputExtension, '.html');
+    const folder = relativeTo(siteRoot, folderOf(path));
+    const output = folder === '' ? outputName : `${folder}/${outputName}`;
     pages.set(path, [normalizeRoute(output)]);
     byOutput.set(output, path);
   }
@@ -192,8 +211,6 @@ export const buildQuartoSite: SiteModelBuilder = async (source, siteRoot) => {
   const partials = new Set(
     files.paths.filter((path) => isWithin(siteRoot, path) && /(^|\/)_[^/]*\.(qmd|md)$/i.test(path)),
   );
-  if ([...pages.keys()].some((page) => page.toLowerCase().endsWith('.ipynb')))
-    unsupported.push('links written in notebooks (`.ipynb`) are not read');
   /** Where a link leads; a partial's links are read in the page that includes it, so never broken here. */
   const resolveLink = (from: string, url: string, link?: Pick<PageLink, 'kind'>): LinkTarget => {
     const target = resolveAnyLink(from, url, link);

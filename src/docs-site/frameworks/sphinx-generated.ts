@@ -56,6 +56,8 @@ export function findGeneratedFolders(
  * writes (sphinx-book-theme downloads `content/pydata-content-blocks.md`), or a file of that name
  * whose suffix only an extension this model does not know registers.
  */
+const readableSource = /\.(py|ipynb|md|markdown|rmd|qmd|txt|rst|rest|inc|jl|r|myst|mdx)$/i;
+
 export function createMissingDocumentReason(options: {
   project: SphinxProject;
   configFile: string;
@@ -90,7 +92,13 @@ export function createMissingDocumentReason(options: {
     if (writesFiles && namedInConfig.has(docname)) return `a document ${configFile} writes`;
     const stem = joinInside(project.srcDir, docname);
     const others = stem === null ? [] : (project.filesByStem.get(stem) ?? []);
-    if (others.some((path) => !project.suffixes.some((suffix) => path.endsWith(suffix))))
+    // A source an extension may read as a document (a script, a notebook, text), not a bibliography
+    // or an image of the same name.
+    if (
+      others.some(
+        (path) => readableSource.test(path) && !project.suffixes.some((suffix) => path.endsWith(suffix)),
+      )
+    )
       return 'a file of that name that an extension may read';
     return null;
   };

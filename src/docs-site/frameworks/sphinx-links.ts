@@ -52,6 +52,8 @@ export function createSphinxLinkResolver(
     (usesIntersphinx && !['*', 'std:*', `std:${reftype}`].some((name) => disabledReftypes.has(name)));
   const labelsUnchecked = context.labelsFromExtensions || resolvedElsewhere('ref');
 
+  const isExpectedMissing = (docname: string) =>
+    context.missingDocumentReason(docname) !== null || generatedDocuments.has(docname);
   const documentFile = (docname: string | null): string | null =>
     docname === null ? null : (project.documents.get(docname) ?? null);
   const extraFolders = (stringListSetting(config, 'html_extra_path') ?? [])
@@ -144,7 +146,26 @@ export function createSphinxLinkResolver(
     const target = joinInside(folderOf(from), path);
     if (target === null) return { kind: 'unchecked', reason: 'the link leaves the repository' };
     if (files.has(target)) return { kind: 'file', file: target };
-    if (/\.(md|markdown)$/i.test(from)) return resolveMystReference(from, path);
+    // nbsphinx makes a link to any source file a link to the document of that name, whatever its
+    // suffix (`index.ipynb` leads to the page of `index.rst`; nbsphinx ProcessLocalLinks).
+    if (project.extensions.has('nbsphinx')) {
+      const suffix = project.suffixes.find((candidate) =>
+        path.toLowerCase().endsWith(candidate.toLowerCase()),
+      );
+      const name =
+        suffix === undefined ? null : joinDocname(docnames.get(from) ?? '', path.slice(0, -suffix.length));
+      const document = documentFile(name);
+      if (document !== null) return { kind: 'file', file: document };
+      // No such document: nbsphinx leaves the link to a file the build does not publish.
+      if (name !== null && !isExpectedMissing(name))
+        return {
+          kind: 'broken',
+          reason: `no document ${name} (nbsphinx links documents by their source files)`,
+        };
+    }
+    // Notebooks' Markdown cells resolve links as MyST does (myst-nb), or the same way for nbsphinx's
+    // links to documents (https://nbsphinx.readthedocs.io/en/latest/markdown-cells.html#Links-to-Other-Notebooks).
+    if (/\.(md|markdown|ipynb|rmd)$/i.test(from)) return resolveMystReference(from, path);
     // Above the source folder is outside the built site (`../README.html` from `docs/index.rst`).
     if (!isWithin(srcDir, target)) return { kind: 'unchecked', reason: 'the link leaves the site' };
     if (target.endsWith('.html')) {

@@ -17,6 +17,8 @@ export interface SphinxProject {
   srcDir: string;
   rootDoc: string;
   suffixes: string[];
+  /** Suffixes of notebooks in other formats, converted by Jupytext (`.pct.py`): documents, not read. */
+  convertedSuffixes: string[];
   extensions: Set<string>;
   /** Document name (`guide/install`) → its file. */
   documents: Map<string, string>;
@@ -79,6 +81,21 @@ export function findSphinxProject(
     for (const suffix of extensionSuffixes[extension] ?? [])
       if (!suffixes.includes(suffix)) suffixes.push(suffix);
   }
+  // Notebooks in other formats (https://nbsphinx.readthedocs.io/en/latest/custom-formats.html,
+  // https://myst-nb.readthedocs.io/en/latest/authoring/custom-formats.html): their suffixes are documents'.
+  const convertedSuffixes: string[] = [];
+  for (const [extension, setting] of [
+    ['nbsphinx', 'nbsphinx_custom_formats'],
+    ['myst_nb', 'nb_custom_formats'],
+  ] as const) {
+    const formats = config.values.get(setting);
+    if (!extensions.has(extension) || !(formats instanceof Map)) continue;
+    for (const suffix of formats.keys()) {
+      if (typeof suffix !== 'string' || !suffix.startsWith('.') || suffixes.includes(suffix)) continue;
+      suffixes.push(suffix);
+      convertedSuffixes.push(suffix);
+    }
+  }
   const rootDoc = stringSetting(config, 'root_doc') ?? stringSetting(config, 'master_doc') ?? 'index';
   const excluded = compileGlobs([
     ...list('exclude_patterns', []),
@@ -133,7 +150,18 @@ export function findSphinxProject(
     documents.set(docname, path);
     docnames.set(path, docname);
   }
-  return { srcDir, rootDoc, suffixes, extensions, documents, docnames, filesByStem, isExcluded, computed };
+  return {
+    srcDir,
+    rootDoc,
+    suffixes,
+    convertedSuffixes,
+    extensions,
+    documents,
+    docnames,
+    filesByStem,
+    isExcluded,
+    computed,
+  };
 }
 
 /**

@@ -266,6 +266,59 @@ describe('Sphinx site model', () => {
     assert.equal(model.needsNavigationEntry('docs/parameters.md'), true);
   });
 
+  it("reads notebooks' Markdown cells, and links to a document by any of its source files as nbsphinx does", async () => {
+    const notebook = (...source: string[]) =>
+      JSON.stringify({ cells: [{ cell_type: 'markdown', metadata: {}, source }] }, null, 1);
+    const files = {
+      'doc/conf.py': [
+        'extensions = ["nbsphinx"]',
+        "nbsphinx_custom_formats = {'.pct.py': ['jupytext.reads', {'fmt': 'py:percent'}]}",
+        '',
+      ].join('\n'),
+      'doc/index.rst': [
+        'Home',
+        '====',
+        '',
+        '.. toctree::',
+        '',
+        '   usage',
+        '   custom-formats',
+        '',
+        '`Usage <usage.ipynb#Setup>`__, `formats <custom-formats.ipynb>`__, `gone <gone.ipynb>`__',
+        '',
+      ].join('\n'),
+      'doc/usage.ipynb': notebook(
+        '# Usage\n',
+        '\n',
+        '[Home](index.ipynb), [formats](custom-formats.ipynb), [missing](missing.ipynb)\n',
+      ),
+      // A notebook in Jupytext's percent format: a document, not reStructuredText.
+      'doc/custom-formats.pct.py': '# %% [markdown]\n# `not a role <nowhere>`_ and :doc:`nowhere`\n',
+      // A bibliography named like a document is no source an extension reads.
+      'doc/references.bib': '',
+    };
+    const { model, problems } = await check(files);
+    assert.deepEqual([...model.pages.keys()].sort(), [
+      'doc/custom-formats.pct.py',
+      'doc/index.rst',
+      'doc/usage.ipynb',
+    ]);
+    assert.deepEqual(messages(problems), [
+      'doc/index.rst:9: Broken link "gone.ipynb": no document gone (nbsphinx links documents by their source files)',
+      'doc/usage.ipynb:9: Broken link "missing.ipynb": no document missing (nbsphinx links documents by their source files)',
+    ]);
+    assert.ok(model.unsupported.some((note) => note.includes('.pct.py')));
+    const withoutReferences = await check({
+      ...files,
+      'doc/index.rst': `${files['doc/index.rst']}\n:doc:\`references\`\n`,
+    });
+    assert.ok(
+      messages(withoutReferences.problems).includes(
+        'doc/index.rst:11: Broken link ":doc:`references`": unknown document references',
+      ),
+    );
+  });
+
   it('reads what conf.py holds for certain, and leaves alone what it or an extension makes at build time', async () => {
     // The shapes of astropy's (an imported list extended), ansible's (a list chosen by a build tag),
     // sphinx-book-theme's (conf.py writes a page) and Write the Docs' (pages rendered as Jinja) docs.

@@ -50,6 +50,10 @@ export const buildSphinxSite: SiteModelBuilder = async (source, siteRoot) => {
 
   // Read the Docs' `sphinx.builder: dirhtml` serves `guide/install` at `/guide/install/`.
   const hosted = await readReadTheDocsConfig(files);
+  if (project.convertedSuffixes.some((suffix) => !/^\.(md|markdown|rmd)$/i.test(suffix)))
+    unsupported.push(
+      `notebooks in other formats (${project.convertedSuffixes.join(', ')}, converted by Jupytext) are documents, but their links are not read`,
+    );
   const dirhtml =
     hosted?.sphinx?.builder === 'dirhtml' &&
     (hosted.sphinx.configuration === undefined || hosted.sphinx.configuration === configFile);
@@ -58,7 +62,6 @@ export const buildSphinxSite: SiteModelBuilder = async (source, siteRoot) => {
   for (const [docname, file] of documents) {
     const output = dirhtml && !/(^|\/)index$/.test(docname) ? `${docname}/index.html` : `${docname}.html`;
     pages.set(file, [normalizeRoute(output)]);
-    if (file.endsWith('.ipynb')) continue;
     const read = (await source.pageFacts(file))?.sphinx;
     if (read !== undefined) facts.set(file, read);
   }
