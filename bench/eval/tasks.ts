@@ -47,6 +47,7 @@ const grpcDocs = committedSite('grpc__grpc.io');
 const requestsDocs = committedSite('psf__requests');
 const rubocopDocs = committedSite('rubocop__rubocop');
 const quartodocDocs = committedSite('machow__quartodoc');
+const nbsphinxDocs = committedSite('spatialaudio__nbsphinx');
 
 const changed = (result: TaskResult): Record<string, string> | string =>
   result.files ?? 'no branch was pushed';
@@ -945,6 +946,56 @@ export const evaluationTasks: EvaluationTask[] = [
       call('validate', {}),
       answer(
         'The link named /get-started/renderers.qmd, which does not exist; the page titled "Rendering docstrings" is get-started/dev-renderers.qmd, so the link now points there (written from the site root, as the page wrote it).',
+      ),
+    ],
+  },
+  {
+    // A real Sphinx site of notebooks (nbsphinx's own docs, committed under test/fixtures/docs-sites/):
+    // renaming a notebook leaves its toctree entry and four links in three other notebooks' Markdown
+    // cells to update, inside the notebooks' JSON.
+    name: 'real-nbsphinx-rename-notebook',
+    fixture: nbsphinxDocs,
+    prompt:
+      'Rename the notebook doc/prolog-and-epilog.ipynb to doc/prolog-epilog.ipynb, and keep every link to it working.',
+    check(result) {
+      const files = changed(result);
+      if (typeof files === 'string') return files;
+      if (files['doc/prolog-epilog.ipynb'] !== nbsphinxDocs['doc/prolog-and-epilog.ipynb'])
+        return 'doc/prolog-epilog.ipynb is missing or changed';
+      const updated = (path: string) =>
+        nbsphinxDocs[path]?.replaceAll('(prolog-and-epilog.ipynb)', '(prolog-epilog.ipynb)');
+      for (const path of ['doc/markdown-cells.ipynb', 'doc/custom-css.ipynb', 'doc/configuration.ipynb']) {
+        const text = files[path];
+        if (text !== updated(path)) return `${path} does not link prolog-epilog.ipynb, or changed more`;
+        try {
+          JSON.parse(text ?? '');
+        } catch {
+          return `${path} is no longer JSON`;
+        }
+      }
+      const index = nbsphinxDocs['doc/index.rst']?.replace('    prolog-and-epilog\n', '    prolog-epilog\n');
+      if (files['doc/index.rst'] !== index) return 'the toctree of doc/index.rst does not name prolog-epilog';
+      return unchangedExcept(result, nbsphinxDocs, [
+        'doc/prolog-and-epilog.ipynb',
+        'doc/prolog-epilog.ipynb',
+        'doc/markdown-cells.ipynb',
+        'doc/custom-css.ipynb',
+        'doc/configuration.ipynb',
+        'doc/index.rst',
+      ]);
+    },
+    script: [
+      // move_file rewrites the toctree entry and lists the four links, each at its line of the JSON.
+      call('move_file', { from: 'doc/prolog-and-epilog.ipynb', to: 'doc/prolog-epilog.ipynb' }),
+      read('doc/markdown-cells.ipynb'),
+      edit('doc/markdown-cells.ipynb', '(prolog-and-epilog.ipynb)', '(prolog-epilog.ipynb)'),
+      read('doc/custom-css.ipynb'),
+      edit('doc/custom-css.ipynb', '(prolog-and-epilog.ipynb)', '(prolog-epilog.ipynb)'),
+      read('doc/configuration.ipynb'),
+      edit('doc/configuration.ipynb', '(prolog-and-epilog.ipynb)', '(prolog-epilog.ipynb)', true),
+      call('validate', {}),
+      answer(
+        'Renamed the notebook to doc/prolog-epilog.ipynb: its toctree entry in doc/index.rst was updated, and the four links to it in markdown-cells.ipynb, custom-css.ipynb and configuration.ipynb now name prolog-epilog.ipynb.',
       ),
     ],
   },

@@ -36,6 +36,15 @@ describe('navigation kept whole', () => {
       'Installing <guide/install>',
     );
     // A doc id or slug that is not the path: left to the model.
+    // A notebook (nbsphinx's toctree names it without `.ipynb`; nbdev's sidebar with it).
+    assert.equal(
+      movedReference('prolog-and-epilog', 'doc/prolog-and-epilog.ipynb', 'doc/prolog-epilog.ipynb'),
+      'prolog-epilog',
+    );
+    assert.equal(
+      movedReference('tutorials/tutorial.ipynb', 'nbs/tutorials/tutorial.ipynb', 'nbs/start/tutorial.ipynb'),
+      'start/tutorial.ipynb',
+    );
     assert.equal(movedReference('intro', 'docs/01-intro.md', 'docs/start.md'), null);
     // Out of the folder the navigation leaves out: no plain reference exists.
     assert.equal(movedReference('setup.md', 'docs/setup.md', 'other/setup.md'), null);

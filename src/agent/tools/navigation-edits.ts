@@ -8,7 +8,7 @@ import {
 } from '../../docs-site/index.ts';
 import { recordWrite, rememberOriginal, type ToolContext } from './tool-context.ts';
 
-const pageExtension = /\.(mdx?|markdown|rst|adoc|qmd)$/i;
+const pageExtension = /\.(mdx?|markdown|rst|adoc|qmd|rmd|ipynb)$/i;
 
 /**
  * Keeps the site whole when a page moves or goes: every navigation entry that names it, in every
