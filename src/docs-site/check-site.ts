@@ -52,7 +52,8 @@ export function pagesMissingFromNavigation(model: SiteModel, created: Iterable<s
   const hasUncheckedEntries = model.navigation.some((entry) => isUnchecked(entry.target));
   const problems: SiteProblem[] = [];
   for (const file of created) {
-    if (!model.pages.has(file) || listed.has(file) || !model.needsNavigationEntry(file)) continue;
+    const isPage = model.pages.has(file) || model.builtOnlyWhenListed?.has(file) === true;
+    if (!isPage || listed.has(file) || !model.needsNavigationEntry(file)) continue;
     // Navigation this model could not read might list it: say nothing rather than guess.
     if (hasUncheckedEntries) continue;
     const where = model.navigationFileFor?.(file) ?? model.configFiles[0] ?? 'the navigation';

@@ -121,6 +121,14 @@ const signatures: Signature[] = [
         text,
       ) || /^[ \t]*(from|import)[ \t]+sphinx/m.test(text),
   },
+  // Jupyter Book 1 (https://jupyterbook.org/en/stable/): a `_toc.yml` with its `root`, beside the
+  // `_config.yml` Jekyll would otherwise claim; Sphinx builds it.
+  {
+    framework: 'sphinx',
+    pattern: /(^|\/)_toc\.yml$/,
+    siteRoot: folderOfFile,
+    confirm: (text) => /^root[ \t]*:/m.test(text),
+  },
   // Quarto: `_quarto.yml` is its own name (https://quarto.org/docs/projects/quarto-projects.html).
   { framework: 'quarto', pattern: /(^|\/)_quarto\.ya?ml$/, siteRoot: folderOfFile },
   // Antora: a component descriptor names its component (https://docs.antora.org/antora/latest/component-version-descriptor/).

@@ -135,6 +135,8 @@ export interface SiteModel {
   navigation: readonly NavigationEntry[];
   /** Whether a page at `file` must be listed in navigation to be reachable (or built at all). */
   needsNavigationEntry(file: string): boolean;
+  /** Files that would be pages but are built only when navigation lists them (Jupyter Book's `only_build_toc_files`). */
+  builtOnlyWhenListed?: ReadonlySet<string>;
   /** The navigation file a new page at `file` belongs in, when it is not the first configuration file. */
   navigationFileFor?(file: string): string;
   /**

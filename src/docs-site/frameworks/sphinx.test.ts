@@ -319,6 +319,80 @@ describe('Sphinx site model', () => {
     );
   });
 
+  it('reads a Jupyter Book 1: settings from _config.yml, navigation from _toc.yml, only its files built when it says so', async () => {
+    // The shape of QuantEcon's lectures: a jb-book of parts and chapters, MyST pages and notebooks.
+    const files = {
+      'lectures/_config.yml': [
+        'title: A First Course',
+        'only_build_toc_files: true',
+        'parse:',
+        '  myst_enable_extensions: [colon_fence, dollarmath]',
+        'sphinx:',
+        '  extra_extensions: [sphinx_proof]',
+        '  config:',
+        '    intersphinx_mapping:',
+        '      python: ["https://docs.python.org/3", null]',
+        '',
+      ].join('\n'),
+      'lectures/_toc.yml': [
+        'format: jb-book',
+        'root: intro',
+        'parts:',
+        '- caption: Foundations',
+        '  chapters:',
+        '  - file: about.md',
+        '  - file: models/supply',
+        '    sections:',
+        '    - file: models/gone',
+        '  - glob: extras/*',
+        '',
+      ].join('\n'),
+      'lectures/intro.md':
+        '# Intro\n\nSee {doc}`about`, {doc}`python:tutorial/index` and [a draft](draft.md).\n',
+      'lectures/about.md': '# About\n',
+      'lectures/models/supply.ipynb': JSON.stringify({
+        cells: [{ cell_type: 'markdown', metadata: {}, source: ['# Supply\n', '[About](../about.md)'] }],
+      }),
+      'lectures/extras/one.md': '# One\n',
+      'lectures/draft.md': '# A draft no table of contents lists\n',
+    };
+    assert.deepEqual(await detectSite(memoryFiles(files)), {
+      framework: 'sphinx',
+      siteRoot: 'lectures',
+      configFile: 'lectures/_toc.yml',
+    });
+    const { model, problems } = await check(files);
+    assert.deepEqual([...model.pages.keys()].sort(), [
+      'lectures/about.md',
+      'lectures/extras/one.md',
+      'lectures/intro.md',
+      'lectures/models/supply.ipynb',
+    ]);
+    assert.deepEqual(model.configFiles, ['lectures/_config.yml', 'lectures/_toc.yml']);
+    assert.deepEqual(messages(problems), [
+      'lectures/_toc.yml:9: Navigation entry "models/gone" names no page',
+    ]);
+    assert.deepEqual(
+      model.navigation.map((entry) => `${entry.line} ${entry.reference} ${entry.target}`),
+      [
+        '2 intro lectures/intro.md',
+        '6 about.md lectures/about.md',
+        '7 models/supply lectures/models/supply.ipynb',
+        '9 models/gone null',
+        '10 extras/* lectures/extras/one.md',
+      ],
+    );
+    // A new page the table of contents does not list is not built: it belongs in _toc.yml.
+    const added = await check({ ...files, 'lectures/models/demand.md': '# Demand\n' });
+    assert.deepEqual(
+      pagesMissingFromNavigation(added.model, ['lectures/models/demand.md']).map(
+        (problem) => problem.message,
+      ),
+      ['New page is missing from navigation; add it to lectures/_toc.yml'],
+    );
+    assert.ok(model.conventions.some((convention) => convention.includes('Jupyter Book')));
+  });
+
   it('reads what conf.py holds for certain, and leaves alone what it or an extension makes at build time', async () => {
     // The shapes of astropy's (an imported list extended), ansible's (a list chosen by a build tag),
     // sphinx-book-theme's (conf.py writes a page) and Write the Docs' (pages rendered as Jinja) docs.

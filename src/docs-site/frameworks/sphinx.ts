@@ -1,9 +1,10 @@
 import { readGitIgnored } from '../git-ignored.ts';
-import { normalizeRoute, relativeTo } from '../link-urls.ts';
+import { joinInside, normalizeRoute, relativeTo } from '../link-urls.ts';
 import { readReadTheDocsConfig } from '../read-the-docs.ts';
 import { splitExplicitTitle } from '../rst-facts.ts';
-import type { NavigationEntry, SiteModelBuilder, SphinxPageFacts } from '../site-model.ts';
-import { readSphinxConfig } from './sphinx-config.ts';
+import type { NavigationEntry, SiteModelBuilder, SiteProblem, SphinxPageFacts } from '../site-model.ts';
+import { readSphinxConfig, type SphinxConfig, stringListSetting, stringSetting } from './sphinx-config.ts';
+import { type ExternalToc, readExternalToc, readJupyterBookConfig } from './sphinx-external-toc.ts';
 import { createMissingDocumentReason, findGeneratedFolders, labelWriters } from './sphinx-generated.ts';
 import { collectLabels, createSphinxLinkResolver, generatedDocuments } from './sphinx-links.ts';
 import {
@@ -28,12 +29,33 @@ const maximumGlobs = 500;
  */
 export const buildSphinxSite: SiteModelBuilder = async (source, siteRoot) => {
   const files = source.files;
-  const configFile = siteRoot === '' ? 'conf.py' : `${siteRoot}/conf.py`;
+  const inSite = (name: string) => (siteRoot === '' ? name : `${siteRoot}/${name}`);
+  // Jupyter Book 1 writes the Sphinx configuration from `_config.yml` at build time.
+  const jupyterBook = !files.has(inSite('conf.py')) && files.has(inSite('_toc.yml'));
+  const configFile = inSite(jupyterBook ? '_config.yml' : 'conf.py');
   const configText = (await files.read(configFile)) ?? '';
-  const config = readSphinxConfig(configText, configFile);
+  const configurationProblems: SiteProblem[] = [];
+  let config: SphinxConfig;
+  if (jupyterBook) {
+    const read = readJupyterBookConfig(configText, configFile);
+    config = read.config;
+    configurationProblems.push(...read.problems);
+  } else config = readSphinxConfig(configText, configFile);
   const unsupported: string[] = [];
-  const project = findSphinxProject(files, config, sourceFolder(config, siteRoot, unsupported));
-  const { documents, docnames, extensions, srcDir } = project;
+  const srcDir = sourceFolder(config, siteRoot, unsupported);
+  // sphinx-external-toc: the table of contents is a YAML file, and its root the root document.
+  const tocFile =
+    config.values.has('external_toc_path') ||
+    (stringListSetting(config, 'extensions') ?? []).includes('sphinx_external_toc')
+      ? joinInside(srcDir, stringSetting(config, 'external_toc_path') ?? '_toc.yml')
+      : null;
+  const toc = tocFile === null ? null : readExternalToc((await files.read(tocFile)) ?? '', tocFile);
+  if (toc !== null) configurationProblems.push(...toc.problems);
+  if (toc?.root != null)
+    config = { ...config, values: new Map([...config.values, ['root_doc', withoutSuffix(toc.root.value)]]) };
+  const project = findSphinxProject(files, config, srcDir);
+  const { documents, docnames, extensions } = project;
+  const tocExcluded = toc === null ? new Set<string>() : excludeMissingFromToc(project, config, toc);
   // sphinx-jinja-style hooks rewrite every page's text before Sphinx parses it.
   if (/\bconnect\(\s*["']source-read["']/.test(configText))
     unsupported.push(
@@ -133,6 +155,27 @@ export const buildSphinxSite: SiteModelBuilder = async (source, siteRoot) => {
       }
     }
   }
+  // The external table of contents: document names from the source folder (sphinx_external_toc/events.py).
+  if (toc !== null && tocFile !== null) {
+    const entries = toc.root === null ? toc.items : [{ kind: 'file' as const, ...toc.root }, ...toc.items];
+    for (const item of entries) {
+      const base = { reference: item.value, file: tocFile, line: item.line, groups: [] };
+      const name = withoutSuffix(item.value.replace(/^\/+/, ''), project.suffixes);
+      if (item.kind === 'glob') {
+        globsRead += 1;
+        if (globsRead > maximumGlobs) continue;
+        const matcher = compileGlobs([name])[0];
+        const matched = [...documents.keys()].filter((docname) => matcher?.matches(docname) === true).sort();
+        if (matched.length === 0 && missingDocumentReason(name.replace(/[*?]|\[[^\][]*\]/g, 'x')) === null)
+          navigation.push({ ...base, target: null });
+        for (const docname of matched) navigation.push({ ...base, target: documents.get(docname) ?? null });
+        continue;
+      }
+      const found = documentFile(name);
+      if (found === null && missingDocumentReason(name) !== null) continue;
+      navigation.push({ ...base, target: found });
+    }
+  }
 
   const hasNotebooks = [...documents.values()].some((file) => file.endsWith('.ipynb'));
   const resolveLink = createSphinxLinkResolver({
@@ -155,14 +198,21 @@ export const buildSphinxSite: SiteModelBuilder = async (source, siteRoot) => {
   return {
     framework: 'sphinx',
     siteRoot,
-    configFiles: hosted === null ? [configFile] : [configFile, hosted.file],
+    configFiles: [
+      configFile,
+      ...(tocFile === null ? [] : [tocFile]),
+      ...(hosted === null ? [] : [hosted.file]),
+    ],
     pages,
     partials: new Set(),
     navigation,
-    needsNavigationEntry: (file) => docnames.has(file) && file !== rootFile && !orphans.has(file),
-    navigationFileFor: (file) => navigationFileFor(file, project, facts) ?? rootFile ?? configFile,
+    // With only the listed documents built, a page the table of contents does not list is not published.
+    needsNavigationEntry: (file) =>
+      (docnames.has(file) || tocExcluded.has(file)) && file !== rootFile && !orphans.has(file),
+    builtOnlyWhenListed: tocExcluded,
+    navigationFileFor: (file) => tocFile ?? navigationFileFor(file, project, facts) ?? rootFile ?? configFile,
     resolveLink,
-    configurationProblems: [],
+    configurationProblems,
     unsupported,
     conventions: [
       `Pages are ${project.suffixes.map((suffix) => `\`${suffix}\``).join(', ')} files under \`${srcDir === '' ? '.' : srcDir}/\`; each is a document named by its path without the suffix.`,
@@ -172,7 +222,14 @@ export const buildSphinxSite: SiteModelBuilder = async (source, siteRoot) => {
             'In MyST Markdown pages, {doc}`path` and {ref}`label` work the same, a label is `(label)=` on its own line, and a Markdown link to another page names its file with the suffix (`[Setup](setup.md)`).',
           ]
         : []),
-      'A new page must be listed in a `toctree` directive (usually in the index page of its folder), by its path without the suffix, or Sphinx warns that it is in no toctree.',
+      ...(jupyterBook
+        ? [
+            `This is a Jupyter Book (version 1): Sphinx underneath, configured by \`${configFile}\` (its \`sphinx.config\` holds Sphinx settings). Pages are MyST Markdown (\`.md\`) and notebooks (\`.ipynb\`, whose Markdown cells are read; edit a notebook as JSON and keep it valid).`,
+          ]
+        : []),
+      tocFile === null
+        ? 'A new page must be listed in a `toctree` directive (usually in the index page of its folder), by its path without the suffix, or Sphinx warns that it is in no toctree.'
+        : `A new page must be listed in \`${tocFile}\` (\`- file: path/without-suffix\`, from \`${srcDir === '' ? '.' : srcDir}/\`, under the chapter or section where it belongs), not in a \`toctree\` directive${config.values.get('external_toc_exclude_missing') === true ? '; a page it does not list is not built at all' : ''}.`,
     ],
   };
 };
@@ -191,4 +248,32 @@ function navigationFileFor(
     if (folder === '') return project.documents.get(project.rootDoc) ?? null;
     folder = folder.includes('/') ? folder.slice(0, folder.lastIndexOf('/')) : '';
   }
+}
+
+/** A document name without a source suffix (sphinx-external-toc's `remove_suffix`). */
+function withoutSuffix(name: string, suffixes: readonly string[] = ['.md', '.ipynb', '.rst']): string {
+  const suffix = suffixes.find((candidate) => name.endsWith(candidate));
+  return suffix === undefined ? name : name.slice(0, -suffix.length);
+}
+
+/**
+ * With `external_toc_exclude_missing` (Jupyter Book's `only_build_toc_files`), the documents the table
+ * of contents neither lists nor matches with a glob are excluded: they leave the project, and are returned.
+ */
+function excludeMissingFromToc(project: SphinxProject, config: SphinxConfig, toc: ExternalToc): Set<string> {
+  const excluded = new Set<string>();
+  if (config.values.get('external_toc_exclude_missing') !== true) return excluded;
+  const listed = new Set(
+    [...(toc.root === null ? [] : [toc.root]), ...toc.items.filter((item) => item.kind === 'file')].map(
+      (item) => withoutSuffix(item.value.replace(/^\/+/, ''), project.suffixes),
+    ),
+  );
+  const globs = compileGlobs(toc.items.filter((item) => item.kind === 'glob').map((item) => item.value));
+  for (const [docname, file] of [...project.documents]) {
+    if (listed.has(docname) || globs.some((glob) => glob.matches(docname))) continue;
+    project.documents.delete(docname);
+    project.docnames.delete(file);
+    excluded.add(file);
+  }
+  return excluded;
 }
