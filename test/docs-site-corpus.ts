@@ -185,6 +185,8 @@ export async function evaluateSite(corpus: string, name: string, samples: number
         : `\n\nSee [a missing page](./quire-missing-${index}.${page.endsWith('.qmd') ? 'qmd' : 'md'}).\n`;
     // A notebook gets a Markdown cell, at the end of its cells (Jupyter writes one space per level).
     const notebook = page.endsWith('.ipynb') ? withMarkdownCell(text, brokenLink.trim()) : null;
+    // A `.ipynb` file that is no notebook (an empty copy) has no cell to add a link to.
+    if (page.endsWith('.ipynb') && notebook === null) continue;
     const changed = notebook ?? text + brokenLink;
     const line = notebook === null ? text.split('\n').length + 2 : notebookLine(notebook, 'quire-missing');
     await tryChange(`broken link in ${page}`, new Map([[page, changed]]), [{ file: page, line }]);

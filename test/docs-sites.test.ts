@@ -24,6 +24,7 @@ const sites: Record<string, { framework: string; pages: number }> = {
   psf__requests: { framework: 'sphinx', pages: 15 },
   spatialaudio__nbsphinx: { framework: 'sphinx', pages: 40 },
   Tencent__Hippy: { framework: 'docsify', pages: 85 },
+  TeachBooks__manual: { framework: 'sphinx', pages: 50 },
   'rust-lang__mdBook': { framework: 'mdbook', pages: 34 },
   rubocop__rubocop: { framework: 'antora', pages: 44 },
   'squidfunk__mkdocs-material': { framework: 'mkdocs', pages: 96 },

@@ -29,3 +29,17 @@ export async function readGitIgnored(files: RepositoryFiles): Promise<(path: str
       }
     });
 }
+
+/**
+ * The folders of the repository's Git submodules (`path = ...` in `.gitmodules`,
+ * https://git-scm.com/docs/gitmodules): a checkout without `--recurse-submodules` holds them empty,
+ * while the site's build checks them out.
+ */
+export async function readSubmoduleFolders(files: RepositoryFiles): Promise<string[]> {
+  const text = files.has('.gitmodules') ? await files.read('.gitmodules') : null;
+  if (text === null) return [];
+  return [...text.matchAll(/^[ \t]*path[ \t]*=[ \t]*(.+?)[ \t]*$/gm)]
+    .map((match) => (match[1] ?? '').replace(/^"(.*)"$/, '$1').replace(/^\.?\/+|\/+$/g, ''))
+    .filter((folder) => folder !== '' && !folder.split('/').includes('..'))
+    .slice(0, maximumIgnoreFiles);
+}

@@ -28,6 +28,10 @@ const labelPattern = /^\s{0,3}\(([^()\s][^()]*)\)=\s*$/;
 const headingPattern = /^\s{0,3}#{1,6}\s+(.*)$/;
 const optionPattern = /^\s*:([\w-]+):(?:\s+(.*))?$/;
 const commentPattern = /^\s{0,3}%/;
+// A code fence inside a list item (after its markers, or indented under it) or an indented code block
+// that shows one: code either way, where no role is read (jupyter-book's cheatsheet shows roles so).
+const nestedFencePattern =
+  /^(?:\s*(?:[*+-]|\d{1,9}[.)])[ \t]+)+(`{3,}|~{3,})([^`]*)$|^\s{4,}(`{3,}|~{3,})([^`]*)$/;
 // Directives nested deeper are not read for links: real pages nest a few; a hostile one, thousands.
 const maximumNesting = 8;
 
@@ -73,6 +77,11 @@ function readBlocks(lines: readonly string[], firstLine: number, reading: Readin
       continue;
     }
     if (commentPattern.test(line)) continue;
+    const nested = nestedFencePattern.exec(line);
+    if (nested !== null && !(nested[2] ?? nested[4] ?? '').trim().startsWith('{')) {
+      index = closingFenceLine(lines, index, nested[1] ?? nested[3] ?? '```');
+      continue;
+    }
     const fence = fencePattern.exec(line);
     if (fence !== null) {
       index = readFence(lines, index, fence, firstLine, reading);
@@ -117,6 +126,17 @@ function readRoles(line: string): RegExpExecArray[] {
     position = close + run.length;
   }
   return roles;
+}
+
+/** The line that closes the code fence opened at `start` with `marker`; the last line when none does. */
+function closingFenceLine(lines: readonly string[], start: number, marker: string): number {
+  const character = marker[0] ?? '`';
+  for (let index = start + 1; index < lines.length; index += 1) {
+    const trimmed = (lines[index] ?? '').trim();
+    if (trimmed.length >= marker.length && trimmed === character.repeat(trimmed.length)) return index;
+  }
+  // Never closed: the rest is code, and no later opener scans again.
+  return lines.length - 1;
 }
 
 /** A heading's text without its closing `#` sequence, trimmed in one pass (no regex can backtrack). */

@@ -171,12 +171,19 @@ describe('MyST page facts', () => {
       '',
       '% A comment: [not a link](gone.md), {doc}`not-a-role-either`.',
       '',
+      // Jupyter Book's cheatsheet: code fences in the items of a list table show roles as code.
+      '* - ```md',
+      '    {doc}`path/to/document`',
+      '    ```',
+      '  - {doc}`shown`',
+      '',
     ].join('\n');
     assert.deepEqual(links(text, 'myst'), [
       '7 link {doc}`guide`',
       '7 link {ref}`top`',
       '9 image img/a.png',
       '12 link other.md',
+      '24 link {doc}`shown`',
     ]);
     const facts = readPageFacts(text, 'myst');
     assert.deepEqual(facts.sphinx?.labels, ['top', 'fig-a']);

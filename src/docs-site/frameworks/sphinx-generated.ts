@@ -64,6 +64,8 @@ export function createMissingDocumentReason(options: {
   configText: string;
   generatedFolders: string[] | 'all';
   isGitIgnored(path: string): boolean;
+  /** Git submodules' folders, from the repository root: empty in a checkout that did not fetch them. */
+  submoduleFolders: readonly string[];
 }): (docname: string) => string | null {
   const { project, configFile, configText, generatedFolders } = options;
   const writesFiles = /\.write(_text|_bytes)?\(|\bopen\([^)\n]{0,200}["'][wa]/.test(configText);
@@ -87,6 +89,8 @@ export function createMissingDocumentReason(options: {
     const candidate = joinInside(project.srcDir, `${docname}${project.suffixes[0] ?? '.rst'}`);
     if (candidate !== null && options.isGitIgnored(candidate))
       return 'a document generated at build time (ignored by Git)';
+    if (candidate !== null && options.submoduleFolders.some((folder) => isWithin(folder, candidate)))
+      return 'a document in a Git submodule, which this checkout does not hold';
     if (generatedFolders === 'all' || generatedFolders.some((folder) => isWithin(folder, docname)))
       return 'a document an extension writes at build time';
     if (writesFiles && namedInConfig.has(docname)) return `a document ${configFile} writes`;

@@ -117,7 +117,11 @@ export function createSphinxLinkResolver(
     const document = documentFile(joinDocname(docname, path));
     if (document !== null) return { kind: 'file', file: document };
     if (labels.has(normalizeLabel(path))) return { kind: 'served', reason: 'a label' };
-    if (project.suffixes.some((suffix) => path.endsWith(suffix)))
+    const suffix = project.suffixes.find((candidate) => path.endsWith(candidate));
+    const named = suffix === undefined ? null : joinDocname(docname, path.slice(0, -suffix.length));
+    const reason = named === null ? null : context.missingDocumentReason(named);
+    if (reason !== null) return { kind: 'unchecked', reason };
+    if (suffix !== undefined)
       return { kind: 'broken', reason: `no document ${joinInside(folderOf(from), path) ?? path}` };
     return { kind: 'unchecked', reason: 'MyST asks every domain (objects too) and intersphinx for it' };
   };

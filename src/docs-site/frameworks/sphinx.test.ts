@@ -391,6 +391,17 @@ describe('Sphinx site model', () => {
       ['New page is missing from navigation; add it to lectures/_toc.yml'],
     );
     assert.ok(model.conventions.some((convention) => convention.includes('Jupyter Book')));
+    // TeachBooks' manual lists pages of its Git submodules, empty in a checkout without them.
+    const withSubmodule = await check({
+      ...files,
+      '.gitmodules':
+        '[submodule "lectures/external/shared"]\n\tpath = lectures/external/shared\n\turl = https://example.com/shared.git\n',
+      'lectures/_toc.yml': `${files['lectures/_toc.yml']}  - file: external/shared/README.md\n`,
+      'lectures/about.md': '# About\n\n[Shared](external/shared/README.md)\n',
+    });
+    assert.deepEqual(messages(withSubmodule.problems), [
+      'lectures/_toc.yml:9: Navigation entry "models/gone" names no page',
+    ]);
   });
 
   it('reads what conf.py holds for certain, and leaves alone what it or an extension makes at build time', async () => {

@@ -1,4 +1,4 @@
-import { readGitIgnored } from '../git-ignored.ts';
+import { readGitIgnored, readSubmoduleFolders } from '../git-ignored.ts';
 import { joinInside, normalizeRoute, relativeTo } from '../link-urls.ts';
 import { readReadTheDocsConfig } from '../read-the-docs.ts';
 import { splitExplicitTitle } from '../rst-facts.ts';
@@ -107,6 +107,7 @@ export const buildSphinxSite: SiteModelBuilder = async (source, siteRoot) => {
     configText,
     generatedFolders,
     isGitIgnored,
+    submoduleFolders: await readSubmoduleFolders(files),
   });
   const navigation: NavigationEntry[] = [];
   let globsRead = 0;
