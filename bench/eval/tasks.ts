@@ -48,6 +48,7 @@ const requestsDocs = committedSite('psf__requests');
 const rubocopDocs = committedSite('rubocop__rubocop');
 const quartodocDocs = committedSite('machow__quartodoc');
 const nbsphinxDocs = committedSite('spatialaudio__nbsphinx');
+const teachBooksManual = committedSite('TeachBooks__manual');
 
 const changed = (result: TaskResult): Record<string, string> | string =>
   result.files ?? 'no branch was pushed';
@@ -996,6 +997,70 @@ export const evaluationTasks: EvaluationTask[] = [
       call('validate', {}),
       answer(
         'Renamed the notebook to doc/prolog-epilog.ipynb: its toctree entry in doc/index.rst was updated, and the four links to it in markdown-cells.ipynb, custom-css.ipynb and configuration.ipynb now name prolog-epilog.ipynb.',
+      ),
+    ],
+  },
+  {
+    // A real Jupyter Book 1 (TeachBooks' manual, committed under test/fixtures/docs-sites/): it builds
+    // only what `_toc.yml` lists (`only_build_toc_files`), so a new page must go there, not into a
+    // `toctree` directive, and validation says so until it does.
+    name: 'real-jupyter-book-add-page',
+    fixture: teachBooksManual,
+    prompt:
+      'Add a page book/basic-features/glossary.md titled "Glossary" that shows how to write a glossary with the MyST `{glossary}` directive. Put it in the table of contents right after the References page, and link to it at the end of the References page.',
+    check(result) {
+      const files = changed(result);
+      if (typeof files === 'string') return files;
+      const page = files['book/basic-features/glossary.md'];
+      if (page === undefined || !/^# Glossary\s*$/m.test(page) || !page.includes('{glossary}'))
+        return 'book/basic-features/glossary.md is missing, has no "# Glossary" title, or does not show the {glossary} directive';
+      const toc = teachBooksManual['book/_toc.yml'] ?? '';
+      const listed = ['basic-features/glossary.md', 'basic-features/glossary'].map((name) =>
+        toc.replace(
+          '      - file: basic-features/References.md\n',
+          `      - file: basic-features/References.md\n      - file: ${name}\n`,
+        ),
+      );
+      if (!listed.includes(files['book/_toc.yml'] ?? ''))
+        return 'book/_toc.yml does not list basic-features/glossary right after the References page';
+      const references = files['book/basic-features/References.md'] ?? '';
+      const before = teachBooksManual['book/basic-features/References.md'] ?? '';
+      if (
+        !references.startsWith(before.trimEnd()) ||
+        !/\]\((?:\.\/)?glossary(?:\.md)?\)|\{doc\}`(?:[^`<]*<)?glossary>?`/.test(
+          references.slice(before.trimEnd().length),
+        )
+      )
+        return 'the References page does not end with a link to glossary.md, or changed above its end';
+      return unchangedExcept(result, teachBooksManual, [
+        'book/basic-features/glossary.md',
+        'book/_toc.yml',
+        'book/basic-features/References.md',
+      ]);
+    },
+    script: [
+      call('write_file', {
+        path: 'book/basic-features/glossary.md',
+        content:
+          '# Glossary\n\nA glossary defines terms once; pages refer to them with {term}`Jupyter Book`.\n\n```{glossary}\nJupyter Book\n  A tool that builds a book from Markdown and notebooks.\n```\n',
+      }),
+      // validate reports the new page as missing from book/_toc.yml, which alone decides what is built.
+      call('validate', {}),
+      read('book/_toc.yml'),
+      edit(
+        'book/_toc.yml',
+        '      - file: basic-features/References.md\n',
+        '      - file: basic-features/References.md\n      - file: basic-features/glossary.md\n',
+      ),
+      read('book/basic-features/References.md'),
+      edit(
+        'book/basic-features/References.md',
+        '$$ F = m\\cdot a $$(eq:Newton)\n',
+        '$$ F = m\\cdot a $$(eq:Newton)\n\nTo define the terms a book uses, see the [Glossary](glossary.md).\n',
+      ),
+      call('validate', {}),
+      answer(
+        'Added book/basic-features/glossary.md with a {glossary} example, listed it in book/_toc.yml right after the References page (the book builds only what its table of contents lists), and linked it at the end of the References page.',
       ),
     ],
   },
