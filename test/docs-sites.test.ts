@@ -17,6 +17,7 @@ const sites: Record<string, { framework: string; pages: number }> = {
   'grpc__grpc.io': { framework: 'hugo', pages: 176 },
   jestjs__jest: { framework: 'docusaurus', pages: 171 },
   'just-the-docs__just-the-docs': { framework: 'jekyll', pages: 47 },
+  'jupyter-book__workshop-template': { framework: 'myst', pages: 19 },
   'k8up-io__k8up': { framework: 'antora', pages: 38 },
   machow__quartodoc: { framework: 'quarto', pages: 24 },
   ollama__ollama: { framework: 'mintlify', pages: 59 },

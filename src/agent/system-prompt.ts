@@ -18,6 +18,7 @@ const frameworkNames: Record<DocsFramework, string> = {
   sphinx: 'Sphinx',
   antora: 'Antora (AsciiDoc)',
   quarto: 'Quarto',
+  myst: 'MyST (Jupyter Book 2)',
   markdown: 'plain Markdown',
 };
 

@@ -121,6 +121,13 @@ const signatures: Signature[] = [
         text,
       ) || /^[ \t]*(from|import)[ \t]+sphinx/m.test(text),
   },
+  // MyST (mystmd, Jupyter Book 2; https://mystmd.org/guide/frontmatter): `myst.yml` with a project.
+  {
+    framework: 'myst',
+    pattern: /(^|\/)myst\.yml$/,
+    siteRoot: folderOfFile,
+    confirm: (text) => /^(project|extends)[ \t]*:/m.test(text),
+  },
   // Jupyter Book 1 (https://jupyterbook.org/en/stable/): a `_toc.yml` with its `root`, beside the
   // `_config.yml` Jekyll would otherwise claim; Sphinx builds it.
   {

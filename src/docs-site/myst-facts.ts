@@ -19,6 +19,8 @@ const literalDirectives = new Set([
   'graphviz',
   'csv-table',
   'eval-rst',
+  // mystmd's example: MyST source shown beside its rendering (https://mystmd.org/guide/directives).
+  'myst',
 ]);
 // A fence and its info string; a directive's is `{name} argument`.
 const fencePattern = /^(\s{0,3})(`{3,}(?=[^`]*$)|~{3,}|:{3,})(.*)$/;
@@ -196,7 +198,8 @@ function readFence(
   }
   const generated = options.get('toctree');
   if (name === 'autosummary' && generated !== undefined) sphinx.generatedFolders.push(generated);
-  const label = options.get('name');
+  // Sphinx names a directive's target with `:name:`; mystmd with `:label:`.
+  const label = options.get('name') ?? options.get('label');
   if (label !== undefined && label !== '') sphinx.labels.push(normalizeLabel(label));
   if ((name === 'image' || name === 'figure') && argument !== '')
     links.push({ url: argument, line, kind: 'image' });

@@ -21,6 +21,7 @@ export type DocsFramework =
   | 'sphinx'
   | 'antora'
   | 'quarto'
+  | 'myst'
   | 'markdown';
 
 /** The repository's files as a model reads them (a worktree, a commit, or either with changes on top). */

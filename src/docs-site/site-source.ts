@@ -76,12 +76,13 @@ export class PageFactsCache {
 function dialectFor(framework: DocsFramework, path: string): MarkdownDialect {
   if (path.toLowerCase().endsWith('.mdx')) return 'mdx';
   // Notebooks are JSON: their Markdown cells are read.
-  if (/\.ipynb$/i.test(path) && (framework === 'sphinx' || framework === 'quarto'))
-    return `${framework === 'sphinx' ? 'myst' : 'quarto'}-notebook`;
+  if (/\.ipynb$/i.test(path) && (framework === 'sphinx' || framework === 'quarto' || framework === 'myst'))
+    return `${framework === 'quarto' ? 'quarto' : 'myst'}-notebook`;
   // Sphinx reads every source suffix but Markdown's as reStructuredText (`.rst`, `.txt`, `.inc`).
   if (framework === 'sphinx') return /\.(md|markdown|rmd)$/i.test(path) ? 'myst' : 'rst';
   if (framework === 'antora') return 'asciidoc';
   if (framework === 'quarto') return 'quarto';
+  if (framework === 'myst') return 'myst';
   if (framework === 'mkdocs') return 'python-markdown';
   if (framework === 'jekyll' || framework === 'hugo') return framework;
   return framework === 'gitbook' ? 'gitbook' : 'commonmark';
@@ -99,7 +100,7 @@ export async function preparePageFacts(
       (framework === 'sphinx' && path.toLowerCase().endsWith('.rst')) ||
       (framework === 'antora' && path.toLowerCase().endsWith('.adoc')) ||
       (framework === 'quarto' && /\.(qmd|rmd)$/i.test(path)) ||
-      ((framework === 'sphinx' || framework === 'quarto') && /\.ipynb$/i.test(path)),
+      ((framework === 'sphinx' || framework === 'quarto' || framework === 'myst') && /\.ipynb$/i.test(path)),
   );
   const texts = await Promise.all(pages.map((path) => files.read(path)));
   const items: Array<{ text: string; dialect: MarkdownDialect }> = [];

@@ -2,7 +2,7 @@ import { parse as parseToml, TomlError } from 'smol-toml';
 import { parseDocument } from 'yaml';
 import { joinInside } from '../link-urls.ts';
 import type { RepositoryFiles, SiteProblem } from '../site-model.ts';
-import { yamlProblems, yamlValue } from './yaml-problems.ts';
+import { isRecord, yamlProblems, yamlValue } from './yaml-problems.ts';
 
 /** A folder of the repository mounted into Hugo's content or static tree. */
 export interface HugoMount {
@@ -256,10 +256,6 @@ function merge(under: Record<string, unknown>, over: Record<string, unknown>): R
     result[key] = isRecord(existing) && isRecord(value) ? merge(existing, value) : value;
   }
   return result;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 const maximumMenuEntries = 1000;

@@ -10,6 +10,7 @@ import { buildMarkdownSite } from './markdown.ts';
 import { buildMdBookSite } from './mdbook.ts';
 import { buildMintlifySite } from './mintlify.ts';
 import { buildMkDocsSite } from './mkdocs.ts';
+import { buildMystSite } from './myst.ts';
 import { buildNextraSite } from './nextra.ts';
 import { buildQuartoSite } from './quarto.ts';
 import { buildSphinxSite } from './sphinx.ts';
@@ -33,5 +34,6 @@ export const siteModelBuilders: Readonly<Record<DocsFramework, SiteModelBuilder>
   sphinx: buildSphinxSite,
   antora: buildAntoraSite,
   quarto: buildQuartoSite,
+  myst: buildMystSite,
   markdown: buildMarkdownSite,
 };

@@ -2,7 +2,7 @@ import { RE2JS } from 're2js';
 import { parseDocument } from 'yaml';
 import { joinInside } from '../link-urls.ts';
 import type { RepositoryFiles, SiteProblem } from '../site-model.ts';
-import { yamlProblems, yamlValue } from './yaml-problems.ts';
+import { isRecord, yamlProblems, yamlValue } from './yaml-problems.ts';
 
 /** What of `_config.yml` (and the Gemfile) decides which files Jekyll renders, at which URLs. */
 export interface JekyllConfig {
@@ -172,8 +172,4 @@ function entryPattern(value: string): (entry: string) => boolean {
     }
   }
   return (entry) => entry.startsWith(pattern) || (glob?.matches(entry) ?? false);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

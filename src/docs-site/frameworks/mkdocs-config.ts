@@ -1,7 +1,7 @@
 import { parseDocument } from 'yaml';
 import { folderOf, joinInside } from '../link-urls.ts';
 import type { RepositoryFiles, SiteProblem } from '../site-model.ts';
-import { yamlProblems } from './yaml-problems.ts';
+import { isRecord, yamlProblems } from './yaml-problems.ts';
 
 /** One `mkdocs.yml` as read, with the `INHERIT` chain merged in. */
 export interface MkDocsConfig {
@@ -84,10 +84,6 @@ function mergeConfig(
       depth < 8 && isRecord(before) && isRecord(value) ? mergeConfig(before, value, depth + 1) : value;
   }
   return merged;
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { isExternalUrl } from '../link-urls.ts';
-import { isRecord } from './mkdocs-config.ts';
+import { isRecord } from './yaml-problems.ts';
 
 /** One page reference of an MkDocs `nav`, with the section titles above it. */
 export interface MkDocsNavItem {

@@ -1,8 +1,9 @@
 import { posix } from 'node:path';
 import { folderOf, isWithin, joinInside, normalizeRoute, relativeTo } from '../link-urls.ts';
 import type { SiteSource } from '../site-model.ts';
-import { isRecord, type MkDocsConfig, readMkDocsConfig, readPlugins } from './mkdocs-config.ts';
+import { type MkDocsConfig, readMkDocsConfig, readPlugins } from './mkdocs-config.ts';
 import { gitignoreMatcher } from './mkdocs-navigation.ts';
+import { isRecord } from './yaml-problems.ts';
 
 /** One built MkDocs site: the primary one, or a translation built from its own folder. */
 export interface MkDocsSite {

@@ -19,9 +19,10 @@ import type {
   SiteSource,
 } from '../site-model.ts';
 import { createCheckoutCoverage } from './checkout-coverage.ts';
-import { isRecord, readMarkdownExtensions, readPlugins } from './mkdocs-config.ts';
+import { readMarkdownExtensions, readPlugins } from './mkdocs-config.ts';
 import { gitignoreMatcher, readMkDocsNav } from './mkdocs-navigation.ts';
 import { findMkDocsSites, isMkDocsDocument, type MkDocsSite, siteOf } from './mkdocs-sites.ts';
+import { isRecord } from './yaml-problems.ts';
 
 // Plugins that make the navigation from the files (so a page needs no `nav` entry) or generate pages.
 const navigationPlugins = ['awesome-pages', 'literate-nav', 'awesome-nav', 'monorepo', 'i18n', 'multirepo'];

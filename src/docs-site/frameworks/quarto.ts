@@ -15,7 +15,7 @@ import {
 import type { LinkTarget, NavigationEntry, PageLink, SiteModel, SiteModelBuilder } from '../site-model.ts';
 import { createCheckoutCoverage } from './checkout-coverage.ts';
 import { readNetlifyRedirects } from './netlify-redirects.ts';
-import { yamlProblems, yamlValue } from './yaml-problems.ts';
+import { isRecord, stringList as strings, yamlProblems, yamlValue } from './yaml-problems.ts';
 
 // What Quarto renders (its execution engines' extensions) and never renders
 // (quarto-cli src/project/project-context.ts, projectHiddenIgnoreGlob).
@@ -286,16 +286,6 @@ export const buildQuartoSite: SiteModelBuilder = async (source, siteRoot) => {
   };
   return model;
 };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function strings(value: unknown): string[] {
-  return (Array.isArray(value) ? value : typeof value === 'string' ? [value] : []).filter(
-    (item): item is string => typeof item === 'string',
-  );
-}
 
 /** Quarto's render globs (`*` within a folder, `**` across), for RE2. */
 function compileGlobs(patterns: readonly string[]): Array<(path: string) => boolean> {

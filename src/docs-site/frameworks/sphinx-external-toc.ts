@@ -1,7 +1,7 @@
 import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
 import type { SiteProblem } from '../site-model.ts';
 import type { PythonValue, SphinxConfig } from './sphinx-config.ts';
-import { yamlProblems, yamlValue } from './yaml-problems.ts';
+import { isRecord, stringList as strings, yamlProblems, yamlValue } from './yaml-problems.ts';
 
 /** One entry of a `_toc.yml`: a document (`file`, the root too) or a glob of them, with its line. */
 export interface ExternalTocItem {
@@ -31,28 +31,46 @@ const maximumDepth = 64;
 export function readExternalToc(text: string, file: string): ExternalToc {
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, logLevel: 'silent', uniqueKeys: false });
+  const contents = document.contents;
+  const rootNode = isMap(contents) ? contents.get('root', true) : undefined;
+  const root =
+    isScalar(rootNode) && typeof rootNode.value === 'string'
+      ? { value: rootNode.value, line: lineCounter.linePos(rootNode.range?.[0] ?? 0).line }
+      : null;
+  const items = readTocItems(contents, lineCounter, { file: 'file', glob: 'glob' });
+  return { root, items, problems: yamlProblems(document, file) };
+}
+
+/**
+ * The `file` and glob entries of a YAML table of contents, at any depth under `node` (parts,
+ * chapters, sections, children, subtrees, entries), each with its line; `keys` names the key of
+ * each kind (`glob` in `_toc.yml`, `pattern` in a MyST `myst.yml`). Aliases are not followed.
+ */
+export function readTocItems(
+  node: unknown,
+  lineCounter: LineCounter,
+  keys: { file: string; glob: string },
+): ExternalTocItem[] {
   const items: ExternalTocItem[] = [];
-  let root: ExternalToc['root'] = null;
-  const lineOf = (node: Node) => lineCounter.linePos(node.range?.[0] ?? 0).line;
-  const visit = (node: unknown, depth: number) => {
+  const visit = (current: unknown, depth: number) => {
     if (depth > maximumDepth || items.length >= maximumItems) return;
-    if (isSeq(node)) {
-      for (const item of node.items) visit(item, depth + 1);
+    if (isSeq(current)) {
+      for (const item of current.items) visit(item, depth + 1);
       return;
     }
-    if (!isMap(node)) return;
-    for (const pair of node.items) {
+    if (!isMap(current)) return;
+    for (const pair of current.items) {
       const key = isScalar(pair.key) ? String(pair.key.value) : '';
       const value = pair.value;
       if (isScalar(value) && typeof value.value === 'string') {
-        if (key === 'file' || key === 'glob')
-          items.push({ kind: key, value: value.value, line: lineOf(value) });
-        else if (key === 'root' && depth === 0) root = { value: value.value, line: lineOf(value) };
+        const kind = key === keys.file ? 'file' : key === keys.glob ? 'glob' : null;
+        const line = lineCounter.linePos((value as Node).range?.[0] ?? 0).line;
+        if (kind !== null) items.push({ kind, value: value.value, line });
       } else if (!['meta', 'defaults', 'options'].includes(key)) visit(value, depth + 1);
     }
   };
-  visit(document.contents, 0);
-  return { root, items, problems: yamlProblems(document, file) };
+  visit(node, 0);
+  return items;
 }
 
 // What Jupyter Book 1 always loads (jupyter_book/config.py). intersphinx is loaded too but resolves
@@ -115,12 +133,4 @@ function pythonValue(value: unknown): PythonValue {
   if (isRecord(value)) return new Map(Object.entries(value).map(([key, item]) => [key, pythonValue(item)]));
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
   return null;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function strings(value: unknown): string[] {
-  return (Array.isArray(value) ? value : []).filter((item): item is string => typeof item === 'string');
 }

@@ -32,3 +32,14 @@ export function yamlValue(document: Document, file: string): { value: unknown; p
     };
   }
 }
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The strings of a YAML list, or of a lone string (`exclude: data/**`). */
+export function stringList(value: unknown): string[] {
+  return (Array.isArray(value) ? value : typeof value === 'string' ? [value] : []).filter(
+    (item): item is string => typeof item === 'string',
+  );
+}
