@@ -49,6 +49,7 @@ const rubocopDocs = committedSite('rubocop__rubocop');
 const quartodocDocs = committedSite('machow__quartodoc');
 const nbsphinxDocs = committedSite('spatialaudio__nbsphinx');
 const teachBooksManual = committedSite('TeachBooks__manual');
+const workshopTemplate = committedSite('jupyter-book__workshop-template');
 
 const changed = (result: TaskResult): Record<string, string> | string =>
   result.files ?? 'no branch was pushed';
@@ -1061,6 +1062,39 @@ export const evaluationTasks: EvaluationTask[] = [
       call('validate', {}),
       answer(
         'Added book/basic-features/glossary.md with a {glossary} example, listed it in book/_toc.yml right after the References page (the book builds only what its table of contents lists), and linked it at the end of the References page.',
+      ),
+    ],
+  },
+  {
+    // A real MyST site (Jupyter Book 2's workshop template, committed under test/fixtures/docs-sites/)
+    // with a real placeholder link: the cheat sheet's "plugins" link targets `PLACEHOLDER`, no file,
+    // page or label; the workshop's lesson on plugins is `content/lessons/2a_plugins.md`.
+    name: 'real-myst-fix-link',
+    fixture: workshopTemplate,
+    prompt:
+      'In the cheat sheet (content/2_cheat_sheet.md), the "plugins" link leads nowhere. Point it at the workshop\'s own lesson on plugins.',
+    check(result) {
+      const files = changed(result);
+      if (typeof files === 'string') return files;
+      const path = 'content/2_cheat_sheet.md';
+      const before = workshopTemplate[path] ?? '';
+      const accepted = [
+        'lessons/2a_plugins.md',
+        './lessons/2a_plugins.md',
+        '/content/lessons/2a_plugins.md',
+      ].map((target) => before.replace('[plugins](PLACEHOLDER)', `[plugins](${target})`));
+      if (!accepted.includes(files[path] ?? ''))
+        return 'the cheat sheet does not link lessons/2a_plugins.md in place of PLACEHOLDER, or changed more';
+      return unchangedExcept(result, workshopTemplate, [path]);
+    },
+    script: [
+      call('validate', {}),
+      call('search', { query: 'plugin' }),
+      read('content/2_cheat_sheet.md'),
+      edit('content/2_cheat_sheet.md', '[plugins](PLACEHOLDER)', '[plugins](./lessons/2a_plugins.md)'),
+      call('validate', {}),
+      answer(
+        'The link targeted PLACEHOLDER, which is no file, page or label; it now names the plugins lesson by its file, content/lessons/2a_plugins.md, relative to the cheat sheet, as MyST resolves links.',
       ),
     ],
   },
