@@ -67,3 +67,23 @@ await time(`Quarto: a sidebar of ${entries.toLocaleString('en')} entries`, () =>
     'index.qmd': '# Home\n',
   }),
 );
+await time(`MyST: a table of contents of ${entries.toLocaleString('en')} patterns over 2,000 pages`, () =>
+  site({
+    'myst.yml': `version: 1\nproject:\n  toc:\n${Array.from({ length: entries }, (_, index) => `    - pattern: p${index}/*.md`).join('\n')}\n`,
+    ...Object.fromEntries(Array.from({ length: 2000 }, (_, index) => [`p${index}/page.md`, '# Page\n'])),
+  }),
+);
+await time('MyST: myst.yml extending itself and another in a cycle', () =>
+  site({
+    'myst.yml': 'version: 1\nextends: [myst.yml, other.yml]\nproject:\n  title: x\n',
+    'other.yml': 'version: 1\nextends: [myst.yml, other.yml]\n',
+    'index.md': '# Home\n',
+  }),
+);
+await time('Jupyter Book: a _toc.yml of 50,000 entries', () =>
+  site({
+    '_config.yml': 'title: x\n',
+    '_toc.yml': `root: index\nchapters:\n${Array.from({ length: 50000 }, (_, index) => `- file: p${index}`).join('\n')}\n`,
+    'index.md': '# Home\n',
+  }),
+);

@@ -131,6 +131,20 @@ describe('MyST site model', () => {
     );
   });
 
+  it('reads configuration that extends itself in a cycle once, and one it does not hold as unknown', async () => {
+    const { model } = await check({
+      'myst.yml':
+        'version: 1\nextends: [myst.yml, other.yml, https://example.com/shared.yml]\nproject:\n  title: x\n',
+      'other.yml': 'version: 1\nextends: [myst.yml, other.yml]\nproject:\n  toc:\n    - file: index.md\n',
+      'index.md': '# Home\n\n[Elsewhere](why-python)\n',
+    });
+    assert.deepEqual(model.configFiles, ['myst.yml', 'other.yml']);
+    assert.deepEqual([...model.pages.keys()], ['index.md']);
+    assert.ok(model.unsupported.some((note) => note.includes('https://example.com/shared.yml')));
+    // The remote configuration may set `site.options.folders`: a link to no file is not judged.
+    assert.equal(model.resolveLink('index.md', 'why-python').kind, 'unchecked');
+  });
+
   it('makes slugs as mystmd does', () => {
     assert.equal(createSlug('01_my_article'), 'my-article');
     assert.equal(createSlug('2022-annual-report'), '2022-annual-report');

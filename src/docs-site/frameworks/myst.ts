@@ -30,6 +30,9 @@ const pageExtension = /\.(md|ipynb|tex|myst\.json)$/i;
 const ignoredFolder = (segment: string) =>
   segment.startsWith('.') || segment === '_build' || segment === 'node_modules';
 const maximumExtends = 16;
+// Each pattern and static folder is matched against every file: past these, the rest are not read.
+const maximumPatterns = 100;
+const maximumStaticEntries = 100;
 // Files mystmd's site writes itself (myst-cli build/site/manifest.ts, the theme's routes).
 const generatedFiles = new Set([
   '/robots.txt',
@@ -132,9 +135,12 @@ export const buildMystSite: SiteModelBuilder = async (source, siteRoot) => {
   );
   // A pattern takes the files it matches that no entry lists by name, and no pattern before it took.
   const listedFiles = new Set([...entryFiles.values()].filter((file): file is string => file !== null));
+  let patternsRead = 0;
   for (const item of items) {
     const base = { reference: item.value, file: navigationFile, line: item.line, groups: [] };
     if (item.kind === 'glob') {
+      patternsRead += 1;
+      if (patternsRead > maximumPatterns) continue;
       // Extended globs (`!(index)*.md`) and braces are read as `*`: every file they could match.
       const extended = /[!+@?*]\(|\{/.test(item.value);
       const pattern = item.value.replace(/^\.\//, '').replace(/[!+@?*]\([^()]*\)|\{[^{}]*\}/g, '*');
@@ -199,7 +205,10 @@ export const buildMystSite: SiteModelBuilder = async (source, siteRoot) => {
   // `project.static_files` (https://mystmd.org/guide/website-downloads): a file served at the root by
   // its name, a folder by its name with everything in it.
   const staticUrls = new Set<string>();
-  for (const entry of [...strings(project.static_files), ...strings(site.static_files)]) {
+  for (const entry of [...strings(project.static_files), ...strings(site.static_files)].slice(
+    0,
+    maximumStaticEntries,
+  )) {
     const path = joinInside(siteRoot, entry.replace(/^\.?\/+|\/+$/g, ''));
     if (path === null) continue;
     const name = path.slice(path.lastIndexOf('/') + 1);
