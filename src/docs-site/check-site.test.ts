@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { checkFiles, problemLines } from '../../test/site-check.ts';
 import { introducedProblems } from './check-site.ts';
 import { ConfigLines } from './config-lines.ts';
 import { detectSite } from './detect-site.ts';
@@ -33,6 +34,28 @@ describe('what a change introduced', () => {
       ),
       [],
     );
+  });
+});
+
+describe('links into Git submodules', () => {
+  it('are unknown, not broken, since a checkout may not hold the submodule', async () => {
+    const files = {
+      'docs/index.md':
+        '# Home\n\n[Shared](../vendor/handbook/intro.md), [absolute](/vendor/handbook/a.md), [gone](gone.md)\n',
+    };
+    const withSubmodule = {
+      ...files,
+      '.gitmodules':
+        '[submodule "handbook"]\n\tpath = vendor/handbook\n\turl = https://example.com/handbook.git\n',
+    };
+    assert.deepEqual(problemLines((await checkFiles(files)).problems), [
+      'docs/index.md:3: Broken link "../vendor/handbook/intro.md": no file vendor/handbook/intro.md',
+      'docs/index.md:3: Broken link "/vendor/handbook/a.md": no file vendor/handbook/a.md',
+      'docs/index.md:3: Broken link "gone.md": no file docs/gone.md',
+    ]);
+    assert.deepEqual(problemLines((await checkFiles(withSubmodule)).problems), [
+      'docs/index.md:3: Broken link "gone.md": no file docs/gone.md',
+    ]);
   });
 });
 

@@ -1,3 +1,5 @@
+import { readSubmoduleFolders } from './git-ignored.ts';
+import { folderOf, isExternalUrl, isWithin, joinInside, splitUrl } from './link-urls.ts';
 import { isUnchecked, type SiteModel, type SiteProblem, type SiteSource } from './site-model.ts';
 
 /**
@@ -12,8 +14,9 @@ export async function checkSite(
 ): Promise<SiteProblem[]> {
   const { onlyPages } = options;
   const problems: SiteProblem[] = onlyPages === undefined ? [...model.configurationProblems] : [];
+  const inSubmodule = await createSubmoduleTest(model, source);
   for (const entry of onlyPages === undefined ? model.navigation : []) {
-    if (entry.target !== null) continue;
+    if (entry.target !== null || inSubmodule(entry.file, entry.reference)) continue;
     problems.push({
       file: entry.file,
       line: entry.line,
@@ -31,7 +34,7 @@ export async function checkSite(
     if (facts === null) continue;
     for (const link of facts.links) {
       const target = model.resolveLink(file, link.url, link);
-      if (target.kind !== 'broken') continue;
+      if (target.kind !== 'broken' || inSubmodule(file, link.url)) continue;
       problems.push({
         file,
         line: link.line,
@@ -41,6 +44,30 @@ export async function checkSite(
     }
   }
   return problems;
+}
+
+/**
+ * Whether a path written in `from` leads into a Git submodule (`.gitmodules`): a checkout without
+ * `--recurse-submodules` holds its folder empty, while the site's build checks it out, so what is
+ * missing there is unknown, not broken. The path is tried from the writing file's folder, the
+ * site's root and the repository's.
+ */
+async function createSubmoduleTest(
+  model: SiteModel,
+  source: SiteSource,
+): Promise<(from: string, url: string) => boolean> {
+  const folders = await readSubmoduleFolders(source.files);
+  if (folders.length === 0) return () => false;
+  return (from, url) => {
+    const { path } = splitUrl(url.trim());
+    if (path === '' || isExternalUrl(path)) return false;
+    const fromRoot = path.replace(/^\/+/, '');
+    return [
+      joinInside(folderOf(from), path),
+      joinInside(model.siteRoot, fromRoot),
+      joinInside('', fromRoot),
+    ].some((candidate) => candidate !== null && folders.some((folder) => isWithin(folder, candidate)));
+  };
 }
 
 /** New pages that must be in navigation and are not: `created` are repository paths. */
