@@ -183,6 +183,14 @@ export async function evaluateSite(corpus: string, name: string, samples: number
       : page.endsWith('.adoc')
         ? `\n\nSee xref:quire-missing-${index}.adoc[a missing page].\n`
         : `\n\nSee [a missing page](./quire-missing-${index}.${page.endsWith('.qmd') ? 'qmd' : 'md'}).\n`;
+    // Where the framework checks anchors, a link to a section the page does not have.
+    if (base.model.pageAnchors?.(page, text)?.complete === true) {
+      await tryChange(
+        `broken anchor in ${page}`,
+        new Map([[page, `${text}\n\nSee [a missing section](#quire-missing-${index}).\n`]]),
+        [{ file: page, line: text.split('\n').length + 2 }],
+      );
+    }
     // A notebook gets a Markdown cell, at the end of its cells (Jupyter writes one space per level).
     const notebook = page.endsWith('.ipynb') ? withMarkdownCell(text, brokenLink.trim()) : null;
     // A `.ipynb` file that is no notebook (an empty copy) has no cell to add a link to.

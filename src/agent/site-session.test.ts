@@ -209,6 +209,31 @@ describe('site session', () => {
     );
   });
 
+  it("reports another page's link to a heading an edit renamed (Docusaurus checks anchors)", async () => {
+    commitFiles(
+      {
+        'website/docusaurus.config.js':
+          "module.exports = { presets: [['classic', { docs: { path: '../docs' } }]] };\n",
+        'docs/setup.md': '# Setup\n\n## Install the CLI\n\nRun it.\n',
+        'docs/intro.md': '# Intro\n\nFirst [install the CLI](./setup.md#install-the-cli).\n',
+      },
+      'A Docusaurus site',
+    );
+    const site = await open();
+    const changes = createRunChanges(site);
+    rememberOriginal(changes, 'docs/setup.md', readFileSync(join(root, 'docs/setup.md'), 'utf8'));
+    writeFileSync(join(root, 'docs/setup.md'), '# Setup\n\n## Install the command line\n\nRun it.\n');
+    recordWrite(changes, 'docs/setup.md', false);
+    assert.deepEqual(
+      (await site.validate(changes)).problems.map(
+        (problem) => `${problem.file}:${problem.line}: ${problem.message}`,
+      ),
+      [
+        'docs/intro.md:3: Broken anchor "./setup.md#install-the-cli": docs/setup.md has no heading or element with the id "install-the-cli"',
+      ],
+    );
+  });
+
   it('checks syntax of changed pages against their own earlier text', async () => {
     const site = await open();
     const changes = createRunChanges(site);

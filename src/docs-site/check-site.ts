@@ -1,5 +1,6 @@
 import { readSubmoduleFolders } from './git-ignored.ts';
-import { folderOf, isExternalUrl, isWithin, joinInside, splitUrl } from './link-urls.ts';
+import type { PageAnchors } from './heading-anchors.ts';
+import { decodePath, folderOf, isExternalUrl, isWithin, joinInside, splitUrl } from './link-urls.ts';
 import { isUnchecked, type SiteModel, type SiteProblem, type SiteSource } from './site-model.ts';
 
 /**
@@ -29,11 +30,22 @@ export async function checkSite(
     onlyPages === undefined
       ? [...model.pages.keys(), ...model.partials]
       : [...onlyPages].filter((file) => model.pages.has(file) || model.partials.has(file));
+  const anchorsOf = createAnchorReader(model, source);
   for (const file of checked) {
     const facts = await source.pageFacts(file);
     if (facts === null) continue;
     for (const link of facts.links) {
       const target = model.resolveLink(file, link.url, link);
+      if (link.kind === 'link' && (target.kind === 'file' || link.url.startsWith('#'))) {
+        const missing = await missingAnchor(anchorsOf, target.kind === 'file' ? target.file : file, link.url);
+        if (missing !== null)
+          problems.push({
+            file,
+            line: link.line,
+            message: `Broken anchor "${link.url}": ${missing}`,
+            key: `anchor\0${link.url}`,
+          });
+      }
       if (target.kind !== 'broken' || inSubmodule(file, link.url)) continue;
       problems.push({
         file,
@@ -44,6 +56,42 @@ export async function checkSite(
     }
   }
   return problems;
+}
+
+/** The anchors of a page as its framework knows them, read once per check; null when not checked. */
+function createAnchorReader(
+  model: SiteModel,
+  source: SiteSource,
+): (file: string) => Promise<PageAnchors | null> {
+  const read = new Map<string, Promise<PageAnchors | null>>();
+  return (file) => {
+    let anchors = read.get(file);
+    if (anchors === undefined) {
+      anchors =
+        model.pageAnchors === undefined || !model.pages.has(file)
+          ? Promise.resolve(null)
+          : source.files
+              .read(file)
+              .then((text) => (text === null ? null : (model.pageAnchors?.(file, text) ?? null)));
+      read.set(file, anchors);
+    }
+    return anchors;
+  };
+}
+
+/** Why a link's fragment names no anchor of its target page, or null when it does (or cannot be known). */
+async function missingAnchor(
+  anchorsOf: (file: string) => Promise<PageAnchors | null>,
+  target: string,
+  url: string,
+): Promise<string | null> {
+  const { fragment } = splitUrl(url);
+  if (fragment === null || fragment === '') return null;
+  const anchors = await anchorsOf(target);
+  if (anchors === null || !anchors.complete) return null;
+  const decoded = decodePath(fragment);
+  if (anchors.anchors.has(fragment) || anchors.anchors.has(decoded)) return null;
+  return `${target} has no heading or element with the id "${decoded}"`;
 }
 
 /**

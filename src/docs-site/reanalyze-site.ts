@@ -12,7 +12,8 @@ const modelsReadingPageText = new Set(['mdbook', 'vitepress']);
 /**
  * The problems of a site after edits to existing pages, when the edits change nothing the model is
  * built from: no file created, removed or moved, no configuration or navigation file touched, and
- * each edited page's front matter, title, imports (and Sphinx toctrees and labels) as they were. Then routes, navigation and every
+ * each edited page's front matter, title, imports (Sphinx toctrees and labels, and anchors where the
+ * framework checks them) as they were. Then routes, navigation and every
  * other page's links are as before, so only the edited pages' links are checked again: a validation
  * after a typical edit costs the edited pages, not the site. Null when the model must be rebuilt.
  */
@@ -45,9 +46,15 @@ export async function problemsAfterPageEdits(options: {
     ) {
       return null;
     }
+    // A renamed heading may break another page's link to its anchor: that page is checked again too.
+    if (model.pageAnchors !== undefined) {
+      const [earlierText, nowText] = await Promise.all([before.files.read(path), options.files.read(path)]);
+      const anchors = (text: string | null) => (text === null ? null : model.pageAnchors?.(path, text));
+      if (!isDeepStrictEqual(anchors(earlierText), anchors(nowText))) return null;
+    }
   }
   const kept = options.problemsBefore.filter(
-    (problem) => !(edited.has(problem.file) && problem.key.startsWith('link\0')),
+    (problem) => !(edited.has(problem.file) && /^(link|anchor)\0/.test(problem.key)),
   );
   const rechecked = await checkSite(model, source, { onlyPages: edited });
   return { problems: [...kept, ...rechecked], source };

@@ -1,3 +1,4 @@
+import type { PageAnchors } from './heading-anchors.ts';
 /**
  * What Quire knows about a documentation site, the way its build tool knows it: which files are
  * pages and at which routes they are served, the navigation, and where a link written in a page leads.
@@ -136,6 +137,11 @@ export interface SiteModel {
   navigation: readonly NavigationEntry[];
   /** Whether a page at `file` must be listed in navigation to be reachable (or built at all). */
   needsNavigationEntry(file: string): boolean;
+  /**
+   * The anchors the framework's build knows in a page (`text` is the page's), when it checks the
+   * fragments of links to it: Docusaurus warns of a link to an anchor its target page lacks.
+   */
+  pageAnchors?(file: string, text: string): PageAnchors | null;
   /** Files that would be pages but are built only when navigation lists them (Jupyter Book's `only_build_toc_files`). */
   builtOnlyWhenListed?: ReadonlySet<string>;
   /** The navigation file a new page at `file` belongs in, when it is not the first configuration file. */

@@ -46,6 +46,12 @@ export interface SiteSettings {
   blogs: ContentPluginSettings[];
   pages: ContentPluginSettings[];
   staticDirectories: string[];
+  /**
+   * Whether the build checks links' anchors (`onBrokenAnchors`, `warn` by default since 3.1; off
+   * when `ignore` or computed), and whether `.md` files are MDX (`markdown.format`, `mdx` by default).
+   */
+  checkAnchors: boolean;
+  markdownIsMdx: boolean;
   /** Routes a client-redirects plugin serves (`from`), without baseUrl. */
   redirects: Set<string>;
   /** Where a client-redirects plugin sends them (`to`), with the place each is written. */
@@ -76,6 +82,8 @@ export async function readSiteSettings(files: RepositoryFiles, siteRoot: string)
     blogs: [],
     pages: [],
     staticDirectories: [inSite('static')],
+    checkAnchors: true,
+    markdownIsMdx: true,
     redirects: new Set(),
     redirectTargets: [],
     unknownRoutes: [],
@@ -97,6 +105,17 @@ export async function readSiteSettings(files: RepositoryFiles, siteRoot: string)
     return settings;
   }
   if (typeof config.baseUrl === 'string') settings.baseUrl = normalizeRoute(config.baseUrl);
+  // https://docusaurus.io/docs/api/docusaurus-config#onBrokenAnchors, #markdown
+  if (
+    'onBrokenAnchors' in config &&
+    config.onBrokenAnchors !== 'warn' &&
+    config.onBrokenAnchors !== 'throw' &&
+    config.onBrokenAnchors !== 'log'
+  )
+    settings.checkAnchors = false;
+  const markdown = await reader.resolve(config.markdown);
+  if (isPlainRecord(markdown) && 'format' in markdown && markdown.format !== 'mdx')
+    settings.markdownIsMdx = false;
   const i18n = await reader.resolve(config.i18n);
   if (isPlainRecord(i18n)) {
     if (typeof i18n.defaultLocale === 'string') settings.defaultLocale = i18n.defaultLocale;

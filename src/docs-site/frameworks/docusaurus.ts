@@ -1,3 +1,4 @@
+import { readHeadingAnchors } from '../heading-anchors.ts';
 import { folderOf, isWithin, joinInside, relativeTo } from '../link-urls.ts';
 import {
   isPagePath,
@@ -84,6 +85,14 @@ export const buildDocusaurusSite: SiteModelBuilder = async (source, siteRoot) =>
     navigation,
     needsNavigationEntry,
     resolveLink,
+    ...(settings.checkAnchors
+      ? {
+          pageAnchors: (file: string, text: string) =>
+            pages.has(file) && isPagePath(file)
+              ? readHeadingAnchors(text, settings.markdownIsMdx || file.toLowerCase().endsWith('.mdx'))
+              : null,
+        }
+      : {}),
     configurationProblems: [...settings.problems, ...brokenRedirectTargets(settings, resolveLink)],
     unsupported,
     conventions: await conventions(source, content, sidebars),
