@@ -50,6 +50,7 @@ const quartodocDocs = committedSite('machow__quartodoc');
 const nbsphinxDocs = committedSite('spatialaudio__nbsphinx');
 const teachBooksManual = committedSite('TeachBooks__manual');
 const workshopTemplate = committedSite('jupyter-book__workshop-template');
+const jestDocs = committedSite('jestjs__jest');
 
 const changed = (result: TaskResult): Record<string, string> | string =>
   result.files ?? 'no branch was pushed';
@@ -1095,6 +1096,54 @@ export const evaluationTasks: EvaluationTask[] = [
       call('validate', {}),
       answer(
         'The link targeted PLACEHOLDER, which is no file, page or label; it now names the plugins lesson by its file, content/lessons/2a_plugins.md, relative to the cheat sheet, as MyST resolves links.',
+      ),
+    ],
+  },
+  {
+    // A real Docusaurus site (jest's, committed under test/fixtures/docs-sites/): three docs link the
+    // "Using Babel" section by its anchor, `#using-babel`. Renaming the heading changes its slug, and
+    // Docusaurus warns of the broken anchors (onBrokenAnchors); keeping `{#using-babel}` or updating
+    // the three links both keep them working.
+    name: 'real-docusaurus-rename-heading',
+    fixture: jestDocs,
+    prompt:
+      'In docs/GettingStarted.md, rename the "Using Babel" section to "Using Babel with Jest". Links to that section must keep working.',
+    check(result) {
+      const files = changed(result);
+      if (typeof files === 'string') return files;
+      const page = 'docs/GettingStarted.md';
+      const before = jestDocs[page] ?? '';
+      const linking = ['docs/Webpack.md', 'docs/TutorialAsync.md', 'docs/JestObjectAPI.md'];
+      if (files[page] === before.replace('### Using Babel\n', '### Using Babel with Jest {#using-babel}\n'))
+        return unchangedExcept(result, jestDocs, [page]);
+      // Updating the links instead: the page's own link to the section too.
+      const renamed = before
+        .replace('### Using Babel\n', '### Using Babel with Jest\n')
+        .replaceAll('](#using-babel)', '](#using-babel-with-jest)');
+      if (files[page] !== renamed)
+        return 'the heading is not "### Using Babel with Jest" (with {#using-babel}, or with every link updated), or the page changed more';
+      for (const path of linking) {
+        const updated = jestDocs[path]?.replaceAll(
+          'GettingStarted.md#using-babel)',
+          'GettingStarted.md#using-babel-with-jest)',
+        );
+        if (files[path] !== updated) return `${path} still links #using-babel, or changed more`;
+      }
+      return unchangedExcept(result, jestDocs, [page, ...linking]);
+    },
+    script: [
+      read('docs/GettingStarted.md'),
+      edit('docs/GettingStarted.md', '### Using Babel\n', '### Using Babel with Jest\n'),
+      // validate reports the three links to #using-babel as broken anchors.
+      call('validate', {}),
+      edit(
+        'docs/GettingStarted.md',
+        '### Using Babel with Jest\n',
+        '### Using Babel with Jest {#using-babel}\n',
+      ),
+      call('validate', {}),
+      answer(
+        'Renamed the section to "Using Babel with Jest" and kept its anchor with {#using-babel}, so the three docs that link GettingStarted.md#using-babel still land on it.',
       ),
     ],
   },
