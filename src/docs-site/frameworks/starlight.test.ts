@@ -147,3 +147,43 @@ export default { integrations: [starlight({ title: 'Docs', sidebar: makeSidebar(
     assert.equal(pagesMissingFromNavigation(model, ['src/content/docs/a.md']).length, 0);
   });
 });
+
+describe('Starlight anchors', () => {
+  const withValidator = starlightConfig
+    .replace(
+      "import starlight from '@astrojs/starlight';",
+      "import starlight from '@astrojs/starlight';\nimport starlightLinksValidator from 'starlight-links-validator';",
+    )
+    .replace("title: 'Docs',", "title: 'Docs',\n      plugins: [starlightLinksValidator()],");
+  const pages = {
+    'docs/src/content/docs/guides/setup.md':
+      '# Setup\n\n## Install the CLI\n\n[French](/fr/guides/setup/)\n[Ref](/reference/api/)\n',
+    'docs/src/content/docs/getting-started.mdx':
+      '# Start\n\n[CLI](/guides/setup/#install-the-cli), [gone](/guides/setup/#install), [here](#start)\n',
+  };
+  const problems = async (config: string) => {
+    const analyzed = await analyzeSite(
+      site({ 'docs/astro.config.mjs': config, ...pages }),
+      new PageFactsCache(),
+    );
+    return (await checkSite(analyzed.model, analyzed.source))
+      .filter((problem) => problem.key.startsWith('anchor'))
+      .map((problem) => `${problem.file}:${problem.line}: ${problem.message}`);
+  };
+
+  it('are checked when starlight-links-validator checks them', async () => {
+    assert.deepEqual(await problems(withValidator), [
+      'docs/src/content/docs/getting-started.mdx:3: Broken anchor "/guides/setup/#install": docs/src/content/docs/guides/setup.md has no heading or element with the id "install"',
+    ]);
+    assert.deepEqual(await problems(starlightConfig), []);
+    assert.deepEqual(
+      await problems(
+        withValidator.replace(
+          'starlightLinksValidator()',
+          'starlightLinksValidator({ errorOnInvalidHashes: false })',
+        ),
+      ),
+      [],
+    );
+  });
+});

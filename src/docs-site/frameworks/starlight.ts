@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import { readHeadingAnchors } from '../heading-anchors.ts';
 import { ModuleLines } from '../javascript-modules.ts';
 import { isExternalUrl, isWithin, relativeTo, splitUrl } from '../link-urls.ts';
 import type { LinkTarget, SiteModel, SiteModelBuilder } from '../site-model.ts';
@@ -124,6 +125,12 @@ export const buildStarlightSite: SiteModelBuilder = async (source, siteRoot) => 
   };
 
   const configFiles = modules?.files ?? [config.file];
+  // starlight-links-validator (https://starlight-links-validator.vercel.app/configuration/) fails the
+  // build on a link to a heading its page lacks, unless `errorOnInvalidHashes: false`. Astro's heading
+  // ids are github-slugger slugs of their text (rehypeHeadingIds), as Docusaurus's.
+  const configText = (await files.read(config.file)) ?? '';
+  const checksHashes =
+    /starlightLinksValidator\s*\(/.test(configText) && !/errorOnInvalidHashes\s*:\s*false/.test(configText);
   const navigationFile =
     sidebar.entries.find((entry) => entry.reference !== '(computed)')?.file ?? config.file;
   const model: SiteModel = {
@@ -135,6 +142,12 @@ export const buildStarlightSite: SiteModelBuilder = async (source, siteRoot) => 
     navigation: sidebar.entries,
     needsNavigationEntry,
     resolveLink,
+    ...(checksHashes
+      ? {
+          pageAnchors: (file: string, text: string) =>
+            pages.has(file) && /\.mdx?$/i.test(file) ? readHeadingAnchors(text, /\.mdx$/i.test(file)) : null,
+        }
+      : {}),
     configurationProblems: config.problems,
     unsupported: [...config.unsupported, ...sidebar.unsupported],
     conventions: [
