@@ -30,6 +30,12 @@ const pages: Array<[string, MarkdownDialect, string]> = [
     `{"cells": [{"cell_type": "markdown", "source": [${repeat('"[a](b.md)\\n",\n').slice(0, -2)}]}]}`,
   ],
   ['Notebook: outputs nested deep', 'quarto-notebook', `{"cells": [{"outputs": ${repeat('[')}`],
+  ['MyST: list markers and spaces before a fence', 'myst', `${repeat('-        ')}x\n`],
+  [
+    'Notebook: strings 4,000 deep',
+    'myst-notebook',
+    `{"x":${'['.repeat(4000)}${repeat('"",')}""${']'.repeat(4000)}, "cells": []}`,
+  ],
 ];
 
 const time = async (label: string, run: () => unknown) => {
@@ -85,5 +91,17 @@ await time('Jupyter Book: a _toc.yml of 50,000 entries', () =>
     '_config.yml': 'title: x\n',
     '_toc.yml': `root: index\nchapters:\n${Array.from({ length: 50000 }, (_, index) => `- file: p${index}`).join('\n')}\n`,
     'index.md': '# Home\n',
+  }),
+);
+await time('.gitmodules: a path followed by spaces', () =>
+  site({
+    '.gitmodules': `[submodule "x"]\n\tpath = a${repeat(' ')}b\n`,
+    'index.md': '# Home\n\n[x](x.md)\n',
+  }),
+);
+await time('Docusaurus: a heading of `{#` and a link to it', () =>
+  site({
+    'docusaurus.config.js': "module.exports = { presets: [['classic', { docs: { path: 'docs' } }]] };\n",
+    'docs/a.md': `## ${repeat('{#').slice(0, 400_000)}\n\n[x](#a)\n`,
   }),
 );

@@ -1,6 +1,6 @@
-import { readSubmoduleFolders } from './git-ignored.ts';
+import { createSubmoduleTest, readSubmoduleFolders } from './git-ignored.ts';
 import type { PageAnchors } from './heading-anchors.ts';
-import { decodePath, folderOf, isExternalUrl, isWithin, joinInside, splitUrl } from './link-urls.ts';
+import { decodePath, folderOf, isExternalUrl, joinInside, splitUrl } from './link-urls.ts';
 import { isUnchecked, type SiteModel, type SiteProblem, type SiteSource } from './site-model.ts';
 
 /**
@@ -15,7 +15,7 @@ export async function checkSite(
 ): Promise<SiteProblem[]> {
   const { onlyPages } = options;
   const problems: SiteProblem[] = onlyPages === undefined ? [...model.configurationProblems] : [];
-  const inSubmodule = await createSubmoduleTest(model, source);
+  const inSubmodule = await createLinkSubmoduleTest(model, source);
   for (const entry of onlyPages === undefined ? model.navigation : []) {
     if (entry.target !== null || inSubmodule(entry.file, entry.reference)) continue;
     problems.push({
@@ -100,12 +100,13 @@ async function missingAnchor(
  * missing there is unknown, not broken. The path is tried from the writing file's folder, the
  * site's root and the repository's.
  */
-async function createSubmoduleTest(
+async function createLinkSubmoduleTest(
   model: SiteModel,
   source: SiteSource,
 ): Promise<(from: string, url: string) => boolean> {
   const folders = await readSubmoduleFolders(source.files);
   if (folders.length === 0) return () => false;
+  const inSubmodule = createSubmoduleTest(folders);
   return (from, url) => {
     const { path } = splitUrl(url.trim());
     if (path === '' || isExternalUrl(path)) return false;
@@ -114,7 +115,7 @@ async function createSubmoduleTest(
       joinInside(folderOf(from), path),
       joinInside(model.siteRoot, fromRoot),
       joinInside('', fromRoot),
-    ].some((candidate) => candidate !== null && folders.some((folder) => isWithin(folder, candidate)));
+    ].some((candidate) => candidate !== null && inSubmodule(candidate));
   };
 }
 

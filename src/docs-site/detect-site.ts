@@ -126,7 +126,7 @@ const signatures: Signature[] = [
     framework: 'myst',
     pattern: /(^|\/)myst\.yml$/,
     siteRoot: folderOfFile,
-    confirm: (text) => /^(project|extends)[ \t]*:/m.test(text),
+    confirm: (text) => /^(project|extends?)[ \t]*:/m.test(text),
   },
   // Jupyter Book 1 (https://jupyterbook.org/en/stable/): a `_toc.yml` with its `root`, beside the
   // `_config.yml` Jekyll would otherwise claim; Sphinx builds it.

@@ -38,8 +38,25 @@ export async function readGitIgnored(files: RepositoryFiles): Promise<(path: str
 export async function readSubmoduleFolders(files: RepositoryFiles): Promise<string[]> {
   const text = files.has('.gitmodules') ? await files.read('.gitmodules') : null;
   if (text === null) return [];
-  return [...text.matchAll(/^[ \t]*path[ \t]*=[ \t]*(.+?)[ \t]*$/gm)]
-    .map((match) => (match[1] ?? '').replace(/^"(.*)"$/, '$1').replace(/^\.?\/+|\/+$/g, ''))
-    .filter((folder) => folder !== '' && !folder.split('/').includes('..'))
-    .slice(0, maximumIgnoreFiles);
+  // Line by line, trimmed: a pattern over the whole text rescanned a run of spaces per character.
+  const folders: string[] = [];
+  for (const line of text.split('\n')) {
+    const path = /^path\s*=(.*)$/.exec(line.trim())?.[1]?.trim();
+    if (path === undefined) continue;
+    const folder = path.replace(/^"(.*)"$/, '$1').replace(/^\.?\/+|\/+$/g, '');
+    if (folder !== '' && !folder.split('/').includes('..')) folders.push(folder);
+    if (folders.length >= maximumIgnoreFiles) break;
+  }
+  return folders;
+}
+
+/** Whether `path` is in one of `folders` (a submodule's), by its ancestors: one lookup per folder level. */
+export function createSubmoduleTest(folders: readonly string[]): (path: string) => boolean {
+  const set = new Set(folders);
+  if (set.size === 0) return () => false;
+  return (path) => {
+    for (let slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1))
+      if (set.has(path.slice(0, slash))) return true;
+    return set.has(path);
+  };
 }

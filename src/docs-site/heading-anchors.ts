@@ -1,5 +1,6 @@
 import GithubSlugger from 'github-slugger';
 import createMarkdownIt, { type MarkdownIt, type Token } from 'markdown-it';
+import { frontMatterPattern } from './page-facts.ts';
 
 /** The anchors of one page, and whether they are all known. */
 export interface PageAnchors {
@@ -16,30 +17,54 @@ export interface PageAnchors {
 const maximumCharacters = 512 * 1024;
 const attributeAnchor = /\b(?:id|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|\{\s*["'`]([^"'`]*)["'`]\s*\})/g;
 
+/** How a build makes a page's anchors. */
+export interface AnchorRules {
+  /** MDX (`.mdx`, or Docusaurus's `.md` unless `markdown.format` says otherwise). */
+  mdx: boolean;
+  /** Docusaurus's `{#custom-id}` after a heading; Astro has no such syntax (the text is slugged). */
+  customIds: boolean;
+  /** Docusaurus's `markdown.anchors.maintainCase`: slugs keep their case. */
+  maintainCase: boolean;
+  /** Anchors every page has (starlight-links-validator's `_top`). */
+  always: readonly string[];
+}
+
 /**
- * The anchors Docusaurus gives a Markdown or MDX page (https://docusaurus.io/docs/markdown-features/toc#heading-ids):
- * each heading's id, `{#custom-id}` when written, else GitHub's slug of its text (github-slugger,
- * `-1`, `-2` for repeats), and the `id` or `name` of an element written in the page. Read with
- * markdown-it, every inline rule on (emphasis and entities change a heading's text); in MDX, as
- * the page facts read it, indentation is no code and a tag no HTML block.
+ * The anchors a Markdown or MDX page gets (https://docusaurus.io/docs/markdown-features/toc#heading-ids,
+ * Astro's rehypeHeadingIds): each heading's id, `{#custom-id}` when written and allowed, else
+ * github-slugger's slug of its text as rendered, untrimmed (`-1`, `-2` for repeats), and the `id` or
+ * `name` of an element written in the page. Read with markdown-it, every inline rule on (emphasis and
+ * entities change a heading's text); in MDX, as the page facts read it, indentation is no code and a
+ * tag no HTML block. Incomplete when a component or an import may add anchors of its own.
  */
-export function readHeadingAnchors(text: string, mdx: boolean): PageAnchors {
+export function readHeadingAnchors(text: string, rules: AnchorRules): PageAnchors {
   if (text.length > maximumCharacters) return { anchors: new Set(), complete: false };
-  const cache = cached[mdx ? 1 : 0];
+  const key = `${rules.mdx}|${rules.customIds}|${rules.maintainCase}|${rules.always.join(' ')}`;
+  let cache = cached.get(key);
+  if (cache === undefined) {
+    cache = new Map();
+    cached.set(key, cache);
+  }
   const known = cache.get(text);
   if (known !== undefined) return known;
-  const frontMatter = /^---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/.exec(text)?.[0] ?? '';
-  const body = '\n'.repeat(frontMatter.split('\n').length - 1) + text.slice(frontMatter.length);
+  const { mdx } = rules;
+  const frontMatter = frontMatterPattern.exec(text)?.[0] ?? '';
+  // MDX comments (`{/* ... */}`) hold no element; their lines stay, blank.
+  const stripped = text.slice(frontMatter.length);
+  const body =
+    '\n'.repeat(frontMatter.split('\n').length - 1) +
+    (mdx ? stripped.replace(/\{\/\*[\s\S]*?\*\/\}/g, (comment) => comment.replace(/[^\n]/g, ' ')) : stripped);
   const tokens = (mdx ? mdxParser : markdownParser).parse(body, {});
-  const anchors = new Set<string>();
+  const anchors = new Set<string>(rules.always);
   const slugger = new GithubSlugger();
   let complete = true;
   const codeLines = new Set<number>();
   const readTags = (html: string) => {
-    for (const match of html.matchAll(attributeAnchor)) anchors.add(match[1] ?? match[2] ?? match[3] ?? '');
-    // A component (capitalized, or a member such as `Tabs.Item`) may register anchors of its own;
-    // so may an id computed in an expression.
-    if (mdx && (/<[A-Z]|<[a-z]+\./.test(html) || /\b(?:id|name)\s*=\s*\{/.test(html))) complete = false;
+    const uncommented = html.replace(/<!--[\s\S]*?-->/g, '');
+    for (const match of uncommented.matchAll(attributeAnchor))
+      anchors.add(match[1] ?? match[2] ?? match[3] ?? '');
+    // An id computed in an expression is unknown.
+    if (mdx && /\b(?:id|name)\s*=\s*\{/.test(uncommented)) complete = false;
   };
   for (const [index, token] of tokens.entries()) {
     if ((token.type === 'fence' || token.type === 'code_block') && token.map !== null)
@@ -49,19 +74,33 @@ export function readHeadingAnchors(text: string, mdx: boolean): PageAnchors {
       for (const child of token.children ?? []) if (child.type === 'html_inline') readTags(child.content);
       if (tokens[index - 1]?.type === 'heading_open') {
         const title = plainText(token.children ?? []);
-        const custom = /\{#([^\s}]+)\}\s*$/.exec(title);
-        anchors.add(custom?.[1] ?? slugger.slug(title.trim()));
+        // The last `{#` only, matched from there: a pattern from every `{#` was quadratic.
+        const open = rules.customIds ? title.lastIndexOf('{#') : -1;
+        const custom = open < 0 ? null : /^\{#([^}]+)\}\s*$/.exec(title.slice(open));
+        anchors.add(custom?.[1] ?? slugger.slug(title, rules.maintainCase));
       }
     }
   }
-  // MDX's ESM: an import outside code may render another file's headings in this page.
-  if (mdx && body.split('\n').some((line, index) => !codeLines.has(index) && /^import\s/.test(line)))
-    complete = false;
+  if (mdx) {
+    // A component (capitalized, or a member such as `Tabs.Item`) may register anchors of its own,
+    // and MDX's ESM imports may render another file's headings here; outside code either way.
+    const lines = body.split('\n');
+    for (const [index, line] of lines.entries()) {
+      if (codeLines.has(index)) continue;
+      if (/^import\s/.test(line) || /<[A-Z]|<[a-z]+\./.test(line)) {
+        complete = false;
+        break;
+      }
+    }
+  }
   const result = { anchors, complete };
-  cachedCharacters += text.length;
+  // Bounded by the text and the anchors kept: cleared whole when full, as checks read pages again.
+  cachedCharacters += text.length + [...anchors].reduce((sum, anchor) => sum + anchor.length + 16, 0);
   if (cachedCharacters > maximumCachedCharacters) {
-    for (const map of cached) map.clear();
-    cachedCharacters = text.length;
+    cached.clear();
+    cachedCharacters = 0;
+    cache = new Map();
+    cached.set(key, cache);
   }
   cache.set(text, result);
   return result;
@@ -86,7 +125,7 @@ function createParser(mdx: boolean): MarkdownIt {
 
 const markdownParser = createParser(false);
 const mdxParser = createParser(true);
-// Pages' anchors by text, read once while the same pages are checked again (each validation).
-const cached: [Map<string, PageAnchors>, Map<string, PageAnchors>] = [new Map(), new Map()];
+// Pages' anchors by rules and text, read once while the same pages are checked again (each validation).
+const cached = new Map<string, Map<string, PageAnchors>>();
 let cachedCharacters = 0;
-const maximumCachedCharacters = 64 * 1024 * 1024;
+const maximumCachedCharacters = 32 * 1024 * 1024;

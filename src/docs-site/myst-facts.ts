@@ -32,8 +32,9 @@ const optionPattern = /^\s*:([\w-]+):(?:\s+(.*))?$/;
 const commentPattern = /^\s{0,3}%/;
 // A code fence inside a list item (after its markers, or indented under it) or an indented code block
 // that shows one: code either way, where no role is read (jupyter-book's cheatsheet shows roles so).
+// Indentation comes once, before the markers: spaces split between two quantifiers backtracked.
 const nestedFencePattern =
-  /^(?:\s*(?:[*+-]|\d{1,9}[.)])[ \t]+)+(`{3,}|~{3,})([^`]*)$|^\s{4,}(`{3,}|~{3,})([^`]*)$/;
+  /^[ \t]*(?:(?:[*+-]|\d{1,9}[.)])[ \t]+)+(`{3,}|~{3,})([^`]*)$|^[ \t]{4,}(`{3,}|~{3,})([^`]*)$/;
 // Directives nested deeper are not read for links: real pages nest a few; a hostile one, thousands.
 const maximumNesting = 8;
 

@@ -78,6 +78,17 @@ describe('notebook Markdown', () => {
     );
   });
 
+  it('reads each cell on its own: a fence one cell leaves open does not swallow the next', () => {
+    const text = notebook([
+      { cell_type: 'markdown', metadata: {}, source: ['```python\n', 'x = 1'] },
+      { cell_type: 'markdown', metadata: {}, source: ['[broken](nowhere.md)'] },
+    ]);
+    assert.deepEqual(
+      readPageFacts(text, 'myst-notebook').links.map((link) => link.url),
+      ['nowhere.md'],
+    );
+  });
+
   it('is nothing for a text that is no notebook, damaged or nested past the parser', () => {
     assert.equal(notebookMarkdown('{"metadata": {}}', { frontMatter: false }), null);
     assert.equal(notebookMarkdown('# Markdown, not JSON\n', { frontMatter: false }), null);

@@ -16,18 +16,30 @@ import { visit } from 'jsonc-parser';
 export function notebookMarkdown(text: string, options: { frontMatter: boolean }): string | null {
   const cells: Array<{ type: string; source: Array<{ line: number; value: string }> }> = [];
   let hasCells = false;
+  // How many objects and arrays are open: the path (a copy each time) is asked for only where a
+  // cell's type or source can be, not for every string of every output.
+  let depth = 0;
   try {
     visit(text, {
       onArrayBegin(_offset, _length, _line, _character, path) {
-        if (path().length === 1 && path()[0] === 'cells') hasCells = true;
+        if (depth === 1 && path()[0] === 'cells') hasCells = true;
+        depth += 1;
       },
       onObjectBegin(_offset, _length, _line, _character, path) {
-        const at = path();
-        if (at.length === 2 && at[0] === 'cells' && typeof at[1] === 'number')
-          cells[at[1]] = { type: '', source: [] };
+        if (depth === 2) {
+          const at = path();
+          if (at[0] === 'cells' && typeof at[1] === 'number') cells[at[1]] = { type: '', source: [] };
+        }
+        depth += 1;
+      },
+      onArrayEnd() {
+        depth -= 1;
+      },
+      onObjectEnd() {
+        depth -= 1;
       },
       onLiteralValue(value, _offset, _length, line, _character, path) {
-        if (typeof value !== 'string') return;
+        if (typeof value !== 'string' || depth < 3 || depth > 4) return;
         const at = path();
         if (at[0] !== 'cells' || typeof at[1] !== 'number' || at.length > 4) return;
         const cell = cells[at[1]];
@@ -69,6 +81,9 @@ export function notebookMarkdown(text: string, options: { frontMatter: boolean }
       }
     }
     if (startLine !== null && current !== '') place(startLine, current);
+    // Each cell is read on its own: a code fence it leaves open is closed where the cell ends.
+    const fence = openFence(source.map((item) => item.value).join(''));
+    if (fence !== null) place(next, fence);
     next += 1;
   };
 
@@ -79,4 +94,16 @@ export function notebookMarkdown(text: string, options: { frontMatter: boolean }
   }
   for (const cell of cells) if (cell?.type === 'markdown') placeCell(cell.source);
   return lines.join('\n');
+}
+
+/** The fence a cell's Markdown leaves open (its opening run of backticks or tildes), or null. */
+function openFence(markdown: string): string | null {
+  let open: string | null = null;
+  for (const line of markdown.split(/\r?\n/)) {
+    const run = /^[ \t]{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (run === undefined) continue;
+    if (open === null) open = run;
+    else if (run[0] === open[0] && run.length >= open.length && line.trim() === run) open = null;
+  }
+  return open;
 }

@@ -73,7 +73,7 @@ function createParser(dialect: MarkdownDialect): MarkdownIt {
 }
 
 const parsers = new Map<MarkdownDialect, MarkdownIt>();
-const frontMatterPattern = /^---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
+export const frontMatterPattern = /^---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
 const attributePattern =
   /\b(href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|\{\s*(?:"([^"]*)"|'([^']*)'|`([^`$]*)`)\s*\})/g;
 const attributeStart = /\b(?:href|src)\s*=/;

@@ -52,6 +52,8 @@ export interface SiteSettings {
    */
   checkAnchors: boolean;
   markdownIsMdx: boolean;
+  /** `markdown.anchors.maintainCase`: heading ids keep the case of their text. */
+  anchorsMaintainCase: boolean;
   /** Routes a client-redirects plugin serves (`from`), without baseUrl. */
   redirects: Set<string>;
   /** Where a client-redirects plugin sends them (`to`), with the place each is written. */
@@ -84,6 +86,7 @@ export async function readSiteSettings(files: RepositoryFiles, siteRoot: string)
     staticDirectories: [inSite('static')],
     checkAnchors: true,
     markdownIsMdx: true,
+    anchorsMaintainCase: false,
     redirects: new Set(),
     redirectTargets: [],
     unknownRoutes: [],
@@ -116,6 +119,12 @@ export async function readSiteSettings(files: RepositoryFiles, siteRoot: string)
   const markdown = await reader.resolve(config.markdown);
   if (isPlainRecord(markdown) && 'format' in markdown && markdown.format !== 'mdx')
     settings.markdownIsMdx = false;
+  const anchors = isPlainRecord(markdown) ? await reader.resolve(markdown.anchors) : undefined;
+  if (isPlainRecord(anchors) && 'maintainCase' in anchors) {
+    // Computed: either case may be right, so anchors are not checked.
+    if (anchors.maintainCase === true) settings.anchorsMaintainCase = true;
+    else if (anchors.maintainCase !== false) settings.checkAnchors = false;
+  }
   const i18n = await reader.resolve(config.i18n);
   if (isPlainRecord(i18n)) {
     if (typeof i18n.defaultLocale === 'string') settings.defaultLocale = i18n.defaultLocale;

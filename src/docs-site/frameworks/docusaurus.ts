@@ -89,7 +89,12 @@ export const buildDocusaurusSite: SiteModelBuilder = async (source, siteRoot) =>
       ? {
           pageAnchors: (file: string, text: string) =>
             pages.has(file) && isPagePath(file)
-              ? readHeadingAnchors(text, settings.markdownIsMdx || file.toLowerCase().endsWith('.mdx'))
+              ? readHeadingAnchors(text, {
+                  mdx: settings.markdownIsMdx || file.toLowerCase().endsWith('.mdx'),
+                  customIds: true,
+                  maintainCase: settings.anchorsMaintainCase,
+                  always: [],
+                })
               : null,
         }
       : {}),

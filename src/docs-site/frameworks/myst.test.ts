@@ -145,6 +145,39 @@ describe('MyST site model', () => {
     assert.equal(model.resolveLink('index.md', 'why-python').kind, 'unchecked');
   });
 
+  it('lets the local table of contents win over an extended one, and reads `extend` too', async () => {
+    const { model, problems } = await check({
+      'myst.yml':
+        'version: 1\nextend: [base.yml]\nproject:\n  toc:\n    - file: index.md\n    - file: guide.md\n',
+      'base.yml': 'version: 1\nproject:\n  toc:\n    - file: index.md\n    - file: old.md\n',
+      'index.md': '# Home\n',
+      'guide.md': '# Guide\n',
+    });
+    assert.deepEqual([...model.pages.keys()], ['index.md', 'guide.md']);
+    assert.deepEqual(messages(problems), []);
+  });
+
+  it('numbers repeated slugs as mystmd does, a folder index and a page of that name included', async () => {
+    const withFolders = await check({
+      'myst.yml': 'version: 1\nproject:\n  title: x\nsite:\n  options:\n    folders: true\n',
+      'index.md': '# Home\n',
+      'a.md': '# A\n',
+      'a/index.md': '# A index\n',
+    });
+    assert.deepEqual(Object.fromEntries(withFolders.model.pages), {
+      'a.md': ['/a'],
+      'a/index.md': ['/a-1'],
+      'index.md': ['/'],
+    });
+    const flat = await check({
+      'myst.yml': 'version: 1\nproject:\n  title: x\n',
+      'index.md': '# Home\n',
+      'guide/index.md': '# Guide\n',
+    });
+    // Without folders, a folder's index is the page `index`, at `/index`, not the site's root.
+    assert.deepEqual(flat.model.pages.get('guide/index.md'), ['/index']);
+  });
+
   it('makes slugs as mystmd does', () => {
     assert.equal(createSlug('01_my_article'), 'my-article');
     assert.equal(createSlug('2022-annual-report'), '2022-annual-report');

@@ -1,12 +1,11 @@
 import { isMap, LineCounter, parseDocument } from 'yaml';
-import { readGitIgnored, readSubmoduleFolders } from '../git-ignored.ts';
+import { createSubmoduleTest, readGitIgnored, readSubmoduleFolders } from '../git-ignored.ts';
 import {
   folderOf,
   isExternalUrl,
   isWithin,
   joinInside,
   listFolders,
-  normalizeRoute,
   relativeTo,
   resolveFromPageUrl,
   splitUrl,
@@ -30,6 +29,7 @@ const pageExtension = /\.(md|ipynb|tex|myst\.json)$/i;
 const ignoredFolder = (segment: string) =>
   segment.startsWith('.') || segment === '_build' || segment === 'node_modules';
 const maximumExtends = 16;
+const maximumExtendsPerFile = 16;
 // Each pattern and static folder is matched against every file: past these, the rest are not read.
 const maximumPatterns = 100;
 const maximumStaticEntries = 100;
@@ -63,7 +63,8 @@ export const buildMystSite: SiteModelBuilder = async (source, siteRoot) => {
   const configFiles = [configFile];
   const unsupported: string[] = [];
 
-  // `extends` composes configuration from other files; the first that holds `project.toc` gives it.
+  // `extend` (or `extends`) composes configuration from other files, each read before the file that
+  // names it, which then overrides what they set (myst-cli config.ts: the local file wins).
   let project: Record<string, unknown> = {};
   let site: Record<string, unknown> = {};
   let tocItems: ExternalTocItem[] | null = null;
@@ -76,15 +77,15 @@ export const buildMystSite: SiteModelBuilder = async (source, siteRoot) => {
     const value = yamlValue(document, file);
     configurationProblems.push(...yamlProblems(document, file), ...value.problems);
     const config = isRecord(value.value) ? value.value : {};
-    for (const extended of strings(config.extends)) {
-      const path = /^[a-z]+:\/\//i.test(extended) ? null : joinInside(folderOf(file), extended);
-      if (path === null) {
-        unsupported.push(
-          `${file}: \`extends\` names a configuration this checkout does not hold (${extended})`,
-        );
+    const extended = [...strings(config.extend), ...strings(config.extends)];
+    for (const name of extended.slice(0, maximumExtendsPerFile)) {
+      const path = /^[a-z]+:\/\//i.test(name) ? null : joinInside(folderOf(file), name);
+      if (path === null || !files.has(path)) {
+        unsupported.push(`${file}: \`extends\` names a configuration this checkout does not hold (${name})`);
         continue;
       }
-      if (configFiles.includes(path)) continue;
+      if (visited.has(path)) continue;
+      visited.add(path);
       configFiles.push(path);
       await read(path, depth + 1);
     }
@@ -92,11 +93,12 @@ export const buildMystSite: SiteModelBuilder = async (source, siteRoot) => {
     if (isRecord(config.site)) site = { ...site, ...config.site };
     const contents = document.contents;
     const tocNode = isMap(contents) ? contents.getIn(['project', 'toc'], true) : undefined;
-    if (tocNode !== undefined && tocItems === null) {
+    if (tocNode !== undefined) {
       tocItems = readTocItems(tocNode, lineCounter, { file: 'file', glob: 'pattern' });
       tocFile = file;
     }
   };
+  const visited = new Set([configFile]);
   await read(configFile, 0);
   // A Jupyter Book 1 table of contents, read for compatibility when `myst.yml` has none.
   if (tocItems === null && files.has(inSite('_toc.yml'))) {
@@ -180,10 +182,15 @@ export const buildMystSite: SiteModelBuilder = async (source, siteRoot) => {
     const folder = relativeTo(siteRoot, folderOf(path));
     let slug = createSlug(name);
     if (folders && folder !== '') slug = [...folder.split('/').map(createSlug), slug].join('.');
-    const count = used.get(slug) ?? 0;
-    used.set(slug, count + 1);
-    if (count > 0) slug = `${slug}-${count}`;
-    const route = path === rootFile ? '/' : normalizeRoute(`/${slug.replace(/\./g, '/')}`);
+    // Repeats are counted without a folder index's `.index` (`a.md` and `a/index.md`: `a`, `a-1`).
+    const folderIndex = slug.endsWith('.index');
+    const key = folderIndex ? slug.slice(0, -'.index'.length) : slug;
+    const count = used.get(key) ?? 0;
+    used.set(key, count + 1);
+    if (count > 0) slug = `${key}-${count}${folderIndex ? '.index' : ''}`;
+    // A folder's index is served at the folder; any other page at its slug, `index` included.
+    const url = `/${(folderIndex ? slug.slice(0, -'.index'.length) : slug).replace(/\./g, '/')}`;
+    const route = path === rootFile ? '/' : url;
     pages.set(path, [route]);
     byRoute.set(route, path);
   }
@@ -194,7 +201,7 @@ export const buildMystSite: SiteModelBuilder = async (source, siteRoot) => {
 
   const isExpected = createCheckoutCoverage(files.paths);
   const isGitIgnored = await readGitIgnored(files);
-  const submodules = await readSubmoduleFolders(files);
+  const inSubmodule = createSubmoduleTest(await readSubmoduleFolders(files));
   const folderSet = listFolders(files.paths);
   const rolePattern = /^\{(doc|download|ref|numref|eq|term|cite)\}`([\s\S]*)`$/;
   // Labels (`(label)=`, a directive's `:label:`) of every page: `[text](label)` without `#` names one too.
@@ -225,12 +232,8 @@ export const buildMystSite: SiteModelBuilder = async (source, siteRoot) => {
     if (isExternalUrl(written)) return { kind: 'external' };
     const { path } = splitUrl(written);
     if (path === '') return { kind: 'external' };
-    let decoded = path;
-    try {
-      decoded = decodeURIComponent(path);
-    } catch {
-      // Kept as written.
-    }
+    // `splitUrl` decoded the path already.
+    const decoded = path;
     const target = decoded.startsWith('/')
       ? joinInside(siteRoot, decoded.slice(1))
       : joinInside(folderOf(from), decoded);
@@ -244,16 +247,16 @@ export const buildMystSite: SiteModelBuilder = async (source, siteRoot) => {
       return { kind: 'served', reason: 'a static file of the project' };
     // No file: the link stays as written, and the browser takes it from the page's URL (a page's slug).
     const pageUrl = pages.get(from)?.[0] ?? '/';
-    const route = normalizeRoute(
-      decoded.startsWith('/')
-        ? decoded
-        : resolveFromPageUrl(pageUrl.slice(0, pageUrl.lastIndexOf('/') + 1), decoded),
-    );
+    // mystmd serves `/index` as a page of its own: only a trailing slash goes.
+    const resolved = decoded.startsWith('/')
+      ? decoded
+      : resolveFromPageUrl(pageUrl.slice(0, pageUrl.lastIndexOf('/') + 1), decoded);
+    const route = resolved.replace(/\/+$/, '') || '/';
     const routed = byRoute.get(route);
     if (routed !== undefined) return { kind: 'file', file: routed };
     if (folderSet.has(target)) return { kind: 'unchecked', reason: 'a folder' };
     if (link?.kind === 'import' || link?.kind === 'image' || /\.[a-z0-9]+$/i.test(target)) {
-      if (isGitIgnored(target) || submodules.some((folder) => isWithin(folder, target)))
+      if (isGitIgnored(target) || inSubmodule(target))
         return {
           kind: 'unchecked',
           reason: 'a file this checkout does not hold (generated, or in a Git submodule)',

@@ -64,8 +64,8 @@ export function createMissingDocumentReason(options: {
   configText: string;
   generatedFolders: string[] | 'all';
   isGitIgnored(path: string): boolean;
-  /** Git submodules' folders, from the repository root: empty in a checkout that did not fetch them. */
-  submoduleFolders: readonly string[];
+  /** Whether a path is in a Git submodule, empty in a checkout that did not fetch it. */
+  inSubmodule(path: string): boolean;
 }): (docname: string) => string | null {
   const { project, configFile, configText, generatedFolders } = options;
   const writesFiles = /\.write(_text|_bytes)?\(|\bopen\([^)\n]{0,200}["'][wa]/.test(configText);
@@ -89,7 +89,7 @@ export function createMissingDocumentReason(options: {
     const candidate = joinInside(project.srcDir, `${docname}${project.suffixes[0] ?? '.rst'}`);
     if (candidate !== null && options.isGitIgnored(candidate))
       return 'a document generated at build time (ignored by Git)';
-    if (candidate !== null && options.submoduleFolders.some((folder) => isWithin(folder, candidate)))
+    if (candidate !== null && options.inSubmodule(candidate))
       return 'a document in a Git submodule, which this checkout does not hold';
     if (generatedFolders === 'all' || generatedFolders.some((folder) => isWithin(folder, docname)))
       return 'a document an extension writes at build time';

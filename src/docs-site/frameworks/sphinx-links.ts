@@ -3,7 +3,7 @@ import { normalizeLabel, splitExplicitTitle } from '../rst-facts.ts';
 import type { LinkTarget, PageLink, RepositoryFiles, SiteSource, SphinxPageFacts } from '../site-model.ts';
 import { createCheckoutCoverage } from './checkout-coverage.ts';
 import { type SphinxConfig, stringListSetting } from './sphinx-config.ts';
-import { joinDocname, type SphinxProject } from './sphinx-project.ts';
+import { joinDocname, type SphinxProject, sourceSuffixOf, withoutSourceSuffix } from './sphinx-project.ts';
 
 // Pages Sphinx's HTML builder writes itself (StandardDomain._virtual_doc_names).
 export const generatedDocuments = new Set(['genindex', 'modindex', 'py-modindex', 'search']);
@@ -117,8 +117,9 @@ export function createSphinxLinkResolver(
     const document = documentFile(joinDocname(docname, path));
     if (document !== null) return { kind: 'file', file: document };
     if (labels.has(normalizeLabel(path))) return { kind: 'served', reason: 'a label' };
-    const suffix = project.suffixes.find((candidate) => path.endsWith(candidate));
-    const named = suffix === undefined ? null : joinDocname(docname, path.slice(0, -suffix.length));
+    const suffix = sourceSuffixOf(path, project.suffixes);
+    const named =
+      suffix === undefined ? null : joinDocname(docname, withoutSourceSuffix(path, project.suffixes));
     const reason = named === null ? null : context.missingDocumentReason(named);
     if (reason !== null) return { kind: 'unchecked', reason };
     if (suffix !== undefined)

@@ -231,3 +231,17 @@ export function compileGlobs(patterns: readonly string[]): Array<{ matches(path:
     }
   });
 }
+
+/** The source suffix `name` ends with (the first of `suffixes`, as Sphinx's `remove_suffix`), if any. */
+export function sourceSuffixOf(name: string, suffixes: readonly string[]): string | undefined {
+  return suffixes.find((candidate) => name.endsWith(candidate));
+}
+
+/** A document name without its source suffix (`intro.md` is `intro`); as written without one. */
+export function withoutSourceSuffix(
+  name: string,
+  suffixes: readonly string[] = ['.md', '.ipynb', '.rst'],
+): string {
+  const suffix = sourceSuffixOf(name, suffixes);
+  return suffix === undefined ? name : name.slice(0, -suffix.length);
+}

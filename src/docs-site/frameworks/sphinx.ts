@@ -1,4 +1,4 @@
-import { readGitIgnored, readSubmoduleFolders } from '../git-ignored.ts';
+import { createSubmoduleTest, readGitIgnored, readSubmoduleFolders } from '../git-ignored.ts';
 import { joinInside, normalizeRoute, relativeTo } from '../link-urls.ts';
 import { readReadTheDocsConfig } from '../read-the-docs.ts';
 import { splitExplicitTitle } from '../rst-facts.ts';
@@ -13,6 +13,7 @@ import {
   joinDocname,
   type SphinxProject,
   sourceFolder,
+  withoutSourceSuffix,
 } from './sphinx-project.ts';
 
 // Toctree globs matched against every document, at most (each costs a pass over the documents).
@@ -52,7 +53,10 @@ export const buildSphinxSite: SiteModelBuilder = async (source, siteRoot) => {
   const toc = tocFile === null ? null : readExternalToc((await files.read(tocFile)) ?? '', tocFile);
   if (toc !== null) configurationProblems.push(...toc.problems);
   if (toc?.root != null)
-    config = { ...config, values: new Map([...config.values, ['root_doc', withoutSuffix(toc.root.value)]]) };
+    config = {
+      ...config,
+      values: new Map([...config.values, ['root_doc', withoutSourceSuffix(toc.root.value)]]),
+    };
   const project = findSphinxProject(files, config, srcDir);
   const { documents, docnames, extensions } = project;
   const tocExcluded = toc === null ? new Set<string>() : excludeMissingFromToc(project, config, toc);
@@ -107,7 +111,7 @@ export const buildSphinxSite: SiteModelBuilder = async (source, siteRoot) => {
     configText,
     generatedFolders,
     isGitIgnored,
-    submoduleFolders: await readSubmoduleFolders(files),
+    inSubmodule: createSubmoduleTest(await readSubmoduleFolders(files)),
   });
   const navigation: NavigationEntry[] = [];
   let globsRead = 0;
@@ -142,11 +146,7 @@ export const buildSphinxSite: SiteModelBuilder = async (source, siteRoot) => {
           for (const name of matched) navigation.push({ ...base, target: documents.get(name) ?? null });
           continue;
         }
-        const suffix = project.suffixes.find((candidate) => reference.endsWith(candidate));
-        const target = joinDocname(
-          docname,
-          suffix === undefined ? reference : reference.slice(0, -suffix.length),
-        );
+        const target = joinDocname(docname, withoutSourceSuffix(reference, project.suffixes));
         if (target !== null && generatedDocuments.has(target)) continue;
         if (target !== null) listed.add(target);
         const found = documentFile(target);
@@ -161,7 +161,7 @@ export const buildSphinxSite: SiteModelBuilder = async (source, siteRoot) => {
     const entries = toc.root === null ? toc.items : [{ kind: 'file' as const, ...toc.root }, ...toc.items];
     for (const item of entries) {
       const base = { reference: item.value, file: tocFile, line: item.line, groups: [] };
-      const name = withoutSuffix(item.value.replace(/^\/+/, ''), project.suffixes);
+      const name = withoutSourceSuffix(item.value.replace(/^\/+/, ''), project.suffixes);
       if (item.kind === 'glob') {
         globsRead += 1;
         if (globsRead > maximumGlobs) continue;
@@ -251,12 +251,6 @@ function navigationFileFor(
   }
 }
 
-/** A document name without a source suffix (sphinx-external-toc's `remove_suffix`). */
-function withoutSuffix(name: string, suffixes: readonly string[] = ['.md', '.ipynb', '.rst']): string {
-  const suffix = suffixes.find((candidate) => name.endsWith(candidate));
-  return suffix === undefined ? name : name.slice(0, -suffix.length);
-}
-
 /**
  * With `external_toc_exclude_missing` (Jupyter Book's `only_build_toc_files`), the documents the table
  * of contents neither lists nor matches with a glob are excluded: they leave the project, and are returned.
@@ -266,7 +260,7 @@ function excludeMissingFromToc(project: SphinxProject, config: SphinxConfig, toc
   if (config.values.get('external_toc_exclude_missing') !== true) return excluded;
   const listed = new Set(
     [...(toc.root === null ? [] : [toc.root]), ...toc.items.filter((item) => item.kind === 'file')].map(
-      (item) => withoutSuffix(item.value.replace(/^\/+/, ''), project.suffixes),
+      (item) => withoutSourceSuffix(item.value.replace(/^\/+/, ''), project.suffixes),
     ),
   );
   const globs = compileGlobs(toc.items.filter((item) => item.kind === 'glob').map((item) => item.value));

@@ -128,7 +128,10 @@ export const buildStarlightSite: SiteModelBuilder = async (source, siteRoot) => 
   // starlight-links-validator (https://starlight-links-validator.vercel.app/configuration/) fails the
   // build on a link to a heading its page lacks, unless `errorOnInvalidHashes: false`. Astro's heading
   // ids are github-slugger slugs of their text (rehypeHeadingIds), as Docusaurus's.
-  const configText = (await files.read(config.file)) ?? '';
+  // Comments left out: a plugin commented out checks nothing.
+  const configText = ((await files.read(config.file)) ?? '')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/(^|[^:])\/\/[^\n]*/g, '$1');
   const checksHashes =
     /starlightLinksValidator\s*\(/.test(configText) && !/errorOnInvalidHashes\s*:\s*false/.test(configText);
   const navigationFile =
@@ -145,7 +148,15 @@ export const buildStarlightSite: SiteModelBuilder = async (source, siteRoot) => 
     ...(checksHashes
       ? {
           pageAnchors: (file: string, text: string) =>
-            pages.has(file) && /\.mdx?$/i.test(file) ? readHeadingAnchors(text, /\.mdx$/i.test(file)) : null,
+            pages.has(file) && /\.mdx?$/i.test(file)
+              ? readHeadingAnchors(text, {
+                  mdx: /\.mdx$/i.test(file),
+                  customIds: false,
+                  maintainCase: false,
+                  // The validator accepts the top of any page (`#_top`).
+                  always: ['_top'],
+                })
+              : null,
         }
       : {}),
     configurationProblems: config.problems,
