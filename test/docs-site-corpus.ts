@@ -187,7 +187,13 @@ export async function evaluateSite(corpus: string, name: string, samples: number
     if (base.model.pageAnchors?.(page, text)?.complete === true) {
       await tryChange(
         `broken anchor in ${page}`,
-        new Map([[page, `${text}\n\nSee [a missing section](#quire-missing-${index}).\n`]]),
+        // A fragment alone names any target of the project where fragments are not local (MyST).
+        new Map([
+          [
+            page,
+            `${text}\n\nSee [a missing section](${base.model.fragmentsAreLocal === false ? `./${page.slice(page.lastIndexOf('/') + 1)}` : ''}#quire-missing-${index}).\n`,
+          ],
+        ]),
         [{ file: page, line: text.split('\n').length + 2 }],
       );
     }

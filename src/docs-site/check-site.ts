@@ -36,7 +36,8 @@ export async function checkSite(
     if (facts === null) continue;
     for (const link of facts.links) {
       const target = model.resolveLink(file, link.url, link);
-      if (link.kind === 'link' && (target.kind === 'file' || link.url.startsWith('#'))) {
+      const ownPage = link.url.startsWith('#') && model.fragmentsAreLocal !== false;
+      if (link.kind === 'link' && (target.kind === 'file' || ownPage)) {
         const missing = await missingAnchor(anchorsOf, target.kind === 'file' ? target.file : file, link.url);
         if (missing !== null)
           problems.push({

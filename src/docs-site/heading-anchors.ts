@@ -129,3 +129,52 @@ const mdxParser = createParser(true);
 const cached = new Map<string, Map<string, PageAnchors>>();
 let cachedCharacters = 0;
 const maximumCachedCharacters = 32 * 1024 * 1024;
+
+/**
+ * The anchors Sphinx gives a MyST page (https://myst-parser.readthedocs.io/en/latest/syntax/optional.html#auto-generated-header-anchors,
+ * myst_parser/slugs.py and sphinx_ext/myst_refs.py): with `myst_heading_anchors = N`, headings up to
+ * level N get GitHub-style slugs of their text and inline code (lower case, spaces as `-`, other
+ * characters but word characters, CJK and `-` dropped; repeats `-1`); a link's fragment may also name
+ * any section's docutils id or a label of the page. Versions differ on trimming the title, so both
+ * forms count.
+ */
+export function readMystAnchors(text: string, headingLevels: number, labels: readonly string[]): PageAnchors {
+  if (text.length > maximumCharacters) return { anchors: new Set(), complete: false };
+  const frontMatter = frontMatterPattern.exec(text)?.[0] ?? '';
+  const body = '\n'.repeat(frontMatter.split('\n').length - 1) + text.slice(frontMatter.length);
+  const tokens = markdownParser.parse(body, {});
+  const anchors = new Set<string>(labels);
+  const slugs = new Set<string>();
+  for (const [index, token] of tokens.entries()) {
+    if (token.type !== 'inline' || tokens[index - 1]?.type !== 'heading_open') continue;
+    const level = Number(tokens[index - 1]?.tag.slice(1));
+    const title = (token.children ?? [])
+      .filter((child) => child.type === 'text' || child.type === 'code_inline')
+      .map((child) => child.content)
+      .join('');
+    anchors.add(docutilsId(title));
+    if (level > headingLevels) continue;
+    for (const written of new Set([title, title.trim()])) {
+      const slug = written.toLowerCase().replaceAll(' ', '-').replace(mystSlugClean, '');
+      if (slug === '') continue;
+      let unique = slug;
+      for (let suffix = 1; slugs.has(unique); suffix += 1) unique = `${slug}-${suffix}`;
+      slugs.add(unique);
+      anchors.add(unique);
+    }
+  }
+  return { anchors, complete: true };
+}
+
+// Python's `\w` (Unicode word characters), CJK ideographs, `-` and space are kept.
+const mystSlugClean = /[^\p{L}\p{M}\p{N}\p{Pc}\u4e00-\u9fff\- ]/gu;
+
+/** docutils' `make_id`, near enough for ASCII titles: lower case, other characters as single `-`. */
+function docutilsId(title: string): string {
+  return title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^[-0-9]+|-+$/g, '');
+}

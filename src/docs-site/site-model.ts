@@ -142,6 +142,8 @@ export interface SiteModel {
    * fragments of links to it: Docusaurus warns of a link to an anchor its target page lacks.
    */
   pageAnchors?(file: string, text: string): PageAnchors | null;
+  /** False where a link that is only a fragment (`#x`) names a target anywhere (MyST in Sphinx), not in its page. */
+  fragmentsAreLocal?: boolean;
   /** Files that would be pages but are built only when navigation lists them (Jupyter Book's `only_build_toc_files`). */
   builtOnlyWhenListed?: ReadonlySet<string>;
   /** The navigation file a new page at `file` belongs in, when it is not the first configuration file. */

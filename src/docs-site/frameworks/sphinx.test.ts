@@ -404,6 +404,24 @@ describe('Sphinx site model', () => {
     ]);
   });
 
+  it('checks MyST links to headings where myst_heading_anchors makes anchors, as MyST warns', async () => {
+    // The shape of click's and MyST-Parser's docs: `myst_heading_anchors = 2`, links between pages by
+    // heading slug, and `[text](#label)` naming a label of another page.
+    const files = {
+      'docs/conf.py': 'extensions = ["myst_parser"]\nmyst_heading_anchors = 2\n',
+      'docs/index.md':
+        '# Home\n\n```{toctree}\nguide\n```\n\n[setup](guide.md#set-up-the-cli), [gone](guide.md#gone), [deep](guide.md#deep-section), [label](#elsewhere)\n',
+      'docs/guide.md': '(elsewhere)=\n# Guide\n\n## Set up the `CLI`\n\n### Deep section\n',
+    };
+    const anchorProblems = async (extra: Record<string, string> = {}) =>
+      messages((await check({ ...files, ...extra })).problems).filter((line) => line.includes('anchor'));
+    // `#deep-section` is a level-3 heading: no slug, but its section id still resolves.
+    assert.deepEqual(await anchorProblems(), [
+      'docs/index.md:7: Broken anchor "guide.md#gone": docs/guide.md has no heading or element with the id "gone"',
+    ]);
+    assert.deepEqual(await anchorProblems({ 'docs/conf.py': 'extensions = ["myst_parser"]\n' }), []);
+  });
+
   it('reads what conf.py holds for certain, and leaves alone what it or an extension makes at build time', async () => {
     // The shapes of astropy's (an imported list extended), ansible's (a list chosen by a build tag),
     // sphinx-book-theme's (conf.py writes a page) and Write the Docs' (pages rendered as Jinja) docs.

@@ -1,4 +1,5 @@
 import { createSubmoduleTest, readGitIgnored, readSubmoduleFolders } from '../git-ignored.ts';
+import { readMystAnchors } from '../heading-anchors.ts';
 import { joinInside, normalizeRoute, relativeTo } from '../link-urls.ts';
 import { readReadTheDocsConfig } from '../read-the-docs.ts';
 import { splitExplicitTitle } from '../rst-facts.ts';
@@ -194,6 +195,17 @@ export const buildSphinxSite: SiteModelBuilder = async (source, siteRoot) => {
     isGitIgnored,
   });
 
+  // `myst_heading_anchors = N` gives MyST headings up to level N anchors; a slug function of the
+  // project's own makes them unknown.
+  const anchorLevels = config.values.get('myst_heading_anchors');
+  const headingAnchors =
+    typeof anchorLevels === 'number' &&
+    anchorLevels > 0 &&
+    !config.values.has('myst_heading_slug_func') &&
+    !config.dynamic &&
+    (extensions.has('myst_parser') || extensions.has('myst_nb'))
+      ? anchorLevels
+      : null;
   const orphans = new Set([...facts].filter(([, page]) => page.orphan).map(([file]) => file));
   const rootFile = documents.get(project.rootDoc) ?? null;
   return {
@@ -213,6 +225,17 @@ export const buildSphinxSite: SiteModelBuilder = async (source, siteRoot) => {
     builtOnlyWhenListed: tocExcluded,
     navigationFileFor: (file) => tocFile ?? navigationFileFor(file, project, facts) ?? rootFile ?? configFile,
     resolveLink,
+    ...(headingAnchors === null
+      ? {}
+      : {
+          // MyST warns of a link to an anchor its page lacks (myst.xref_missing); `[text](#x)` alone
+          // names a target anywhere in the project, which is not this check's.
+          fragmentsAreLocal: false,
+          pageAnchors: (file: string, text: string) =>
+            docnames.has(file) && /\.md$/i.test(file)
+              ? readMystAnchors(text, headingAnchors, facts.get(file)?.labels ?? [])
+              : null,
+        }),
     configurationProblems,
     unsupported,
     conventions: [
