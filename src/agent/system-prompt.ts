@@ -6,6 +6,7 @@ const frameworkNames: Record<DocsFramework, string> = {
   mintlify: 'Mintlify',
   docusaurus: 'Docusaurus',
   mkdocs: 'MkDocs',
+  zensical: 'Zensical (Material for MkDocs successor)',
   mdbook: 'mdBook',
   gitbook: 'GitBook (Git Sync)',
   fumadocs: 'Fumadocs',

@@ -126,13 +126,13 @@ export function pagesMissingFromNavigation(model: SiteModel, created: Iterable<s
   for (const entry of model.navigation) {
     if (typeof entry.target === 'string') listed.add(entry.target);
   }
-  const hasUncheckedEntries = model.navigation.some((entry) => isUnchecked(entry.target));
+  const unchecked = model.navigation.flatMap((entry) => (isUnchecked(entry.target) ? [entry.target] : []));
   const problems: SiteProblem[] = [];
   for (const file of created) {
     const isPage = model.pages.has(file) || model.builtOnlyWhenListed?.has(file) === true;
     if (!isPage || listed.has(file) || !model.needsNavigationEntry(file)) continue;
     // Navigation this model could not read might list it: say nothing rather than guess.
-    if (hasUncheckedEntries) continue;
+    if (unchecked.some((target) => target.onlyFile === undefined || target.onlyFile === file)) continue;
     const where = model.navigationFileFor?.(file) ?? model.configFiles[0] ?? 'the navigation';
     problems.push({
       file,

@@ -41,6 +41,13 @@ const signatures: Signature[] = [
     pattern: /(^|\/)docusaurus\.config\.(js|cjs|mjs|ts|cts|mts)$/,
     siteRoot: folderOfFile,
   },
+  // Zensical's `build` takes `zensical.toml` before a `mkdocs.yml` beside it (zensical/main.py).
+  {
+    framework: 'zensical',
+    pattern: /(^|\/)zensical\.toml$/,
+    siteRoot: folderOfFile,
+    confirm: (text) => /^[ \t]*(\[project\]|site_name[ \t]*=)/m.test(text),
+  },
   { framework: 'mkdocs', pattern: /(^|\/)mkdocs\.ya?ml$/, siteRoot: folderOfFile },
   { framework: 'mdbook', pattern: /(^|\/)book\.toml$/, siteRoot: folderOfFile },
   { framework: 'gitbook', pattern: /(^|\/)\.gitbook\.yaml$/, siteRoot: folderOfFile },

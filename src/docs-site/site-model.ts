@@ -10,6 +10,7 @@ export type DocsFramework =
   | 'mintlify'
   | 'docusaurus'
   | 'mkdocs'
+  | 'zensical'
   | 'mdbook'
   | 'gitbook'
   | 'fumadocs'
@@ -86,6 +87,8 @@ export interface SiteSource {
 /** Why a value could not be known (configuration computed by code, a plugin this model does not read). */
 export interface Unchecked {
   unchecked: string;
+  /** The one file an unchecked navigation entry can list, when known (a page a build step writes). */
+  onlyFile?: string;
 }
 
 export interface NavigationEntry {

@@ -58,6 +58,8 @@ describe('navigation kept whole', () => {
       'docs.json':
         '{\n  "navigation": [\n    {\n      "group": "Start",\n      "pages": [\n        "index",\n        "guides/setup"\n      ]\n    }\n  ]\n}\n',
       'mkdocs.yml': 'nav:\n  - Home: index.md\n  - Setup: guides/setup.md\n  - Deploy: deploy.md\n',
+      'zensical.toml':
+        '[project]\nnav = [\n  { "Home" = "index.md" },\n  { "Deploy" = "deploy.md" },\n  { "Guides" = [\n    { "Setup" = "guides/setup.md" },\n  ] },\n]\n',
       'src/SUMMARY.md':
         '# Summary\n\n- [Intro](intro.md)\n- [Setup](guides/setup.md)\n    - [Nested](guides/nested.md)\n',
     });
@@ -134,22 +136,28 @@ describe('navigation kept whole', () => {
     assert.deepEqual(configuration.navigation[0]?.pages, ['index']);
   });
 
-  it('removes YAML and summary lines, but not an entry with children', async () => {
+  it('removes YAML, TOML and summary lines, but not an entry with children', async () => {
     const report = await keepSiteWhole(
       context,
       { kind: 'delete', path: 'docs/deploy.md' },
       {
         entries: [
           entry('mkdocs.yml', 4, 'deploy.md', 'docs/deploy.md'),
+          entry('zensical.toml', 4, 'deploy.md', 'docs/deploy.md'),
           entry('src/SUMMARY.md', 4, 'guides/setup.md', 'src/guides/setup.md'),
         ],
         links: [],
       },
     );
     assert.equal(read('mkdocs.yml'), 'nav:\n  - Home: index.md\n  - Setup: guides/setup.md\n');
+    assert.equal(
+      read('zensical.toml'),
+      '[project]\nnav = [\n  { "Home" = "index.md" },\n  { "Guides" = [\n    { "Setup" = "guides/setup.md" },\n  ] },\n]\n',
+    );
     assert.match(read('src/SUMMARY.md'), /\[Setup\]\(guides\/setup\.md\)/);
     assert.deepEqual(report, [
       '- mkdocs.yml:4: navigation entry "deploy.md" removed',
+      '- zensical.toml:4: navigation entry "deploy.md" removed',
       '- src/SUMMARY.md:4: navigation entry "guides/setup.md" still names the deleted page; remove it',
     ]);
   });

@@ -131,14 +131,15 @@ function replaceValue(lines: string[], index: number, value: string, replacement
 
 /**
  * Removes a line that holds nothing but the entry: `"page",` (JSON, JavaScript), `- page.md` or
- * `- Title: page.md` (YAML), `- [Title](page.md)` (a Markdown summary) — and no children below it.
+ * `- Title: page.md` (YAML), `- [Title](page.md)` (a Markdown summary), `{ "Title" = "page.md" },`
+ * (TOML: Zensical) — and no children below it.
  * A JSON list's comma is kept right when the last item goes.
  */
 function removeEntryLine(lines: string[], index: number, reference: string): boolean {
   const line = lines[index] ?? '';
   const quoted = escapeForPattern(reference);
   const alone = new RegExp(
-    `^\\s*(?:["'\`]${quoted}["'\`],?|-\\s+(?:[^:]+:\\s+)?["']?${quoted}["']?|[-*]?\\s*\\[[^\\]]*\\]\\(${quoted}\\))\\s*$`,
+    `^\\s*(?:["'\`]${quoted}["'\`],?|-\\s+(?:[^:]+:\\s+)?["']?${quoted}["']?|[-*]?\\s*\\[[^\\]]*\\]\\(${quoted}\\)|\\{\\s*(?:"[^"]*"|'[^']*'|[\\w-]+)\\s*=\\s*["']${quoted}["']\\s*\\},?)\\s*$`,
   );
   if (!alone.test(line)) return false;
   const indentation = /^\s*/.exec(line)?.[0].length ?? 0;

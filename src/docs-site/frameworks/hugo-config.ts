@@ -1,8 +1,7 @@
-import { parse as parseToml, TomlError } from 'smol-toml';
 import { parseDocument } from 'yaml';
 import { joinInside } from '../link-urls.ts';
 import type { RepositoryFiles, SiteProblem } from '../site-model.ts';
-import { isRecord, yamlProblems, yamlValue } from './yaml-problems.ts';
+import { isRecord, tomlValue, yamlProblems, yamlValue } from './yaml-problems.ts';
 
 /** A folder of the repository mounted into Hugo's content or static tree. */
 export interface HugoMount {
@@ -206,18 +205,9 @@ async function readConfigFile(
   const text = (await files.read(path)) ?? '';
   let value: unknown = {};
   if (path.endsWith('.toml')) {
-    try {
-      value = parseToml(text);
-    } catch (error: unknown) {
-      const line = error instanceof TomlError ? error.line : 1;
-      const message = error instanceof Error ? (error.message.split('\n')[0] ?? '') : 'unreadable';
-      problems.push({
-        file: path,
-        line,
-        message: `${path} is not valid TOML: ${message}`,
-        key: 'configuration\0toml',
-      });
-    }
+    const read = tomlValue(text, path);
+    problems.push(...read.problems);
+    value = read.value;
   } else if (path.endsWith('.json')) {
     try {
       value = JSON.parse(text);

@@ -9,7 +9,7 @@ import { buildJekyllSite } from './jekyll.ts';
 import { buildMarkdownSite } from './markdown.ts';
 import { buildMdBookSite } from './mdbook.ts';
 import { buildMintlifySite } from './mintlify.ts';
-import { buildMkDocsSite } from './mkdocs.ts';
+import { buildMkDocsSite, buildZensicalSite } from './mkdocs.ts';
 import { buildMystSite } from './myst.ts';
 import { buildNextraSite } from './nextra.ts';
 import { buildQuartoSite } from './quarto.ts';
@@ -22,6 +22,7 @@ export const siteModelBuilders: Readonly<Record<DocsFramework, SiteModelBuilder>
   mintlify: buildMintlifySite,
   docusaurus: buildDocusaurusSite,
   mkdocs: buildMkDocsSite,
+  zensical: buildZensicalSite,
   mdbook: buildMdBookSite,
   gitbook: buildGitBookSite,
   fumadocs: buildFumadocsSite,

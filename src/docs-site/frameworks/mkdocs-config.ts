@@ -1,9 +1,9 @@
 import { parseDocument } from 'yaml';
 import { folderOf, joinInside } from '../link-urls.ts';
 import type { RepositoryFiles, SiteProblem } from '../site-model.ts';
-import { isRecord, yamlProblems } from './yaml-problems.ts';
+import { isRecord, tomlValue, yamlProblems } from './yaml-problems.ts';
 
-/** One `mkdocs.yml` as read, with the `INHERIT` chain merged in. */
+/** One `mkdocs.yml` as read, with the `INHERIT` chain merged in, or one `zensical.toml`. */
 export interface MkDocsConfig {
   /** The configuration file, and the files it inherits from (nearest first). */
   file: string;
@@ -52,6 +52,25 @@ export async function readMkDocsConfig(files: RepositoryFiles, file: string): Pr
     values,
     navFile,
     texts,
+    problems,
+  };
+}
+
+/**
+ * Reads a Zensical configuration (https://zensical.org/docs/setup/basics/): TOML whose settings are
+ * those of `mkdocs.yml`, in a `[project]` table (zensical/config.py takes the table when present,
+ * else the whole file). It has no `INHERIT`.
+ */
+export async function readZensicalConfig(files: RepositoryFiles, file: string): Promise<MkDocsConfig> {
+  const text = (await files.read(file)) ?? '';
+  const { value, problems } = tomlValue(text, file);
+  const values = isRecord(value.project) ? value.project : value;
+  return {
+    file,
+    inherited: [],
+    values,
+    navFile: Array.isArray(values.nav) ? file : null,
+    texts: new Map([[file, text]]),
     problems,
   };
 }
@@ -117,7 +136,13 @@ export function readMarkdownExtensions(
 ): Map<string, Record<string, unknown>> {
   const extensions = new Map<string, Record<string, unknown>>();
   const list = values.markdown_extensions;
-  const add = (name: string, options: unknown) => extensions.set(name, isRecord(options) ? options : {});
+  const add = (name: string, options: unknown) => {
+    // Zensical's TOML tables nest dotted names (`[project.markdown_extensions.pymdownx.snippets]`);
+    // zensical/config.py hoists them back to `pymdownx.snippets`.
+    if ((name === 'pymdownx' || name === 'zensical') && isRecord(options)) {
+      for (const [child, childOptions] of Object.entries(options)) add(`${name}.${child}`, childOptions);
+    } else extensions.set(name, isRecord(options) ? options : {});
+  };
   if (Array.isArray(list)) {
     for (const item of list) {
       if (typeof item === 'string') add(item, {});

@@ -1,12 +1,16 @@
 import { posix } from 'node:path';
 import { folderOf, isWithin, joinInside, normalizeRoute, relativeTo } from '../link-urls.ts';
 import type { SiteSource } from '../site-model.ts';
-import { type MkDocsConfig, readMkDocsConfig, readPlugins } from './mkdocs-config.ts';
+import { type MkDocsConfig, readMkDocsConfig, readPlugins, readZensicalConfig } from './mkdocs-config.ts';
 import { gitignoreMatcher } from './mkdocs-navigation.ts';
 import { isRecord } from './yaml-problems.ts';
 
+/** The builds that read MkDocs' configuration and Python-Markdown pages: MkDocs and Zensical. */
+export type MkDocsFlavor = 'mkdocs' | 'zensical';
+
 /** One built MkDocs site: the primary one, or a translation built from its own folder. */
 export interface MkDocsSite {
+  flavor: MkDocsFlavor;
   /** The language folder's name for a translation (`de`), null for the primary site. */
   language: string | null;
   config: MkDocsConfig;
@@ -26,8 +30,9 @@ export interface MkDocsSite {
 // Python-Markdown's page extensions as MkDocs lists them (mkdocs/utils/__init__.py, markdown_extensions).
 const documentPattern = /\.(md|markdown|mdown|mkdn|mkd)$/i;
 
-export function isMkDocsDocument(path: string): boolean {
-  return documentPattern.test(path);
+export function isMkDocsDocument(path: string, flavor: MkDocsFlavor = 'mkdocs'): boolean {
+  // Zensical renders `**/*.md` only (zensical/src/workflow.rs, process_markdown).
+  return flavor === 'zensical' ? path.endsWith('.md') : documentPattern.test(path);
 }
 
 /**
@@ -36,13 +41,21 @@ export function isMkDocsDocument(path: string): boolean {
  * configuration that inherits the primary one (`INHERIT: ../en/mkdocs.yml`), served under `/de/`.
  * The translation layout is recognized when at least one sibling's `mkdocs.yml` inherits the primary.
  */
-export async function findMkDocsSites(source: SiteSource, configFile: string): Promise<MkDocsSite[]> {
+export async function findMkDocsSites(
+  source: SiteSource,
+  configFile: string,
+  flavor: MkDocsFlavor = 'mkdocs',
+): Promise<MkDocsSite[]> {
   const files = source.files;
-  const primaryConfig = await readMkDocsConfig(files, configFile);
-  const primary = await buildSite(source, primaryConfig, null);
+  const primaryConfig =
+    flavor === 'zensical'
+      ? await readZensicalConfig(files, configFile)
+      : await readMkDocsConfig(files, configFile);
+  const primary = await buildSite(source, primaryConfig, null, flavor);
   const sites = primary === null ? [] : [primary];
   const configFolder = folderOf(configFile);
-  if (configFolder === '' || primary === null) return sites;
+  // Zensical's TOML has no `INHERIT`, so no translation inherits the primary configuration.
+  if (configFolder === '' || primary === null || flavor === 'zensical') return sites;
   const parent = folderOf(configFolder);
   const siblings = new Map<string, string | null>();
   const configName = configFile.slice(configFolder.length + 1);
@@ -75,7 +88,7 @@ export async function findMkDocsSites(source: SiteSource, configFile: string): P
       values: { ...primaryConfig.values, docs_dir: docsDirRelative },
       problems: [],
     };
-    const site = await buildSite(source, config, folder, languageFolder);
+    const site = await buildSite(source, config, folder, flavor, languageFolder);
     if (site !== null && site.files.size > 0) sites.push(site);
   }
   return sites;
@@ -85,6 +98,7 @@ async function buildSite(
   source: SiteSource,
   config: MkDocsConfig,
   language: string | null,
+  flavor: MkDocsFlavor,
   folder = folderOf(config.file),
 ): Promise<MkDocsSite | null> {
   const values = config.values;
@@ -92,12 +106,14 @@ async function buildSite(
   const docsDir = joinInside(folder, docsDirValue);
   if (docsDir === null) return null;
   const useDirectoryUrls = values.use_directory_urls !== false;
-  // MkDocs leaves out dot files and `templates/` unless `exclude_docs` says otherwise.
+  // MkDocs leaves out dot files and `templates/` unless `exclude_docs` says otherwise; Zensical
+  // skips hidden folders (zensical-watch's agent) and knows no `exclude_docs`.
   const excludePatterns = typeof values.exclude_docs === 'string' ? values.exclude_docs : '';
-  const excluded = gitignoreMatcher(`.*\n/templates/\n${excludePatterns}`);
+  const excluded = gitignoreMatcher(flavor === 'zensical' ? '.*' : `.*\n/templates/\n${excludePatterns}`);
   const isExcluded = (path: string) => excluded(relativeTo(docsDir, path));
   const plugins = readPlugins(values);
-  const blog = plugins.get('blog');
+  // Zensical runs none of MkDocs' plugins; its blog is not built from them.
+  const blog = flavor === 'zensical' ? undefined : plugins.get('blog');
   const blogDir =
     blog === undefined
       ? null
@@ -108,6 +124,7 @@ async function buildSite(
       ? null
       : joinInside(docsDir, postDirValue.replace('{blog}', relativeTo(docsDir, blogDir)));
   const site: MkDocsSite = {
+    flavor,
     language,
     config,
     docsDir,
@@ -120,7 +137,7 @@ async function buildSite(
     isExcluded,
   };
   for (const path of source.files.paths) {
-    if (!isWithin(docsDir, path) || !isMkDocsDocument(path) || isExcluded(path)) continue;
+    if (!isWithin(docsDir, path) || !isMkDocsDocument(path, flavor) || isExcluded(path)) continue;
     // index.md wins over README.md in the same folder (MkDocs skips the README with a warning).
     if (/(^|\/)README\.md$/i.test(path) && source.files.has(`${folderOf(path)}/index.md`)) continue;
     let route = routeOfDocument(relativeTo(docsDir, path), useDirectoryUrls);

@@ -21,7 +21,13 @@ import type {
 import { createCheckoutCoverage } from './checkout-coverage.ts';
 import { readMarkdownExtensions, readPlugins } from './mkdocs-config.ts';
 import { gitignoreMatcher, readMkDocsNav } from './mkdocs-navigation.ts';
-import { findMkDocsSites, isMkDocsDocument, type MkDocsSite, siteOf } from './mkdocs-sites.ts';
+import {
+  findMkDocsSites,
+  isMkDocsDocument,
+  type MkDocsFlavor,
+  type MkDocsSite,
+  siteOf,
+} from './mkdocs-sites.ts';
 import { isRecord } from './yaml-problems.ts';
 
 // Plugins that make the navigation from the files (so a page needs no `nav` entry) or generate pages.
@@ -35,12 +41,31 @@ const pageGeneratingPlugins = ['gen-files', 'monorepo', 'multirepo', 'i18n', 'mk
  * Translations in sibling folders that inherit the configuration are sites of their own under
  * `/<language>/`, falling back to the primary language's files.
  */
-export const buildMkDocsSite: SiteModelBuilder = async (source, siteRoot) => {
+export const buildMkDocsSite: SiteModelBuilder = (source, siteRoot) =>
+  buildPythonMarkdownSite(source, siteRoot, 'mkdocs');
+
+/**
+ * Zensical (https://zensical.org/docs/setup/basics/), by Material for MkDocs' authors: the same
+ * settings read from `zensical.toml` (preferred to `mkdocs.yml` beside it, as its `build` command
+ * looks for them), the same pages and links, but `.md` files only, no `INHERIT`, no `exclude_docs`
+ * or `not_in_nav`, and none of MkDocs' plugins run. Its build validates every relative link whose
+ * path ends in `.md` (https://zensical.org/docs/setup/validation/, zensical/src/python/issues.rs),
+ * absolute ones included, which it does not rewrite.
+ */
+export const buildZensicalSite: SiteModelBuilder = (source, siteRoot) =>
+  buildPythonMarkdownSite(source, siteRoot, 'zensical');
+
+async function buildPythonMarkdownSite(
+  source: SiteSource,
+  siteRoot: string,
+  flavor: MkDocsFlavor,
+): Promise<SiteModel> {
   const files = source.files;
-  const configFile = [`${siteRoot}/mkdocs.yml`, `${siteRoot}/mkdocs.yaml`]
-    .map((path) => path.replace(/^\//, ''))
+  const names = flavor === 'zensical' ? ['zensical.toml'] : ['mkdocs.yml', 'mkdocs.yaml'];
+  const configFile = names
+    .map((name) => `${siteRoot}/${name}`.replace(/^\//, ''))
     .find((path) => files.has(path));
-  const sites = configFile === undefined ? [] : await findMkDocsSites(source, configFile);
+  const sites = configFile === undefined ? [] : await findMkDocsSites(source, configFile, flavor);
   const primary = sites[0];
   const unsupported: string[] = [];
   const configFiles = new Set<string>();
@@ -55,7 +80,8 @@ export const buildMkDocsSite: SiteModelBuilder = async (source, siteRoot) => {
       problems.set(`${problem.file}\0${problem.line}\0${problem.key}`, problem);
   }
   const values = primary?.config.values ?? {};
-  const plugins = readPlugins(values);
+  // Zensical runs none of MkDocs' plugins: a `redirects` or `awesome-pages` entry does nothing there.
+  const plugins = flavor === 'zensical' ? new Map<string, Record<string, unknown>>() : readPlugins(values);
   const hasNavigationPlugin = navigationPlugins.some((name) => plugins.has(name));
   const generatesPages = pageGeneratingPlugins.some((name) => plugins.has(name));
   const redirects = readRedirects(plugins.get('redirects'));
@@ -63,12 +89,15 @@ export const buildMkDocsSite: SiteModelBuilder = async (source, siteRoot) => {
     for (const problem of brokenRedirectTargets(primary, plugins.get('redirects'), files))
       problems.set(`${problem.file}\0${problem.line}\0${problem.key}`, problem);
   }
-  describeUnsupported(values, plugins, configFile ?? 'mkdocs.yml', unsupported);
+  const configName = configFile ?? names[0] ?? '';
+  describeUnsupported(values, flavor === 'zensical' ? readPlugins(values) : plugins, configName, unsupported);
   if (primary === undefined)
-    unsupported.push('No readable MkDocs configuration: pages and links are not checked');
+    unsupported.push(`No readable ${flavorName[flavor]} configuration: pages and links are not checked`);
 
   const navigation = readNavigation(sites, files, hasNavigationPlugin || generatesPages);
-  const notInNav = gitignoreMatcher(typeof values.not_in_nav === 'string' ? values.not_in_nav : '');
+  const notInNav = gitignoreMatcher(
+    flavor === 'mkdocs' && typeof values.not_in_nav === 'string' ? values.not_in_nav : '',
+  );
   const folders = listFolders(files.paths);
   const isExpected = createCheckoutCoverage(files.paths);
 
@@ -76,7 +105,11 @@ export const buildMkDocsSite: SiteModelBuilder = async (source, siteRoot) => {
     if (isExternalUrl(url)) return { kind: 'external' };
     const { path } = splitUrl(url);
     if (path === '') return { kind: 'external' };
-    if (path.startsWith('/')) return { kind: 'unchecked', reason: 'MkDocs does not validate absolute links' };
+    if (path.startsWith('/')) {
+      if (flavor === 'zensical' && /\.md$/i.test(path))
+        return { kind: 'broken', reason: `Zensical does not rewrite absolute links: ${path} is not served` };
+      return { kind: 'unchecked', reason: `${flavorName[flavor]} does not validate absolute links` };
+    }
     const site = siteOf(sites, from);
     if (site === null) return { kind: 'unchecked', reason: 'the linking file is outside docs_dir' };
     const target = joinInside(folderOf(from), path);
@@ -93,6 +126,9 @@ export const buildMkDocsSite: SiteModelBuilder = async (source, siteRoot) => {
       if (generatesPages)
         return { kind: 'unchecked', reason: 'a plugin generates files this model does not see' };
       if (site.isExcluded(target)) return { kind: 'unchecked', reason: 'an excluded file' };
+      const notebook = notebookOf(target, files);
+      if (notebook !== null)
+        return { kind: 'unchecked', reason: `a build step may make it from ${notebook}` };
       // An image or download this checkout may not hold at all (see checkout-coverage.ts).
       if (!isMkDocsDocument(target) && !isExpected(target))
         return {
@@ -115,14 +151,14 @@ export const buildMkDocsSite: SiteModelBuilder = async (source, siteRoot) => {
 
   const needsNavigationEntry = (file: string): boolean => {
     const site = siteOf(sites, file);
-    if (site === null || !isMkDocsDocument(file) || site.isExcluded(file)) return false;
+    if (site === null || !isMkDocsDocument(file, flavor) || site.isExcluded(file)) return false;
     if (hasNavigationPlugin || site.config.navFile === null) return false;
     if (site.postsDir !== null && isWithin(site.postsDir, file)) return false;
     return !notInNav(relativeTo(site.docsDir, file));
   };
 
   const model: SiteModel = {
-    framework: 'mkdocs',
+    framework: flavor,
     siteRoot,
     configFiles: [...configFiles],
     pages,
@@ -135,7 +171,20 @@ export const buildMkDocsSite: SiteModelBuilder = async (source, siteRoot) => {
     conventions: await describeConventions(source, sites, resolveLink),
   };
   return model;
-};
+}
+
+const flavorName: Record<MkDocsFlavor, string> = { mkdocs: 'MkDocs', zensical: 'Zensical' };
+
+/**
+ * The notebook beside a Markdown file that is not in the repository (`guide/intro.ipynb` for
+ * `guide/intro.md`): projects that convert their notebooks in a build step (leafmap's
+ * `scripts/convert_notebooks.py` before `zensical build`) link and list the pages it writes.
+ */
+function notebookOf(target: string, files: SiteSource['files']): string | null {
+  if (!/\.md$/i.test(target)) return null;
+  const notebook = `${target.slice(0, -3)}.ipynb`;
+  return files.has(notebook) ? notebook : null;
+}
 
 /** The page serving a folder link (`guide/`): its `index.md` or `README.md`. */
 function pageOfFolder(site: MkDocsSite, folder: string): string | null {
@@ -202,6 +251,17 @@ function topLevelYamlSpan(text: string, key: string): [number, number] | undefin
   return [start, next === null ? text.length : lineEnd + 1 + next.index];
 }
 
+/**
+ * Where a key's value is written in a TOML file (offsets, end excluded): from `key =` at the start of
+ * a line to the next table header (`[project.theme]`), since an array may span many lines.
+ */
+function tomlKeySpan(text: string, key: string): [number, number] | undefined {
+  const start = new RegExp(`^[ \\t]*${key}[ \\t]*=`, 'm').exec(text)?.index;
+  if (start === undefined) return undefined;
+  const next = /^[ \t]*\[\[?[A-Za-z_"']/m.exec(text.slice(start));
+  return [start, next === null ? text.length : start + next.index];
+}
+
 function readNavigation(sites: readonly MkDocsSite[], files: SiteSource['files'], generated: boolean) {
   const navigation: NavigationEntry[] = [];
   const primary = sites[0];
@@ -215,7 +275,7 @@ function readNavigation(sites: readonly MkDocsSite[], files: SiteSource['files']
       const text = site.config.texts.get(navFile) ?? '';
       const lines = new ConfigLines(text);
       // Only within `nav:`: a redirect map or a plugin's option may name the same page before it.
-      const within = topLevelYamlSpan(text, 'nav');
+      const within = site.flavor === 'zensical' ? tomlKeySpan(text, 'nav') : topLevelYamlSpan(text, 'nav');
       items = readMkDocsNav(site.config.values.nav).map((item) => ({
         ...item,
         line: lines.lineOf(item.reference, within),
@@ -226,6 +286,7 @@ function readNavigation(sites: readonly MkDocsSite[], files: SiteSource['files']
       const page = joinInside(site.docsDir, item.reference);
       const fallback =
         site.language !== null && primary !== undefined ? joinInside(primary.docsDir, item.reference) : null;
+      const notebook = page === null ? null : notebookOf(page, files);
       const target =
         page !== null && files.has(page)
           ? page
@@ -233,7 +294,9 @@ function readNavigation(sites: readonly MkDocsSite[], files: SiteSource['files']
             ? fallback
             : generated
               ? { unchecked: 'a plugin may generate this page' }
-              : null;
+              : notebook !== null
+                ? { unchecked: `a build step may make it from ${notebook}`, onlyFile: page ?? undefined }
+                : null;
       navigation.push({
         reference: item.reference,
         file: navFile,
@@ -301,7 +364,9 @@ async function describeConventions(
     }
   }
   const conventions = [
-    `Links are file paths relative to the linking page, to the Markdown file itself${example}; MkDocs turns them into URLs.`,
+    primary.flavor === 'zensical'
+      ? `Links are file paths relative to the linking page, to the Markdown file itself${example}; Zensical turns them into URLs (never \`/absolute.md\`, which it leaves as written).`
+      : `Links are file paths relative to the linking page, to the Markdown file itself${example}; MkDocs turns them into URLs.`,
   ];
   const navFile = primary.config.navFile;
   conventions.push(

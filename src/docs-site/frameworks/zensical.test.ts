@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { analyzeSite, checkSite, memoryFiles, PageFactsCache, pagesMissingFromNavigation } from '../index.ts';
+
+async function check(files: Record<string, string>) {
+  const site = await analyzeSite(memoryFiles(files), new PageFactsCache());
+  const problems = await checkSite(site.model, site.source);
+  return { model: site.model, problems };
+}
+
+// The shape of opengeos/leafmap's `zensical.toml`: a `[project]` table, a nav of inline tables with
+// external links and sections, notebooks a build step converts to the `.md` pages the nav names,
+// dotted Markdown extension tables, and a `mkdocs.yml` left beside it.
+const leafmapShape = {
+  'zensical.toml': [
+    '[project]',
+    'site_name = "leafmap"',
+    'site_url = "https://leafmap.org"',
+    '',
+    'nav = [',
+    '  { "Home" = "index.md" },',
+    '  { "Book" = "https://book.leafmap.org" },',
+    '  { "Usage" = "notebooks/00_key_features.md" },',
+    '  { "API Reference" = [',
+    '    { "common module" = "common.md" },',
+    '    { "gone module" = "gone.md" },',
+    '  ] },',
+    ']',
+    '',
+    '[project.theme]',
+    'language = "en"',
+    '',
+    '[project.plugins.mkdocstrings.handlers.python.options]',
+    'docstring_style = "google"',
+    '',
+    '[project.markdown_extensions.pymdownx.snippets]',
+    '[project.markdown_extensions.toc]',
+    'permalink = true',
+    '',
+  ].join('\n'),
+  'mkdocs.yml': 'site_name: leafmap\nnav:\n  - Old: old.md\n',
+  'docs/index.md':
+    '# leafmap\n\n[Common](common.md), [usage](notebooks/00_key_features.md), [missing](nothing.md).\n',
+  'docs/common.md': '# common\n\n::: leafmap.common\n\n[Home](/index.md) and [up](../README.md)\n',
+  'docs/unlisted.md': '# Unlisted\n',
+  'docs/notebooks/00_key_features.ipynb': '{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}',
+  'docs/notes.markdown': '# Not a page for Zensical\n\n[broken](nowhere.md)\n',
+};
+
+describe('Zensical site model', () => {
+  it('is detected by zensical.toml, taken before the mkdocs.yml beside it', async () => {
+    const { model } = await check(leafmapShape);
+    assert.equal(model.framework, 'zensical');
+    assert.deepEqual(model.configFiles, ['zensical.toml']);
+    assert.deepEqual(model.pages.get('docs/common.md'), ['/common']);
+    // Zensical renders `.md` files only.
+    assert.equal(model.pages.has('docs/notes.markdown'), false);
+  });
+
+  it('reads the nav of inline tables with lines and sections, skipping external links', async () => {
+    const { model } = await check(leafmapShape);
+    assert.deepEqual(
+      model.navigation.map((entry) => [entry.reference, entry.line, entry.groups.join('/'), entry.target]),
+      [
+        ['index.md', 6, 'Home', 'docs/index.md'],
+        [
+          'notebooks/00_key_features.md',
+          8,
+          'Usage',
+          {
+            unchecked: 'a build step may make it from docs/notebooks/00_key_features.ipynb',
+            onlyFile: 'docs/notebooks/00_key_features.md',
+          },
+        ],
+        ['common.md', 10, 'API Reference/common module', 'docs/common.md'],
+        ['gone.md', 11, 'API Reference/gone module', null],
+      ],
+    );
+  });
+
+  it('reports what its build reports: missing .md pages, absolute .md links, nav entries to nothing', async () => {
+    const { problems } = await check(leafmapShape);
+    assert.deepEqual(problems.map((problem) => [problem.file, problem.line, problem.message]).sort(), [
+      [
+        'docs/common.md',
+        5,
+        'Broken link "/index.md": Zensical does not rewrite absolute links: /index.md is not served',
+      ],
+      ['docs/index.md', 3, 'Broken link "nothing.md": no file docs/nothing.md'],
+      ['zensical.toml', 11, 'Navigation entry "gone.md" names no page'],
+    ]);
+  });
+
+  it('lists a new page missing from the nav, and reports TOML syntax errors at their line', async () => {
+    // The nav's entries to converted notebooks name their own pages only: a new page is still missing.
+    const { model } = await check(leafmapShape);
+    assert.deepEqual(
+      pagesMissingFromNavigation(model, ['docs/unlisted.md']).map((problem) => problem.message),
+      ['New page is missing from navigation; add it to zensical.toml'],
+    );
+    const { problems } = await check({
+      ...leafmapShape,
+      'zensical.toml': '[project]\nsite_name = "x"\nnav = [ { "Home" = "index.md" } ]\nbroken = \n',
+    });
+    const syntax = problems.find((problem) => problem.file === 'zensical.toml');
+    assert.equal(syntax?.line, 4);
+    assert.match(syntax?.message ?? '', /not valid TOML/);
+  });
+
+  it('reads a configuration without a [project] table, and without a nav every page is listed', async () => {
+    const { model, problems } = await check({
+      'zensical.toml': 'site_name = "Plain"\ndocs_dir = "content"\n',
+      'content/index.md': '# Plain\n\n[Guide](guide.md)\n',
+      'content/guide.md': '# Guide\n',
+    });
+    assert.equal(model.framework, 'zensical');
+    assert.deepEqual(model.pages.get('content/guide.md'), ['/guide']);
+    assert.equal(model.needsNavigationEntry('content/guide.md'), false);
+    assert.deepEqual(problems, []);
+  });
+});
