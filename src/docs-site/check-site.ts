@@ -92,6 +92,7 @@ async function missingAnchor(
   if (anchors === null || !anchors.complete) return null;
   const decoded = decodePath(fragment);
   if (anchors.anchors.has(fragment) || anchors.anchors.has(decoded)) return null;
+  if (anchors.knownPrefixes?.some((prefix) => decoded.startsWith(prefix)) === true) return null;
   return `${target} has no heading or element with the id "${decoded}"`;
 }
 

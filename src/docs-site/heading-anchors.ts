@@ -10,6 +10,8 @@ export interface PageAnchors {
    * component rendered in the page (a component may register an anchor of its own).
    */
   complete: boolean;
+  /** Ids the build numbers for itself, known by their start (Python-Markdown's `__tabbed_1_2`). */
+  knownPrefixes?: readonly string[];
 }
 
 // A page this long is not parsed whole for its anchors (the full parse is about 20 times the cost

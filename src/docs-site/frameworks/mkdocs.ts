@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import { ConfigLines } from '../config-lines.ts';
+import { readGitIgnored } from '../git-ignored.ts';
 import {
   folderOf,
   isExternalUrl,
@@ -10,6 +11,7 @@ import {
   relativeTo,
   splitUrl,
 } from '../link-urls.ts';
+import { readPythonMarkdownAnchors } from '../python-markdown-anchors.ts';
 import type {
   LinkTarget,
   NavigationEntry,
@@ -94,7 +96,9 @@ async function buildPythonMarkdownSite(
   if (primary === undefined)
     unsupported.push(`No readable ${flavorName[flavor]} configuration: pages and links are not checked`);
 
-  const navigation = readNavigation(sites, files, hasNavigationPlugin || generatesPages);
+  const isGitIgnored = await readGitIgnored(files);
+  const madeByBuildStep = (path: string) => buildStepReason(path, files, isGitIgnored);
+  const navigation = readNavigation(sites, files, hasNavigationPlugin || generatesPages, madeByBuildStep);
   const notInNav = gitignoreMatcher(
     flavor === 'mkdocs' && typeof values.not_in_nav === 'string' ? values.not_in_nav : '',
   );
@@ -126,9 +130,8 @@ async function buildPythonMarkdownSite(
       if (generatesPages)
         return { kind: 'unchecked', reason: 'a plugin generates files this model does not see' };
       if (site.isExcluded(target)) return { kind: 'unchecked', reason: 'an excluded file' };
-      const notebook = notebookOf(target, files);
-      if (notebook !== null)
-        return { kind: 'unchecked', reason: `a build step may make it from ${notebook}` };
+      const madeBy = madeByBuildStep(target);
+      if (madeBy !== null) return { kind: 'unchecked', reason: madeBy };
       // An image or download this checkout may not hold at all (see checkout-coverage.ts).
       if (!isMkDocsDocument(target) && !isExpected(target))
         return {
@@ -157,6 +160,7 @@ async function buildPythonMarkdownSite(
     return !notInNav(relativeTo(site.docsDir, file));
   };
 
+  const anchorsChecked = primary !== undefined && checksAnchors(primary, flavor);
   const model: SiteModel = {
     framework: flavor,
     siteRoot,
@@ -166,6 +170,12 @@ async function buildPythonMarkdownSite(
     navigation,
     needsNavigationEntry,
     resolveLink,
+    ...(anchorsChecked
+      ? {
+          pageAnchors: (file: string, text: string) =>
+            isMkDocsDocument(file, flavor) ? readPythonMarkdownAnchors(text) : null,
+        }
+      : {}),
     configurationProblems: [...problems.values()],
     unsupported,
     conventions: await describeConventions(source, sites, resolveLink),
@@ -176,14 +186,42 @@ async function buildPythonMarkdownSite(
 const flavorName: Record<MkDocsFlavor, string> = { mkdocs: 'MkDocs', zensical: 'Zensical' };
 
 /**
- * The notebook beside a Markdown file that is not in the repository (`guide/intro.ipynb` for
- * `guide/intro.md`): projects that convert their notebooks in a build step (leafmap's
- * `scripts/convert_notebooks.py` before `zensical build`) link and list the pages it writes.
+ * Whether the build warns of a link to an anchor its target page lacks: Zensical does unless
+ * `validation = false` or `invalid_link_anchors = false` (zensical/config.py also reads MkDocs'
+ * `anchors: ignore`); MkDocs 1.6 only with `validation: anchors: warn` (its default is `info`,
+ * https://www.mkdocs.org/user-guide/configuration/#validation). Not when a `toc` `slugify` other
+ * than pymdownx.slugs' makes the heading ids.
  */
-function notebookOf(target: string, files: SiteSource['files']): string | null {
-  if (!/\.md$/i.test(target)) return null;
-  const notebook = `${target.slice(0, -3)}.ipynb`;
-  return files.has(notebook) ? notebook : null;
+function checksAnchors(site: MkDocsSite, flavor: MkDocsFlavor): boolean {
+  const values = site.config.values;
+  const slugify = readMarkdownExtensions(values).get('toc')?.slugify;
+  if (slugify !== undefined) {
+    const written = [JSON.stringify(slugify), ...site.config.texts.values()].join('\n');
+    if (!/pymdownx\.slugs\./.test(written)) return false;
+  }
+  const validation = values.validation;
+  const links = isRecord(validation) && isRecord(validation.links) ? validation.links : {};
+  const anchors = isRecord(validation) ? (validation.anchors ?? links.anchors) : undefined;
+  if (flavor === 'mkdocs') return anchors === 'warn';
+  if (validation === false || anchors === 'ignore') return false;
+  return !(isRecord(validation) && validation.invalid_link_anchors === false);
+}
+
+/**
+ * Why a file missing from the repository may still be built, or null: a notebook beside it
+ * (`guide/intro.ipynb` for `guide/intro.md`: leafmap converts its notebooks before `zensical build`)
+ * or the repository's `.gitignore` (takopi copies its changelog into `docs/` first).
+ */
+function buildStepReason(
+  path: string,
+  files: SiteSource['files'],
+  isGitIgnored: (path: string) => boolean,
+): string | null {
+  if (isGitIgnored(path)) return 'the repository ignores this file: a build step may write it';
+  // A page or an HTML export of the notebook beside it (owid/etl's `food_trade/food_trade.html`).
+  const stem = /^(.*)\.(md|html)$/i.exec(path)?.[1];
+  const notebook = stem === undefined ? null : `${stem}.ipynb`;
+  return notebook !== null && files.has(notebook) ? `a build step may make it from ${notebook}` : null;
 }
 
 /** The page serving a folder link (`guide/`): its `index.md` or `README.md`. */
@@ -252,6 +290,14 @@ function topLevelYamlSpan(text: string, key: string): [number, number] | undefin
 }
 
 /**
+ * A Zensical nav entry that names no page is kept as a link, as written (zensical/src/structure/nav.rs):
+ * `api/covid/` reaches the page served there; a link to no page at all is a broken entry.
+ */
+function navigationUrlTarget(site: MkDocsSite, reference: string): string | null {
+  return site.files.get(normalizeRoute(`${site.routePrefix}/${reference}`)) ?? null;
+}
+
+/**
  * Where a key's value is written in a TOML file (offsets, end excluded): from `key =` at the start of
  * a line to the next table header (`[project.theme]`), since an array may span many lines.
  */
@@ -262,7 +308,12 @@ function tomlKeySpan(text: string, key: string): [number, number] | undefined {
   return [start, next === null ? text.length : start + next.index];
 }
 
-function readNavigation(sites: readonly MkDocsSite[], files: SiteSource['files'], generated: boolean) {
+function readNavigation(
+  sites: readonly MkDocsSite[],
+  files: SiteSource['files'],
+  generated: boolean,
+  madeByBuildStep: (path: string) => string | null,
+) {
   const navigation: NavigationEntry[] = [];
   const primary = sites[0];
   // Lines are found once per navigation file: translations share the primary's `nav`.
@@ -286,7 +337,7 @@ function readNavigation(sites: readonly MkDocsSite[], files: SiteSource['files']
       const page = joinInside(site.docsDir, item.reference);
       const fallback =
         site.language !== null && primary !== undefined ? joinInside(primary.docsDir, item.reference) : null;
-      const notebook = page === null ? null : notebookOf(page, files);
+      const madeBy = page === null || files.has(page) ? null : madeByBuildStep(page);
       const target =
         page !== null && files.has(page)
           ? page
@@ -294,9 +345,11 @@ function readNavigation(sites: readonly MkDocsSite[], files: SiteSource['files']
             ? fallback
             : generated
               ? { unchecked: 'a plugin may generate this page' }
-              : notebook !== null
-                ? { unchecked: `a build step may make it from ${notebook}`, onlyFile: page ?? undefined }
-                : null;
+              : madeBy !== null
+                ? { unchecked: madeBy, onlyFile: page ?? undefined }
+                : site.flavor === 'zensical' && !isMkDocsDocument(item.reference, 'zensical')
+                  ? navigationUrlTarget(site, item.reference)
+                  : null;
       navigation.push({
         reference: item.reference,
         file: navFile,
