@@ -10,6 +10,7 @@ import { committedCorpus, corpusSites, evaluateSite } from './docs-site-corpus.t
 
 const sites: Record<string, { framework: string; pages: number }> = {
   'better-auth__better-auth': { framework: 'fumadocs', pages: 182 },
+  D4Vinci__Scrapling: { framework: 'zensical', pages: 44 },
   docsifyjs__docsify: { framework: 'docsify', pages: 22 },
   'dotansimha__graphql-yoga': { framework: 'nextra', pages: 68 },
   'fluent__fluentd-docs-gitbook': { framework: 'gitbook', pages: 192 },

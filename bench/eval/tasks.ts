@@ -51,6 +51,7 @@ const nbsphinxDocs = committedSite('spatialaudio__nbsphinx');
 const teachBooksManual = committedSite('TeachBooks__manual');
 const workshopTemplate = committedSite('jupyter-book__workshop-template');
 const jestDocs = committedSite('jestjs__jest');
+const scraplingDocs = committedSite('D4Vinci__Scrapling');
 
 const changed = (result: TaskResult): Record<string, string> | string =>
   result.files ?? 'no branch was pushed';
@@ -1144,6 +1145,35 @@ export const evaluationTasks: EvaluationTask[] = [
       call('validate', {}),
       answer(
         'Renamed the section to "Using Babel with Jest" and kept its anchor with {#using-babel}, so the three docs that link GettingStarted.md#using-babel still land on it.',
+      ),
+    ],
+  },
+  {
+    // A real Zensical site (Scrapling's, committed under test/fixtures/docs-sites/): the StealthyFetcher
+    // page links `dynamic.md#introduction` six times, and the DynamicFetcher page has no such
+    // section any more; Zensical's build warns "anchor does not exist" for each.
+    name: 'real-zensical-fix-anchor',
+    fixture: scraplingDocs,
+    prompt:
+      'Zensical warns that docs/fetching/stealthy.md links to an anchor that does not exist. Fix those links so they open the DynamicFetcher page.',
+    check(result) {
+      const files = changed(result);
+      if (typeof files === 'string') return files;
+      const path = 'docs/fetching/stealthy.md';
+      const before = scraplingDocs[path] ?? '';
+      if (files[path] !== before.replaceAll('(dynamic.md#introduction)', '(dynamic.md)'))
+        return 'stealthy.md does not link dynamic.md without the missing anchor everywhere, or changed more';
+      return unchangedExcept(result, scraplingDocs, [path]);
+    },
+    script: [
+      // validate reports the six links as broken anchors: dynamic.md has no "introduction" id.
+      call('validate', {}),
+      read('docs/fetching/dynamic.md'),
+      read('docs/fetching/stealthy.md'),
+      edit('docs/fetching/stealthy.md', '(dynamic.md#introduction)', '(dynamic.md)', true),
+      call('validate', {}),
+      answer(
+        'docs/fetching/dynamic.md has no Introduction section (it opens with "Fetching dynamic websites"), so the six links now name the page itself: dynamic.md.',
       ),
     ],
   },
