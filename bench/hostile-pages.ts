@@ -105,3 +105,16 @@ await time('Docusaurus: a heading of `{#` and a link to it', () =>
     'docs/a.md': `## ${repeat('{#').slice(0, 400_000)}\n\n[x](#a)\n`,
   }),
 );
+// Zensical reads every page's anchors (its build checks a link's fragment by default); a page is
+// read whole only up to 512 KiB.
+const zensicalPage = (page: string) =>
+  site({ 'zensical.toml': '[project]\nsite_name = "x"\n', 'docs/index.md': `${page}\n\n[x](#a)\n` });
+for (const [label, unit] of [
+  ['a heading of unclosed link brackets', '[a'],
+  ['a heading of unclosed images', '![a]('],
+  ['a heading of footnote openers', '[^'],
+  ['a heading of emphasis markers', '*a_'],
+  ['a heading of attr_list braces', '{#a '],
+] as const)
+  await time(`Zensical: ${label}`, () => zensicalPage(`# ${repeat(unit).slice(0, 500_000)}`));
+await time('Zensical: 100,000 headings', () => zensicalPage('## a\n'.repeat(100_000).slice(0, 500_000)));

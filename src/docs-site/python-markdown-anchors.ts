@@ -7,8 +7,12 @@ const maximumHeadings = 5_000;
 const attributeAnchor = /\b(?:id|name)\s*=\s*(?:"([^"\n]*)"|'([^'\n]*)')/g;
 // attr_list (https://python-markdown.github.io/extensions/attr_list/): `{: #id .class }` or `{#id}`.
 const attributeList = /\{:?[ \t]*([^{}\n]*)\}/g;
-const footnote = /\[\^([^\]\s]+)\]/g;
+const footnote = /\[\^([^\][\s]+)\]/g;
 const emojiShortcode = /:[a-z0-9_+-]+:/g;
+// Inline images and links in a heading; no class crosses its own opening bracket, so each match
+// attempt stops at the next one and a heading of unclosed brackets is read in linear time.
+const image = /!\[([^\][]*)\]\([^()]*\)/g;
+const link = /\[([^\][]*)\](?:\([^()]*\)|\[[^\][]*\])?/g;
 // What makes a page's anchors unknowable from its text: pymdownx.snippets includes, mkdocstrings'
 // `::: identifier` blocks (each object gets anchors), Jinja of the macros plugin, markdown-exec.
 const generated = /^[ \t]*(?:-{2}8<-{2}|;-{2}8<-{2}|:::[ \t]+\S)|\{\{|\{%|exec="(?:on|1|true)"/m;
@@ -106,11 +110,8 @@ function headingSlugs(title: string): string[] {
     .replace(/<[^>]*>/g, '')
     .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_entity, name: string) => entities[name] ?? '');
   const readings = new Set<string>();
-  for (const images of [
-    plain.replace(/!\[([^\]]*)\]\([^)]*\)/g, ''),
-    plain.replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1'),
-  ]) {
-    const linked = images.replace(/\[([^\]]*)\](?:\([^)]*\)|\[[^\]]*\])?/g, '$1');
+  for (const images of [plain.replace(image, ''), plain.replace(image, '$1')]) {
+    const linked = images.replace(link, '$1');
     for (const emphasis of [
       linked,
       linked.replace(/(\*{1,3}|_{1,3}|~~|==|\^\^)(?=\S)|(?<=\S)(\*{1,3}|_{1,3}|~~|==|\^\^)/g, ''),
