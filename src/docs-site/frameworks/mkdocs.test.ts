@@ -220,4 +220,18 @@ describe('MkDocs site model', () => {
     assert.match(model.conventions[0] ?? '', /docs\/index\.md` links to `setup\/colors\.md#palette`/);
     assert.match(model.conventions[1] ?? '', /nav` in `mkdocs\.yml`/);
   });
+
+  it('checks link fragments only with validation: anchors: warn (MkDocs logs them at info by default)', async () => {
+    const anchors = (problems: Awaited<ReturnType<typeof check>>['problems']) =>
+      problems.filter((problem) => problem.key.startsWith('anchor\0')).map((problem) => problem.message);
+    // docs/index.md links setup/colors.md#palette, a section the page does not have.
+    assert.deepEqual(anchors((await check(materialShape)).problems), []);
+    const warned = await check({
+      ...materialShape,
+      'mkdocs.yml': `${materialShape['mkdocs.yml']}validation:\n  anchors: warn\n`,
+    });
+    assert.deepEqual(anchors(warned.problems), [
+      'Broken anchor "setup/colors.md#palette": docs/setup/colors.md has no heading or element with the id "palette"',
+    ]);
+  });
 });

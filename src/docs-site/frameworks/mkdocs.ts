@@ -178,7 +178,7 @@ async function buildPythonMarkdownSite(
       : {}),
     configurationProblems: [...problems.values()],
     unsupported,
-    conventions: await describeConventions(source, sites, resolveLink),
+    conventions: await describeConventions(source, sites, resolveLink, anchorsChecked),
   };
   return model;
 }
@@ -394,6 +394,7 @@ async function describeConventions(
   source: SiteSource,
   sites: readonly MkDocsSite[],
   resolveLink: (from: string, url: string) => LinkTarget,
+  anchorsChecked: boolean,
 ): Promise<string[]> {
   const primary = sites[0];
   if (primary === undefined) return [];
@@ -427,6 +428,10 @@ async function describeConventions(
       ? `New pages go under \`${primary.docsDir}/\`; there is no \`nav\`, so every page appears in the navigation.`
       : `New pages go under \`${primary.docsDir}/\` and must be added to \`nav\` in \`${navFile}\` (paths relative to \`${primary.docsDir}/\`).`,
   );
+  if (anchorsChecked)
+    conventions.push(
+      'The build checks link fragments: `page.md#section` must name a heading of that page by its slug (`## Set up the CLI` is `#set-up-the-cli`) or an id set with `{#id}`.',
+    );
   if (primary.postsDir !== null)
     conventions.push(
       `Blog posts go in \`${primary.postsDir}/\` with a \`date\` in front matter; they need no \`nav\` entry.`,

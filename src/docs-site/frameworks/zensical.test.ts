@@ -118,4 +118,70 @@ describe('Zensical site model', () => {
     assert.equal(model.needsNavigationEntry('content/guide.md'), false);
     assert.deepEqual(problems, []);
   });
+
+  // The shapes of Scrapling (a link to a section its target page lost), owid/etl (a nav URL that
+  // reaches a page, HTML exports of notebooks) and takopi (a changelog copied into docs/ and ignored).
+  const anchorShape = {
+    'zensical.toml': [
+      '[project]',
+      'site_name = "x"',
+      'nav = [',
+      '  { "Home" = "index.md" },',
+      '  { "Dynamic" = "dynamic.md" },',
+      '  { "COVID" = "covid/" },',
+      '  { "Food" = "food/food.html" },',
+      '  { "Changelog" = "changelog.md" },',
+      ']',
+      '',
+    ].join('\n'),
+    '.gitignore': 'docs/changelog.md\n',
+    'docs/index.md': [
+      '# Home',
+      '',
+      '[intro](dynamic.md#introduction), [usage](dynamic.md#basic-usage), [top](#home), [gone](#gone)',
+      '[setup](dynamic.md#set-up) [food](food/food.html)',
+    ].join('\n'),
+    'docs/dynamic.md': '# Fetching\n\n!!! note\n\n    ## Basic Usage\n\n## Setup {#set-up}\n',
+    'docs/covid.md': '# COVID\n',
+    'docs/food/food.ipynb': '{"cells": []}',
+  };
+
+  it('checks link fragments against the ids of the target page, as its build does by default', async () => {
+    const { model, problems } = await check(anchorShape);
+    assert.deepEqual(
+      problems.map((problem) => `${problem.file}:${problem.line}: ${problem.message}`),
+      [
+        'docs/index.md:3: Broken anchor "dynamic.md#introduction": docs/dynamic.md has no heading or element with the id "introduction"',
+        'docs/index.md:3: Broken anchor "#gone": docs/index.md has no heading or element with the id "gone"',
+      ],
+    );
+    assert.deepEqual(
+      model.navigation.map((entry) => entry.target),
+      [
+        'docs/index.md',
+        'docs/dynamic.md',
+        'docs/covid.md',
+        { unchecked: 'a build step may make it from docs/food/food.ipynb', onlyFile: 'docs/food/food.html' },
+        {
+          unchecked: 'the repository ignores this file: a build step may write it',
+          onlyFile: 'docs/changelog.md',
+        },
+      ],
+    );
+    assert.match(model.conventions.join('\n'), /The build checks link fragments/);
+  });
+
+  it('leaves fragments alone when validation is off or a custom slugify makes the ids', async () => {
+    for (const setting of [
+      'validation = false',
+      '[project.validation]\ninvalid_link_anchors = false',
+      '[project.markdown_extensions.toc]\nslugify = { object = "my_package.slugify" }',
+    ]) {
+      const { problems } = await check({
+        ...anchorShape,
+        'zensical.toml': `${anchorShape['zensical.toml']}\n${setting}\n`,
+      });
+      assert.deepEqual(problems, [], setting);
+    }
+  });
 });
