@@ -210,11 +210,36 @@ export async function detectSite(files: RepositoryFiles): Promise<DetectedSite> 
       const text = await files.read(candidate.file);
       if (text === null || !candidate.signature.confirm(text)) continue;
     }
-    return {
-      framework: candidate.signature.framework,
-      siteRoot,
-      configFile: candidate.file,
-    };
+    const framework =
+      candidate.signature.framework === 'mkdocs' && (await buildsWithZensical(files, siteRoot))
+        ? 'zensical'
+        : candidate.signature.framework;
+    return { framework, siteRoot, configFile: candidate.file };
   }
   return { framework: 'markdown', siteRoot: '', configFile: null };
+}
+
+const buildFiles =
+  /^(\.github\/workflows\/[^/]+\.ya?ml|\.gitlab-ci\.yml|pyproject\.toml|requirements[^/]*\.txt|Makefile|[Jj]ustfile|netlify\.toml|\.readthedocs\.ya?ml)$/;
+
+/**
+ * Whether a `mkdocs.yml` is built by Zensical, which reads it natively
+ * (https://zensical.org/docs/setup/basics/#transition-from-mkdocs): the project installs or runs
+ * `zensical` in its CI workflows, Python requirements or task files, at the root or beside the
+ * configuration.
+ */
+async function buildsWithZensical(files: RepositoryFiles, siteRoot: string): Promise<boolean> {
+  const prefix = siteRoot === '' ? '' : `${siteRoot}/`;
+  const candidates = files.paths
+    .filter(
+      (path) =>
+        buildFiles.test(path) ||
+        (prefix !== '' && path.startsWith(prefix) && buildFiles.test(path.slice(prefix.length))),
+    )
+    .slice(0, 40);
+  for (const path of candidates) {
+    const text = await files.read(path);
+    if (text !== null && /(^|[\s"'=,[(])zensical([\s"'=<>~!,\])]|$)/m.test(text)) return true;
+  }
+  return false;
 }

@@ -47,15 +47,14 @@ export async function findMkDocsSites(
   flavor: MkDocsFlavor = 'mkdocs',
 ): Promise<MkDocsSite[]> {
   const files = source.files;
-  const primaryConfig =
-    flavor === 'zensical'
-      ? await readZensicalConfig(files, configFile)
-      : await readMkDocsConfig(files, configFile);
+  const primaryConfig = configFile.endsWith('.toml')
+    ? await readZensicalConfig(files, configFile)
+    : await readMkDocsConfig(files, configFile);
   const primary = await buildSite(source, primaryConfig, null, flavor);
   const sites = primary === null ? [] : [primary];
   const configFolder = folderOf(configFile);
   // Zensical's TOML has no `INHERIT`, so no translation inherits the primary configuration.
-  if (configFolder === '' || primary === null || flavor === 'zensical') return sites;
+  if (configFolder === '' || primary === null || configFile.endsWith('.toml')) return sites;
   const parent = folderOf(configFolder);
   const siblings = new Map<string, string | null>();
   const configName = configFile.slice(configFolder.length + 1);

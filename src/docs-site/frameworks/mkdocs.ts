@@ -63,7 +63,9 @@ async function buildPythonMarkdownSite(
   flavor: MkDocsFlavor,
 ): Promise<SiteModel> {
   const files = source.files;
-  const names = flavor === 'zensical' ? ['zensical.toml'] : ['mkdocs.yml', 'mkdocs.yaml'];
+  // Zensical's `build` looks for `zensical.toml`, then `mkdocs.yml` (zensical/main.py).
+  const names =
+    flavor === 'zensical' ? ['zensical.toml', 'mkdocs.yml', 'mkdocs.yaml'] : ['mkdocs.yml', 'mkdocs.yaml'];
   const configFile = names
     .map((name) => `${siteRoot}/${name}`.replace(/^\//, ''))
     .find((path) => files.has(path));
@@ -326,7 +328,7 @@ function readNavigation(
       const text = site.config.texts.get(navFile) ?? '';
       const lines = new ConfigLines(text);
       // Only within `nav:`: a redirect map or a plugin's option may name the same page before it.
-      const within = site.flavor === 'zensical' ? tomlKeySpan(text, 'nav') : topLevelYamlSpan(text, 'nav');
+      const within = navFile.endsWith('.toml') ? tomlKeySpan(text, 'nav') : topLevelYamlSpan(text, 'nav');
       items = readMkDocsNav(site.config.values.nav).map((item) => ({
         ...item,
         line: lines.lineOf(item.reference, within),

@@ -184,4 +184,25 @@ describe('Zensical site model', () => {
       assert.deepEqual(problems, [], setting);
     }
   });
+
+  it('reads a mkdocs.yml as Zensical when the project builds it with Zensical (zensical/docs)', async () => {
+    const site = {
+      'mkdocs.yml': 'site_name: Zensical\nnav:\n  - Home: index.md\n',
+      'docs/index.md': '# Home\n\n[Setup](#setup)\n',
+      '.github/workflows/deploy.yml':
+        'jobs:\n  deploy:\n    steps:\n      - run: pip install zensical\n      - run: zensical build --clean\n',
+    };
+    const built = await check(site);
+    assert.equal(built.model.framework, 'zensical');
+    assert.deepEqual(built.model.configFiles, ['mkdocs.yml']);
+    assert.deepEqual(
+      built.problems.map((problem) => problem.message),
+      ['Broken anchor "#setup": docs/index.md has no heading or element with the id "setup"'],
+    );
+    // Without Zensical in its build files, the same site is MkDocs, which logs anchors at info only.
+    const { '.github/workflows/deploy.yml': _workflow, ...withoutWorkflow } = site;
+    const mkdocs = await check(withoutWorkflow);
+    assert.equal(mkdocs.model.framework, 'mkdocs');
+    assert.deepEqual(mkdocs.problems, []);
+  });
 });
