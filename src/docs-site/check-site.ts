@@ -86,7 +86,8 @@ async function missingAnchor(
   target: string,
   url: string,
 ): Promise<string | null> {
-  const { fragment } = splitUrl(url);
+  // A text fragment (`#:~:text=...`) is the browser's, not an anchor of the page.
+  const fragment = splitUrl(url).fragment?.split(':~:')[0] ?? null;
   if (fragment === null || fragment === '') return null;
   const anchors = await anchorsOf(target);
   if (anchors === null || !anchors.complete) return null;
@@ -133,7 +134,8 @@ export function pagesMissingFromNavigation(model: SiteModel, created: Iterable<s
     const isPage = model.pages.has(file) || model.builtOnlyWhenListed?.has(file) === true;
     if (!isPage || listed.has(file) || !model.needsNavigationEntry(file)) continue;
     // Navigation this model could not read might list it: say nothing rather than guess.
-    if (unchecked.some((target) => target.onlyFile === undefined || target.onlyFile === file)) continue;
+    if (unchecked.some((target) => target.onlyFiles === undefined || target.onlyFiles.includes(file)))
+      continue;
     const where = model.navigationFileFor?.(file) ?? model.configFiles[0] ?? 'the navigation';
     problems.push({
       file,

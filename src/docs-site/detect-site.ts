@@ -183,7 +183,9 @@ export async function detectSite(files: RepositoryFiles): Promise<DetectedSite> 
   const hosted = await readReadTheDocsConfig(files);
   for (const framework of ['sphinx', 'mkdocs'] as const) {
     const configFile = hosted?.[framework]?.configuration;
-    if (configFile !== undefined) return { framework, siteRoot: folderOfFile(configFile), configFile };
+    if (configFile === undefined) continue;
+    const siteRoot = folderOfFile(configFile);
+    return { framework: await zensicalOr(framework, files, siteRoot), siteRoot, configFile };
   }
   const candidates: Array<{ signature: Signature; file: string; depth: number; order: number }> = [];
   for (const file of files.paths) {
@@ -210,23 +212,52 @@ export async function detectSite(files: RepositoryFiles): Promise<DetectedSite> 
       const text = await files.read(candidate.file);
       if (text === null || !candidate.signature.confirm(text)) continue;
     }
-    const framework =
-      candidate.signature.framework === 'mkdocs' && (await buildsWithZensical(files, siteRoot))
-        ? 'zensical'
-        : candidate.signature.framework;
-    return { framework, siteRoot, configFile: candidate.file };
+    return {
+      framework: await zensicalOr(candidate.signature.framework, files, siteRoot),
+      siteRoot,
+      configFile: candidate.file,
+    };
   }
   return { framework: 'markdown', siteRoot: '', configFile: null };
 }
 
 const buildFiles =
-  /^(\.github\/workflows\/[^/]+\.ya?ml|\.gitlab-ci\.yml|pyproject\.toml|requirements[^/]*\.txt|Makefile|[Jj]ustfile|netlify\.toml|\.readthedocs\.ya?ml)$/;
+  /^(\.github\/workflows\/[^/]+\.ya?ml|\.gitlab-ci\.yml|pyproject\.toml|(docs\/)?requirements[^/]*\.txt|Makefile|[Jj]ustfile|tox\.ini|noxfile\.py|netlify\.toml|\.readthedocs\.ya?ml)$/;
+// Zensical run (`zensical build`, `python -m zensical`), installed (`pip install ... zensical`) or
+// required (`zensical>=0.0.23`, `"zensical[...]"`, `- zensical`); MkDocs run. Tried line by line.
+const zensicalRun = /\bzensical[ \t]+(?:build|serve)\b|-m[ \t]+zensical\b/;
+const zensicalNamed = /[\s"'=]zensical(?![\w.-])/;
+const zensicalRequired =
+  /["']zensical(?:[ \t]*[<>=~!;[]|["'])|^[ \t]*(?:-[ \t]+)?zensical(?:[ \t]*[<>=~!;[]|[ \t]*$)/;
+const mkdocsRun = /\bmkdocs[ \t]+(?:build|serve|gh-deploy)\b/;
+
+/** How a build file uses Zensical and MkDocs, comment lines left out. */
+function buildToolsOf(text: string): { required: boolean; zensical: boolean; mkdocs: boolean } {
+  const tools = { required: false, zensical: false, mkdocs: false };
+  for (const line of text.split('\n').slice(0, 5_000)) {
+    if (/^[ \t]*#/.test(line) || line.length > 2_000) continue;
+    tools.mkdocs ||= mkdocsRun.test(line);
+    if (!line.includes('zensical')) continue;
+    tools.required ||= zensicalRequired.test(line);
+    tools.zensical ||= zensicalRun.test(line) || (/\binstall\b/.test(line) && zensicalNamed.test(line));
+  }
+  return tools;
+}
+
+/** `zensical` for an MkDocs configuration that Zensical builds, else the framework found. */
+async function zensicalOr(
+  framework: DocsFramework,
+  files: RepositoryFiles,
+  siteRoot: string,
+): Promise<DocsFramework> {
+  return framework === 'mkdocs' && (await buildsWithZensical(files, siteRoot)) ? 'zensical' : framework;
+}
 
 /**
  * Whether a `mkdocs.yml` is built by Zensical, which reads it natively
- * (https://zensical.org/docs/setup/basics/#transition-from-mkdocs): the project installs or runs
- * `zensical` in its CI workflows, Python requirements or task files, at the root or beside the
- * configuration.
+ * (https://zensical.org/docs/setup/basics/#transition-from-mkdocs): the project requires `zensical`
+ * in its Python requirements or `pyproject.toml`, or runs or installs it in its CI workflows or task
+ * files and runs no `mkdocs build` there; at the root, in `docs/` or beside the configuration.
  */
 async function buildsWithZensical(files: RepositoryFiles, siteRoot: string): Promise<boolean> {
   const prefix = siteRoot === '' ? '' : `${siteRoot}/`;
@@ -237,9 +268,18 @@ async function buildsWithZensical(files: RepositoryFiles, siteRoot: string): Pro
         (prefix !== '' && path.startsWith(prefix) && buildFiles.test(path.slice(prefix.length))),
     )
     .slice(0, 40);
+  let required = false;
+  let run = false;
+  let mkdocs = false;
   for (const path of candidates) {
     const text = await files.read(path);
-    if (text !== null && /(^|[\s"'=,[(])zensical([\s"'=<>~!,\])]|$)/m.test(text)) return true;
+    if (text === null) continue;
+    const tools = buildToolsOf(text);
+    required ||= tools.required;
+    run ||= tools.zensical;
+    mkdocs ||= tools.mkdocs;
   }
-  return false;
+  // A declared dependency decides (haeo falls back to `mkdocs build` for old tags); otherwise a
+  // project that also runs `mkdocs build` is read as MkDocs', whose reading reports less.
+  return required || (run && !mkdocs);
 }

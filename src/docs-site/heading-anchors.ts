@@ -16,8 +16,9 @@ export interface PageAnchors {
 
 // A page this long is not parsed whole for its anchors (the full parse is about 20 times the cost
 // of reading its links); its anchors are unknown.
-const maximumCharacters = 512 * 1024;
-const attributeAnchor = /\b(?:id|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|\{\s*["'`]([^"'`]*)["'`]\s*\})/g;
+export const maximumCharacters = 512 * 1024;
+/** An element's `id` or `name` attribute, quoted or (JSX) in braces. */
+export const attributeAnchor = /\b(?:id|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|\{\s*["'`]([^"'`]*)["'`]\s*\})/g;
 
 /** How a build makes a page's anchors. */
 export interface AnchorRules {

@@ -220,7 +220,7 @@ function unindentFences(body: string): string {
  * In MDX a fence inside JSX (`<CodeGroup>` right before it) is still code, while markdown-it reads the
  * JSX and the fence below it as one HTML block: its lines are marked as code here, by a line scan.
  */
-function markFencedLines(body: string, codeLines: Set<number>): void {
+export function markFencedLines(body: string, codeLines: Set<number>): void {
   let open: { marker: string; start: number } | null = null;
   for (const [index, line] of body.split('\n').entries()) {
     const fence = fenceMarker(line);
@@ -301,7 +301,7 @@ function readAttributeLinks(body: string, codeLines: ReadonlySet<number>, links:
       const tag = /^<([A-Za-z][\w.]*)/.exec(before.slice(before.lastIndexOf('<')))?.[1];
       if (match[1] === 'src' && tag !== undefined && /^[A-Z]/.test(tag) && !/^(Image|Img|Picture)$/.test(tag))
         continue;
-      links.push({ url, line: index + 1, kind: match[1] === 'src' ? 'image' : 'html' });
+      links.push({ url, line: index + 1, kind: match[1] === 'src' ? 'image' : 'html', attribute: true });
     }
   }
 }

@@ -96,4 +96,75 @@ describe('Python-Markdown anchors', () => {
       assert.equal(readPythonMarkdownAnchors(text).complete, false, text);
     assert.equal(readPythonMarkdownAnchors('# A\n\n:::note\n').complete, true);
   });
+
+  // Cases from a review against toc.py, attr_list.py and pymdownx (each a heading the build gives an id).
+  it('reads heading text as toc does: tags stripped before entities, footnotes dropped, smart symbols', () => {
+    const anchors = anchorsOf(
+      [
+        '## The `<div>` tag',
+        '## Tom &mdash; Jerry &#38; co',
+        '## Title[^1]',
+        '## Set my_var to _value_',
+        '## `#!python print()` usage',
+        '## Copyright (c) 2024',
+        '',
+        '[^1]: A note.',
+      ].join('\n'),
+    );
+    for (const expected of [
+      'the-div-tag',
+      'tom-jerry-co',
+      'title',
+      'set-my_var-to-value',
+      'print-usage',
+      'copyright-2024',
+    ])
+      assert.ok(anchors.has(expected), expected);
+  });
+
+  it('finds headings in blockquotes, list items, setext forms and HTML, and every kind of id', () => {
+    const anchors = anchorsOf(
+      [
+        '> ## Quoted',
+        '',
+        '- ## Listed',
+        '',
+        '1. Introduction',
+        '===',
+        '',
+        '<h2 markdown>Raw Title</h2>',
+        '',
+        'Para',
+        '{: id=para-id }',
+        '',
+        '/// note | T',
+        '    attrs: {id: my-note}',
+        '///',
+        '',
+        '/// html | div#my-div',
+        '///',
+      ].join('\n'),
+    );
+    for (const expected of [
+      'quoted',
+      'listed',
+      '1-introduction',
+      'raw-title',
+      'para-id',
+      'my-note',
+      'my-div',
+    ])
+      assert.ok(anchors.has(expected), expected);
+  });
+
+  it("replays toc's unique against every id of the page", () => {
+    assert.ok(anchorsOf('## Foo\n\n## Bar {#foo}\n').has('foo_1'));
+    assert.ok(anchorsOf('## a_1\n\n## a\n\n## a\n').has('a_2'));
+  });
+
+  it('is incomplete with snippets of any dash count, and past the headings it reads', () => {
+    for (const text of ['---8<--- "part.md"\n', '-8<- "part.md"\n'])
+      assert.equal(readPythonMarkdownAnchors(text).complete, false, text);
+    assert.equal(readPythonMarkdownAnchors('## Release\n'.repeat(5_001)).complete, false);
+  });
 });

@@ -45,6 +45,8 @@ export interface PageLink {
   title?: string;
   /** Written under an AsciiDoc preprocessor condition (`ifdef::`, `ifeval::`): rendered in some builds only. */
   conditional?: boolean;
+  /** Written as an HTML attribute (`href`, `src`), which some builds leave as written (MkDocs). */
+  attribute?: boolean;
 }
 
 /** What the checks need from one page: its front matter, title and links. Cached by content. */
@@ -87,8 +89,8 @@ export interface SiteSource {
 /** Why a value could not be known (configuration computed by code, a plugin this model does not read). */
 export interface Unchecked {
   unchecked: string;
-  /** The one file an unchecked navigation entry can list, when known (a page a build step writes). */
-  onlyFile?: string;
+  /** The only files an unchecked navigation entry can list, when known (a page a build step writes). */
+  onlyFiles?: readonly string[];
 }
 
 export interface NavigationEntry {
@@ -155,7 +157,11 @@ export interface SiteModel {
    * Where a link written in `from` (a page or partial) leads; `link` says how it is written when the
    * framework reads kinds apart (Docsify: images from the page's folder, links from the site's root).
    */
-  resolveLink(from: string, url: string, link?: Pick<PageLink, 'kind' | 'title' | 'conditional'>): LinkTarget;
+  resolveLink(
+    from: string,
+    url: string,
+    link?: Pick<PageLink, 'kind' | 'title' | 'conditional' | 'attribute'>,
+  ): LinkTarget;
   /** Problems in the configuration itself (a syntax error), with file and line. */
   configurationProblems: readonly SiteProblem[];
   /** What this model did not understand in this repository; the run says so instead of guessing. */

@@ -1,7 +1,8 @@
 import { parseDocument } from 'yaml';
 import { joinInside } from '../link-urls.ts';
 import type { RepositoryFiles, SiteProblem } from '../site-model.ts';
-import { isRecord, tomlValue, yamlProblems, yamlValue } from './yaml-problems.ts';
+import { tomlValue } from './toml-value.ts';
+import { isRecord, yamlProblems, yamlValue } from './yaml-problems.ts';
 
 /** A folder of the repository mounted into Hugo's content or static tree. */
 export interface HugoMount {

@@ -1,7 +1,8 @@
 import { parseDocument } from 'yaml';
 import { folderOf, joinInside } from '../link-urls.ts';
 import type { RepositoryFiles, SiteProblem } from '../site-model.ts';
-import { isRecord, tomlValue, yamlProblems } from './yaml-problems.ts';
+import { tomlValue } from './toml-value.ts';
+import { isRecord, yamlProblems } from './yaml-problems.ts';
 
 /** One `mkdocs.yml` as read, with the `INHERIT` chain merged in, or one `zensical.toml`. */
 export interface MkDocsConfig {
@@ -44,7 +45,8 @@ export async function readMkDocsConfig(files: RepositoryFiles, file: string): Pr
   let navFile: string | null = null;
   for (const link of [...chain].reverse()) {
     values = mergeConfig(values, link.values, 0);
-    if (Array.isArray(link.values.nav)) navFile = link.file;
+    // An empty `nav` is no `nav`: the navigation is built from the pages (MkDocs and Zensical alike).
+    if (Array.isArray(link.values.nav) && link.values.nav.length > 0) navFile = link.file;
   }
   return {
     file,
@@ -69,7 +71,7 @@ export async function readZensicalConfig(files: RepositoryFiles, file: string): 
     file,
     inherited: [],
     values,
-    navFile: Array.isArray(values.nav) ? file : null,
+    navFile: Array.isArray(values.nav) && values.nav.length > 0 ? file : null,
     texts: new Map([[file, text]]),
     problems,
   };
@@ -152,4 +154,37 @@ export function readMarkdownExtensions(
     for (const [name, options] of Object.entries(list)) add(name, options);
   }
   return extensions;
+}
+
+/**
+ * Where a key's value is written in a TOML file (offsets, end excluded): from `key =` at the start of
+ * a line to the next table header (`[project.theme]`), since an array may span many lines.
+ */
+export function tomlKeySpan(text: string, key: string): [number, number] | undefined {
+  const assigned = new RegExp(`^[ \\t]*${key}[ \\t]*=`, 'm').exec(text)?.index;
+  // Or written as tables (`[[project.nav]]`), up to the first header of another table.
+  const tables = new RegExp(`^[ \\t]*\\[\\[project\\.${key}\\]\\]`, 'm').exec(text)?.index;
+  const start = assigned ?? tables;
+  if (start === undefined) return undefined;
+  const header =
+    assigned === undefined
+      ? new RegExp(`^[ \\t]*\\[(?!\\[project\\.${key}\\])`, 'gm')
+      : /^[ \t]*\[\[?[A-Za-z_"']/gm;
+  header.lastIndex = start + 1;
+  const next = header.exec(text);
+  return [start, next === null ? text.length : next.index];
+}
+
+/**
+ * Where a top-level key's block is written in a YAML file (offsets, end excluded): from its key to the
+ * next line that starts another top-level key. Undefined when the key is not written at the top.
+ */
+export function topLevelYamlSpan(text: string, key: string): [number, number] | undefined {
+  const start = new RegExp(`^${key}\\s*:`, 'm').exec(text)?.index;
+  if (start === undefined) return undefined;
+  const lineEnd = text.indexOf('\n', start);
+  if (lineEnd < 0) return [start, text.length];
+  // A sequence may sit at the key's own indentation (`nav:` then `- Home: index.md`).
+  const next = /^[^\s#-]/m.exec(text.slice(lineEnd + 1));
+  return [start, next === null ? text.length : lineEnd + 1 + next.index];
 }

@@ -104,7 +104,10 @@ async function buildSite(
   const docsDirValue = typeof values.docs_dir === 'string' ? values.docs_dir : 'docs';
   const docsDir = joinInside(folder, docsDirValue);
   if (docsDir === null) return null;
-  const useDirectoryUrls = values.use_directory_urls !== false;
+  // Zensical's `offline` plugin turns directory URLs off (zensical/config.py, _convert_plugins).
+  const offline = flavor === 'zensical' ? readPlugins(values).get('offline') : undefined;
+  const useDirectoryUrls =
+    values.use_directory_urls !== false && (offline === undefined || offline.enabled === false);
   // MkDocs leaves out dot files and `templates/` unless `exclude_docs` says otherwise; Zensical
   // skips hidden folders (zensical-watch's agent) and knows no `exclude_docs`.
   const excludePatterns = typeof values.exclude_docs === 'string' ? values.exclude_docs : '';

@@ -15,13 +15,16 @@ import { readPythonMarkdownAnchors } from '../python-markdown-anchors.ts';
 import type {
   LinkTarget,
   NavigationEntry,
+  PageLink,
   SiteModel,
   SiteModelBuilder,
   SiteProblem,
   SiteSource,
+  Unchecked,
 } from '../site-model.ts';
 import { createCheckoutCoverage } from './checkout-coverage.ts';
-import { readMarkdownExtensions, readPlugins } from './mkdocs-config.ts';
+import { checksAnchors } from './mkdocs-anchors.ts';
+import { readMarkdownExtensions, readPlugins, tomlKeySpan, topLevelYamlSpan } from './mkdocs-config.ts';
 import { gitignoreMatcher, readMkDocsNav } from './mkdocs-navigation.ts';
 import {
   findMkDocsSites,
@@ -94,7 +97,7 @@ async function buildPythonMarkdownSite(
       problems.set(`${problem.file}\0${problem.line}\0${problem.key}`, problem);
   }
   const configName = configFile ?? names[0] ?? '';
-  describeUnsupported(values, flavor === 'zensical' ? readPlugins(values) : plugins, configName, unsupported);
+  describeUnsupported(values, plugins, configName, unsupported);
   if (primary === undefined)
     unsupported.push(`No readable ${flavorName[flavor]} configuration: pages and links are not checked`);
 
@@ -107,7 +110,7 @@ async function buildPythonMarkdownSite(
   const folders = listFolders(files.paths);
   const isExpected = createCheckoutCoverage(files.paths);
 
-  const resolveLink = (from: string, url: string): LinkTarget => {
+  const resolveLink = (from: string, url: string, link?: Pick<PageLink, 'attribute'>): LinkTarget => {
     if (isExternalUrl(url)) return { kind: 'external' };
     const { path } = splitUrl(url);
     if (path === '') return { kind: 'external' };
@@ -118,7 +121,17 @@ async function buildPythonMarkdownSite(
     }
     const site = siteOf(sites, from);
     if (site === null) return { kind: 'unchecked', reason: 'the linking file is outside docs_dir' };
-    const target = joinInside(folderOf(from), path);
+    // MkDocs rewrites the links Python-Markdown makes, not raw HTML's: an attribute's path is relative
+    // to the page's URL, a folder below its file's with directory URLs (`a/b.md` is `/a/b/`).
+    // Zensical rewrites both from the file (zensical/extensions/links.py, LinksPostprocessor).
+    const pageFolder =
+      flavor === 'mkdocs' &&
+      link?.attribute === true &&
+      site.useDirectoryUrls &&
+      !/(^|\/)(index|README)\.[^/]+$/i.test(from)
+        ? from.replace(/\.[^/.]+$/, '')
+        : folderOf(from);
+    const target = joinInside(pageFolder, path);
     if (target === null || !isWithin(site.docsDir, target))
       return { kind: 'unchecked', reason: 'the link leaves docs_dir' };
     if (files.has(target)) return { kind: 'file', file: target };
@@ -188,28 +201,6 @@ async function buildPythonMarkdownSite(
 const flavorName: Record<MkDocsFlavor, string> = { mkdocs: 'MkDocs', zensical: 'Zensical' };
 
 /**
- * Whether the build warns of a link to an anchor its target page lacks: Zensical does unless
- * `validation = false` or `invalid_link_anchors = false` (zensical/config.py also reads MkDocs'
- * `anchors: ignore`); MkDocs 1.6 only with `validation: anchors: warn` (its default is `info`,
- * https://www.mkdocs.org/user-guide/configuration/#validation). Not when a `toc` `slugify` other
- * than pymdownx.slugs' makes the heading ids.
- */
-function checksAnchors(site: MkDocsSite, flavor: MkDocsFlavor): boolean {
-  const values = site.config.values;
-  const slugify = readMarkdownExtensions(values).get('toc')?.slugify;
-  if (slugify !== undefined) {
-    const written = [JSON.stringify(slugify), ...site.config.texts.values()].join('\n');
-    if (!/pymdownx\.slugs\./.test(written)) return false;
-  }
-  const validation = values.validation;
-  const links = isRecord(validation) && isRecord(validation.links) ? validation.links : {};
-  const anchors = isRecord(validation) ? (validation.anchors ?? links.anchors) : undefined;
-  if (flavor === 'mkdocs') return anchors === 'warn';
-  if (validation === false || anchors === 'ignore') return false;
-  return !(isRecord(validation) && validation.invalid_link_anchors === false);
-}
-
-/**
  * Why a file missing from the repository may still be built, or null: a notebook beside it
  * (`guide/intro.ipynb` for `guide/intro.md`: leafmap converts its notebooks before `zensical build`)
  * or the repository's `.gitignore` (takopi copies its changelog into `docs/` first).
@@ -234,6 +225,9 @@ function pageOfFolder(site: MkDocsSite, folder: string): string | null {
 
 /** A link read as a URL relative to the linking page's own URL (`../other/` from `/guide/setup/`). */
 function routeRelative(site: MkDocsSite, from: string, path: string): string {
+  // Zensical rewrites every relative link from the page's file (zensical/extensions/links.py).
+  if (site.flavor === 'zensical')
+    return normalizeRoute(posix.join(`${site.routePrefix}/`, relativeTo(site.docsDir, folderOf(from)), path));
   const route = site.routes.get(from) ?? '/';
   const base = site.useDirectoryUrls || route.endsWith('/') ? route : posix.dirname(route);
   return normalizeRoute(posix.join(base === '' ? '/' : base, path));
@@ -278,36 +272,24 @@ function readRedirects(options: Record<string, unknown> | undefined): Set<string
 }
 
 /**
- * Where a top-level key's block is written in a YAML file (offsets, end excluded): from its key to the
- * next line that starts another top-level key. Undefined when the key is not written at the top.
- */
-function topLevelYamlSpan(text: string, key: string): [number, number] | undefined {
-  const start = new RegExp(`^${key}\\s*:`, 'm').exec(text)?.index;
-  if (start === undefined) return undefined;
-  const lineEnd = text.indexOf('\n', start);
-  if (lineEnd < 0) return [start, text.length];
-  // A sequence may sit at the key's own indentation (`nav:` then `- Home: index.md`).
-  const next = /^[^\s#-]/m.exec(text.slice(lineEnd + 1));
-  return [start, next === null ? text.length : lineEnd + 1 + next.index];
-}
-
-/**
  * A Zensical nav entry that names no page is kept as a link, as written (zensical/src/structure/nav.rs):
- * `api/covid/` reaches the page served there; a link to no page at all is a broken entry.
+ * `api/covid/` reaches the page served there. A file name that names nothing is a broken entry; a
+ * folder-like URL that no page serves (GeoLibre's `demo/`, an app deployed beside the site) is unknown.
  */
-function navigationUrlTarget(site: MkDocsSite, reference: string): string | null {
-  return site.files.get(normalizeRoute(`${site.routePrefix}/${reference}`)) ?? null;
-}
-
-/**
- * Where a key's value is written in a TOML file (offsets, end excluded): from `key =` at the start of
- * a line to the next table header (`[project.theme]`), since an array may span many lines.
- */
-function tomlKeySpan(text: string, key: string): [number, number] | undefined {
-  const start = new RegExp(`^[ \\t]*${key}[ \\t]*=`, 'm').exec(text)?.index;
-  if (start === undefined) return undefined;
-  const next = /^[ \t]*\[\[?[A-Za-z_"']/m.exec(text.slice(start));
-  return [start, next === null ? text.length : start + next.index];
+function navigationUrlTarget(site: MkDocsSite, reference: string): string | Unchecked | null {
+  const name = reference
+    .replace(/[?#].*$/, '')
+    .replace(/^(\.\/)+/, '')
+    .replace(/\/+$/, '');
+  const page = site.files.get(normalizeRoute(`${site.routePrefix}/${name}`));
+  if (page !== undefined) return page;
+  if (/\.[^/]+$/.test(name.slice(name.lastIndexOf('/') + 1))) return null;
+  // A page added at that URL would be listed by it.
+  const folder = joinInside(site.docsDir, name);
+  return {
+    unchecked: 'Zensical keeps a nav entry that names no page as a link, as written',
+    onlyFiles: folder === null ? [] : [`${folder}.md`, `${folder}/index.md`, `${folder}/README.md`],
+  };
 }
 
 function readNavigation(
@@ -348,7 +330,7 @@ function readNavigation(
             : generated
               ? { unchecked: 'a plugin may generate this page' }
               : madeBy !== null
-                ? { unchecked: madeBy, onlyFile: page ?? undefined }
+                ? { unchecked: madeBy, ...(page === null ? {} : { onlyFiles: [page] }) }
                 : site.flavor === 'zensical' && !isMkDocsDocument(item.reference, 'zensical')
                   ? navigationUrlTarget(site, item.reference)
                   : null;
@@ -432,7 +414,7 @@ async function describeConventions(
   );
   if (anchorsChecked)
     conventions.push(
-      'The build checks link fragments: `page.md#section` must name a heading of that page by its slug (`## Set up the CLI` is `#set-up-the-cli`) or an id set with `{#id}`.',
+      'The build checks link fragments: `page.md#section` must name an id of that page, the slug the `toc` extension makes of a heading (by default `## Set up the CLI` is `#set-up-the-cli`) or an id set with `{#id}`.',
     );
   if (primary.postsDir !== null)
     conventions.push(

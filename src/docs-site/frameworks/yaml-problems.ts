@@ -1,4 +1,3 @@
-import { parse as parseToml, TomlError } from 'smol-toml';
 import type { Document } from 'yaml';
 import type { SiteProblem } from '../site-model.ts';
 
@@ -29,25 +28,6 @@ export function yamlValue(document: Document, file: string): { value: unknown; p
           message: `${file} expands more YAML aliases than a configuration needs; it is read as empty`,
           key: 'configuration\0alias-count',
         },
-      ],
-    };
-  }
-}
-
-/** A TOML file's value (smol-toml), or an empty table with the syntax error at its line. */
-export function tomlValue(
-  text: string,
-  file: string,
-): { value: Record<string, unknown>; problems: SiteProblem[] } {
-  try {
-    return { value: parseToml(text), problems: [] };
-  } catch (error: unknown) {
-    const line = error instanceof TomlError ? error.line : 1;
-    const message = error instanceof Error ? (error.message.split('\n')[0] ?? '') : 'unreadable';
-    return {
-      value: {},
-      problems: [
-        { file, line, message: `${file} is not valid TOML: ${message}`, key: 'configuration\0toml' },
       ],
     };
   }

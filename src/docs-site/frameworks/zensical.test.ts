@@ -69,7 +69,7 @@ describe('Zensical site model', () => {
           'Usage',
           {
             unchecked: 'a build step may make it from docs/notebooks/00_key_features.ipynb',
-            onlyFile: 'docs/notebooks/00_key_features.md',
+            onlyFiles: ['docs/notebooks/00_key_features.md'],
           },
         ],
         ['common.md', 10, 'API Reference/common module', 'docs/common.md'],
@@ -161,10 +161,13 @@ describe('Zensical site model', () => {
         'docs/index.md',
         'docs/dynamic.md',
         'docs/covid.md',
-        { unchecked: 'a build step may make it from docs/food/food.ipynb', onlyFile: 'docs/food/food.html' },
+        {
+          unchecked: 'a build step may make it from docs/food/food.ipynb',
+          onlyFiles: ['docs/food/food.html'],
+        },
         {
           unchecked: 'the repository ignores this file: a build step may write it',
-          onlyFile: 'docs/changelog.md',
+          onlyFiles: ['docs/changelog.md'],
         },
       ],
     );
@@ -204,5 +207,90 @@ describe('Zensical site model', () => {
     const mkdocs = await check(withoutWorkflow);
     assert.equal(mkdocs.model.framework, 'mkdocs');
     assert.deepEqual(mkdocs.problems, []);
+  });
+
+  // mesh-iit/documentation's shape: raw HTML images written relative to the page's URL, as MkDocs
+  // leaves them; Zensical rewrites them from the file (zensical/extensions/links.py, since 2026-04).
+  it('resolves raw HTML paths from the file, where MkDocs resolves them from the page URL', async () => {
+    const page = '# Battery\n\n<figure>\n  <img src="../assets/battery.png"/>\n</figure>\n';
+    const site = {
+      'docs/index.md': '# Home\n',
+      'docs/battery/pack.md': page,
+      'docs/battery/assets/battery.png': '',
+      'docs/assets/logo.png': '',
+    };
+    const mkdocs = await check({ ...site, 'mkdocs.yml': 'site_name: x\n' });
+    assert.equal(mkdocs.model.framework, 'mkdocs');
+    assert.deepEqual(mkdocs.problems, []);
+    const zensical = await check({ ...site, 'zensical.toml': '[project]\nsite_name = "x"\n' });
+    assert.deepEqual(
+      zensical.problems.map((problem) => problem.message),
+      ['Broken image "../assets/battery.png": no file docs/assets/battery.png'],
+    );
+  });
+
+  it('takes a mkdocs.yml for Zensical only when a build file runs, installs or requires it', async () => {
+    const site = { 'mkdocs.yml': 'site_name: x\n', 'docs/index.md': '# Home\n' };
+    const frameworkWith = async (extra: Record<string, string>) =>
+      (await analyzeSite(memoryFiles({ ...site, ...extra }), new PageFactsCache())).model.framework;
+    assert.equal(await frameworkWith({ 'docs/requirements.txt': 'zensical==0.0.23\n' }), 'zensical');
+    assert.equal(
+      await frameworkWith({ 'pyproject.toml': '[dependency-groups]\ndocs = ["zensical>=0.0.23"]\n' }),
+      'zensical',
+    );
+    // A comment mentioning it, or a workflow that still runs `mkdocs build`, leaves the site MkDocs'.
+    assert.equal(
+      await frameworkWith({ 'pyproject.toml': '[project]\nname = "lib"\n# evaluate zensical later\n' }),
+      'mkdocs',
+    );
+    assert.equal(
+      await frameworkWith({
+        '.github/workflows/docs.yml':
+          'jobs:\n  a:\n    steps:\n      - run: mkdocs build --strict\n      - run: zensical build\n',
+      }),
+      'mkdocs',
+    );
+  });
+
+  it('reads validation in the order Zensical does, and leaves text fragments alone', async () => {
+    const page = { 'docs/index.md': '# Home\n\n[a](#nope) [b](#:~:text=hello) [c](#home:~:text=x)\n' };
+    const anchorProblems = async (config: string) =>
+      (await check({ ...page, 'zensical.toml': `[project]\nsite_name = "x"\n${config}` })).problems.map(
+        (problem) => problem.message,
+      );
+    assert.deepEqual(await anchorProblems(''), [
+      'Broken anchor "#nope": docs/index.md has no heading or element with the id "nope"',
+    ]);
+    for (const off of [
+      '[project.validation.links]\ninvalid_link_anchors = false\n',
+      '[project.validation]\nanchors = "warn"\n[project.validation.links]\nanchors = "ignore"\n',
+      '[project.validation]\ninvalid_link_anchors = 0\n',
+      '[project.markdown_extensions.toc]\nseparator = "_"\n',
+    ])
+      assert.deepEqual(await anchorProblems(off), [], off);
+  });
+
+  it('takes an empty nav for no nav, and resolves nav URLs with fragments, ./ and the offline plugin', async () => {
+    const pages = { 'docs/index.md': '# Home\n', 'docs/guide/setup.md': '# Setup\n\n## Install\n' };
+    const empty = await check({ ...pages, 'zensical.toml': '[project]\nsite_name = "x"\nnav = []\n' });
+    assert.equal(empty.model.needsNavigationEntry('docs/guide/setup.md'), false);
+    const urls = await check({
+      ...pages,
+      'zensical.toml':
+        '[project]\nsite_name = "x"\nnav = [\n  { "Install" = "guide/setup/#install" },\n  { "Home" = "./" },\n]\n',
+    });
+    assert.deepEqual(
+      urls.model.navigation.map((entry) => entry.target),
+      ['docs/guide/setup.md', 'docs/index.md'],
+    );
+    const offline = await check({
+      ...pages,
+      'zensical.toml':
+        '[project]\nsite_name = "x"\nnav = [ { "Setup" = "guide/setup.html" } ]\n\n[project.plugins.offline]\n',
+    });
+    assert.deepEqual(
+      offline.model.navigation.map((entry) => entry.target),
+      ['docs/guide/setup.md'],
+    );
   });
 });
