@@ -115,6 +115,9 @@ for (const [label, unit] of [
   ['a heading of footnote openers', '[^'],
   ['a heading of emphasis markers', '*a_'],
   ['a heading of attr_list braces', '{#a '],
+  ['a heading of unclosed tags', '<'],
 ] as const)
   await time(`Zensical: ${label}`, () => zensicalPage(`# ${repeat(unit).slice(0, 500_000)}`));
 await time('Zensical: 100,000 headings', () => zensicalPage('## a\n'.repeat(100_000).slice(0, 500_000)));
+await time('Zensical: an unclosed attr_list brace and spaces', () => zensicalPage(`{${' '.repeat(500_000)}`));
+await time('Zensical: 5,000 equal headings', () => zensicalPage('## a\n'.repeat(5_000)));
