@@ -121,17 +121,22 @@ async function buildPythonMarkdownSite(
     }
     const site = siteOf(sites, from);
     if (site === null) return { kind: 'unchecked', reason: 'the linking file is outside docs_dir' };
+    const target = joinInside(folderOf(from), path);
     // MkDocs rewrites the links Python-Markdown makes, not raw HTML's: an attribute's path is relative
-    // to the page's URL, a folder below its file's with directory URLs (`a/b.md` is `/a/b/`).
+    // to the page's URL, a folder below its file's with directory URLs (`a/b.md` is `/a/b/`), unless
+    // md_in_html made the tag an element MkDocs rewrites; either reading that names a file is taken.
     // Zensical rewrites both from the file (zensical/extensions/links.py, LinksPostprocessor).
-    const pageFolder =
+    if (
       flavor === 'mkdocs' &&
       link?.attribute === true &&
       site.useDirectoryUrls &&
-      !/(^|\/)(index|README)\.[^/]+$/i.test(from)
-        ? from.replace(/\.[^/.]+$/, '')
-        : folderOf(from);
-    const target = joinInside(pageFolder, path);
+      !/(^|\/)(index|README)\.[^/]+$/i.test(from) &&
+      (target === null || !files.has(target))
+    ) {
+      const fromPageUrl = joinInside(from.replace(/\.[^/.]+$/, ''), path);
+      if (fromPageUrl !== null && isWithin(site.docsDir, fromPageUrl) && files.has(fromPageUrl))
+        return { kind: 'file', file: fromPageUrl };
+    }
     if (target === null || !isWithin(site.docsDir, target))
       return { kind: 'unchecked', reason: 'the link leaves docs_dir' };
     if (files.has(target)) return { kind: 'file', file: target };
