@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import { RE2JS } from 're2js';
 import { folderOf, isWithin, joinInside, normalizeRoute, relativeTo } from '../link-urls.ts';
 import type { SiteSource } from '../site-model.ts';
 import { type MkDocsConfig, readMkDocsConfig, readPlugins, readZensicalConfig } from './mkdocs-config.ts';
@@ -112,8 +113,12 @@ async function buildSite(
   // skips hidden folders (zensical-watch's agent) and knows no `exclude_docs`.
   const excludePatterns = typeof values.exclude_docs === 'string' ? values.exclude_docs : '';
   const excluded = gitignoreMatcher(flavor === 'zensical' ? '.*' : `.*\n/templates/\n${excludePatterns}`);
-  const isExcluded = (path: string) => excluded(relativeTo(docsDir, path));
   const plugins = readPlugins(values);
+  const excludedByPlugin = flavor === 'mkdocs' ? excludePluginMatcher(plugins.get('exclude')) : () => false;
+  const isExcluded = (path: string) => {
+    const relative = relativeTo(docsDir, path);
+    return excluded(relative) || excludedByPlugin(relative);
+  };
   // Zensical runs none of MkDocs' plugins; its blog is not built from them.
   const blog = flavor === 'zensical' ? undefined : plugins.get('blog');
   const blogDir =
@@ -196,4 +201,52 @@ export function siteOf(sites: readonly MkDocsSite[], path: string): MkDocsSite |
       best = site;
   }
   return best;
+}
+
+/** How many patterns of the `exclude` plugin are read: a real configuration has a handful. */
+const maximumExcludePatterns = 200;
+
+/**
+ * The files the mkdocs-exclude plugin leaves out of the build (https://github.com/apenwarr/mkdocs-exclude):
+ * `glob` patterns matched with Python's `fnmatch` (a `*` crosses folders) and `regex` patterns
+ * matched from the start of the path, both against the path in docs_dir. Patterns are repository
+ * content, so they run on RE2 (linear time); one RE2 cannot read is skipped.
+ */
+function excludePluginMatcher(options: Record<string, unknown> | undefined): (relative: string) => boolean {
+  if (options === undefined) return () => false;
+  const list = (value: unknown) =>
+    (Array.isArray(value) ? value : [value]).filter((item): item is string => typeof item === 'string');
+  const sources = [
+    ...list(options.glob).map((glob) => `^${fnmatchSource(glob)}$`),
+    ...list(options.regex).map((regex) => `^(?:${regex}).*$`),
+  ].slice(0, maximumExcludePatterns);
+  const patterns: RE2JS[] = [];
+  for (const source of sources) {
+    try {
+      patterns.push(RE2JS.compile(source));
+    } catch {
+      // Not a pattern RE2 reads (Python lookarounds): its files stay in the build here.
+    }
+  }
+  return (relative) => patterns.some((pattern) => pattern.matches(relative));
+}
+
+/** Python's `fnmatch` pattern as a regular expression: `*` any run, `?` one character, `[...]` a set. */
+function fnmatchSource(glob: string): string {
+  let source = '';
+  for (let index = 0; index < glob.length; index += 1) {
+    const character = glob[index] ?? '';
+    if (character === '*') source += '.*';
+    else if (character === '?') source += '.';
+    else if (character === '[') {
+      const close = glob.indexOf(']', index + 2);
+      if (close < 0) source += '\\[';
+      else {
+        const inside = glob.slice(index + 1, close).replace(/\\/g, '\\\\');
+        source += `[${inside.startsWith('!') ? `^${inside.slice(1)}` : inside}]`;
+        index = close;
+      }
+    } else source += RE2JS.quote(character);
+  }
+  return source;
 }

@@ -234,4 +234,33 @@ describe('MkDocs site model', () => {
       'Broken anchor "setup/colors.md#palette": docs/setup/colors.md has no heading or element with the id "palette"',
     ]);
   });
+
+  // conductor-oss/conductor's shape: `use_directory_urls: false` and raw HTML cards linking pages by
+  // their built names; knative/docs': snippet files left out by the mkdocs-exclude plugin.
+  it('resolves links to built .html names, index pages included, and honours the exclude plugin', async () => {
+    const { problems } = await check({
+      'mkdocs.yml': [
+        'site_name: x',
+        'use_directory_urls: false',
+        'plugins:',
+        '  - exclude:',
+        '      glob:',
+        '        - snippets/*',
+        '      regex:',
+        "        - '.*\\.draft\\.md$'",
+        '',
+      ].join('\n'),
+      'docs/index.md': '# Home\n',
+      'docs/concepts/index.md':
+        '# Concepts\n\n<a href="workers.html">Workers</a> <a href="../guide/setup.html#install">Setup</a> [Gone](gone.md)\n',
+      'docs/concepts/workers.md': '# Workers\n',
+      'docs/guide/setup.md': '# Setup\n\n## Install\n',
+      'docs/snippets/prereqs.md': '[missing](../nowhere.md)\n',
+      'docs/notes.draft.md': '[missing](nowhere.md)\n',
+    });
+    assert.deepEqual(
+      problems.map((problem) => problem.message),
+      ['Broken link "gone.md": no file docs/concepts/gone.md'],
+    );
+  });
 });

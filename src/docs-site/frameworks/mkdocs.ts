@@ -146,6 +146,11 @@ async function buildPythonMarkdownSite(
     if (fallback !== null && files.has(fallback))
       return { kind: 'served', reason: `the translation falls back to ${fallback}` };
     if (redirects.has(relative)) return { kind: 'served', reason: 'a redirect of the redirects plugin' };
+    // A page's built name (`workers.html` with `use_directory_urls: false`, conductor's raw HTML cards).
+    if (/\.html?$/i.test(path)) {
+      const page = site.files.get(routeRelative(site, from, path));
+      if (page !== undefined) return { kind: 'file', file: page };
+    }
     if (isMkDocsDocument(target) || /\.[a-z0-9]+$/i.test(target.slice(target.lastIndexOf('/') + 1))) {
       if (generatesPages)
         return { kind: 'unchecked', reason: 'a plugin generates files this model does not see' };
@@ -234,7 +239,9 @@ function routeRelative(site: MkDocsSite, from: string, path: string): string {
   if (site.flavor === 'zensical')
     return normalizeRoute(posix.join(`${site.routePrefix}/`, relativeTo(site.docsDir, folderOf(from)), path));
   const route = site.routes.get(from) ?? '/';
-  const base = site.useDirectoryUrls || route.endsWith('/') ? route : posix.dirname(route);
+  // An index page's route is its folder (`/guide/index.html` is `/guide`), whatever the URL style.
+  const isIndex = /(^|\/)(index|README)\.[^/]+$/i.test(from);
+  const base = site.useDirectoryUrls || isIndex || route.endsWith('/') ? route : posix.dirname(route);
   return normalizeRoute(posix.join(base === '' ? '/' : base, path));
 }
 
