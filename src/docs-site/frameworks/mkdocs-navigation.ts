@@ -13,9 +13,10 @@ const maximumDepth = 20;
 /**
  * The pages an MkDocs `nav` names, in order: a path (`index.md`), `{Title: path}`, `{Title: [...]}`
  * for a section, and `{Title: https://...}` links, which name no page
- * (https://www.mkdocs.org/user-guide/configuration/#nav).
+ * (https://www.mkdocs.org/user-guide/configuration/#nav). Zensical reads only the first key of
+ * each mapping (zensical/config.py, `_convert_nav_item`).
  */
-export function readMkDocsNav(nav: unknown): MkDocsNavItem[] {
+export function readMkDocsNav(nav: unknown, firstKeyOnly = false): MkDocsNavItem[] {
   const items: MkDocsNavItem[] = [];
   const visit = (value: unknown, groups: string[], depth: number): void => {
     if (depth > maximumDepth) return;
@@ -24,7 +25,9 @@ export function readMkDocsNav(nav: unknown): MkDocsNavItem[] {
     } else if (Array.isArray(value)) {
       for (const item of value) visit(item, groups, depth + 1);
     } else if (isRecord(value)) {
-      for (const [title, child] of Object.entries(value)) visit(child, [...groups, title], depth + 1);
+      const entries = Object.entries(value);
+      for (const [title, child] of firstKeyOnly ? entries.slice(0, 1) : entries)
+        visit(child, [...groups, title], depth + 1);
     }
   };
   visit(nav, [], 0);

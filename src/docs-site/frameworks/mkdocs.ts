@@ -323,7 +323,7 @@ function readNavigation(
       const lines = new ConfigLines(text);
       // Only within `nav:`: a redirect map or a plugin's option may name the same page before it.
       const within = navFile.endsWith('.toml') ? tomlKeySpan(text, 'nav') : topLevelYamlSpan(text, 'nav');
-      items = readMkDocsNav(site.config.values.nav).map((item) => ({
+      items = readMkDocsNav(site.config.values.nav, site.flavor === 'zensical').map((item) => ({
         ...item,
         line: lines.lineOf(item.reference, within),
       }));

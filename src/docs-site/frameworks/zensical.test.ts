@@ -283,6 +283,15 @@ describe('Zensical site model', () => {
       urls.model.navigation.map((entry) => entry.target),
       ['docs/guide/setup.md', 'docs/index.md'],
     );
+    // Zensical reads only the first key of a nav table.
+    const twoKeys = await check({
+      ...pages,
+      'zensical.toml': '[project]\nsite_name = "x"\nnav = [ { "Home" = "index.md", "Gone" = "gone.md" } ]\n',
+    });
+    assert.deepEqual(
+      twoKeys.model.navigation.map((entry) => entry.reference),
+      ['index.md'],
+    );
     const offline = await check({
       ...pages,
       'zensical.toml':
