@@ -52,6 +52,15 @@ const teachBooksManual = committedSite('TeachBooks__manual');
 const workshopTemplate = committedSite('jupyter-book__workshop-template');
 const jestDocs = committedSite('jestjs__jest');
 const scraplingDocs = committedSite('D4Vinci__Scrapling');
+// Scrapling's pages that link docs/fetching/stealthy.md.
+const linkingPages = [
+  'docs/cli/extract-commands.md',
+  'docs/cli/interactive-shell.md',
+  'docs/fetching/dynamic.md',
+  'docs/overview.md',
+  'docs/spiders/architecture.md',
+  'docs/spiders/sessions.md',
+];
 
 const changed = (result: TaskResult): Record<string, string> | string =>
   result.files ?? 'no branch was pushed';
@@ -1174,6 +1183,48 @@ export const evaluationTasks: EvaluationTask[] = [
       call('validate', {}),
       answer(
         'docs/fetching/dynamic.md has no Introduction section (it opens with "Fetching dynamic websites"), so the six links now name the page itself: dynamic.md.',
+      ),
+    ],
+  },
+  {
+    // The same Zensical site: its nav is TOML inline tables in `zensical.toml`, and six pages link
+    // the StealthyFetcher page. `move_file` rewrites the nav entry and lists the links to fix.
+    name: 'real-zensical-move-page',
+    fixture: scraplingDocs,
+    prompt:
+      'Rename docs/fetching/stealthy.md to docs/fetching/stealthy-fetcher.md, keeping the navigation and every link to it working.',
+    check(result) {
+      const files = changed(result);
+      if (typeof files === 'string') return files;
+      const moved = 'docs/fetching/stealthy-fetcher.md';
+      if (
+        files['docs/fetching/stealthy.md'] !== undefined ||
+        files[moved] !== scraplingDocs['docs/fetching/stealthy.md']
+      )
+        return 'the page is not at docs/fetching/stealthy-fetcher.md, unchanged';
+      const nav = scraplingDocs['zensical.toml']?.replace(
+        '"fetching/stealthy.md"',
+        '"fetching/stealthy-fetcher.md"',
+      );
+      if (files['zensical.toml'] !== nav)
+        return 'zensical.toml does not list fetching/stealthy-fetcher.md in place of the old entry';
+      for (const path of linkingPages) {
+        if (files[path] !== scraplingDocs[path]?.replaceAll('stealthy.md', 'stealthy-fetcher.md'))
+          return `${path} does not link the page at its new path, or changed more`;
+      }
+      return unchangedExcept(result, scraplingDocs, [
+        'zensical.toml',
+        'docs/fetching/stealthy.md',
+        moved,
+        ...linkingPages,
+      ]);
+    },
+    script: [
+      call('move_file', { from: 'docs/fetching/stealthy.md', to: 'docs/fetching/stealthy-fetcher.md' }),
+      ...linkingPages.flatMap((path) => [read(path), edit(path, 'stealthy.md', 'stealthy-fetcher.md', true)]),
+      call('validate', {}),
+      answer(
+        'Moved the StealthyFetcher page to docs/fetching/stealthy-fetcher.md; its entry in zensical.toml and the links in six pages now name the new file.',
       ),
     ],
   },
