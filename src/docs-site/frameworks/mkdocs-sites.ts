@@ -22,6 +22,10 @@ export interface MkDocsSite {
   /** Page file → its route (normalized), and back. */
   routes: Map<string, string>;
   files: Map<string, string>;
+  /** Where this site's `nav` is written in its navigation file, when not at the top (mkdocs-static-i18n). */
+  navWithin?: [number, number];
+  /** Translations read from mkdocs-static-i18n's folders (on the primary site). */
+  staticI18n?: boolean;
   /** The Material blog plugin's folder of posts and folder of the blog (both repository paths), or null. */
   blogDir: string | null;
   postsDir: string | null;
@@ -51,6 +55,9 @@ export async function findMkDocsSites(
   const primaryConfig = configFile.endsWith('.toml')
     ? await readZensicalConfig(files, configFile)
     : await readMkDocsConfig(files, configFile);
+  const i18n = flavor === 'mkdocs' ? readStaticI18n(primaryConfig) : null;
+  const translated = i18n === null ? null : await staticI18nSites(source, primaryConfig, i18n);
+  if (translated !== null) return translated;
   const primary = await buildSite(source, primaryConfig, null, flavor);
   const sites = primary === null ? [] : [primary];
   const configFolder = folderOf(configFile);
@@ -249,4 +256,95 @@ function fnmatchSource(glob: string): string {
     } else source += RE2JS.quote(character);
   }
   return source;
+}
+
+/** mkdocs-static-i18n's languages in its folder structure: the default one at docs_dir's root. */
+interface StaticI18n {
+  defaultLocale: string;
+  defaultNav: unknown[] | null;
+  defaultWithin: [number, number] | undefined;
+  languages: Array<{ locale: string; nav: unknown[] | null; within: [number, number] | undefined }>;
+}
+
+/**
+ * mkdocs-static-i18n 1.x with `docs_structure: folder` (https://ultrabug.github.io/mkdocs-static-i18n/,
+ * mkdocs_static_i18n/folder.py): a page in `docs/<locale>/` is that language's, served under
+ * `/<locale>/`, every other page the default language's; a language's `nav` is written in its entry
+ * of the plugin's `languages`, and a page it lacks falls back to the default language's. Read only when
+ * the default language has no folder of its own; otherwise null, and the plugin stays unread.
+ */
+function readStaticI18n(config: MkDocsConfig): StaticI18n | null {
+  const options = readPlugins(config.values).get('i18n');
+  if (options?.docs_structure !== 'folder' || !Array.isArray(options.languages)) return null;
+  const entries = options.languages.filter(
+    (entry): entry is Record<string, unknown> =>
+      isRecord(entry) && typeof entry.locale === 'string' && /^[A-Za-z][\w-]{0,15}$/.test(entry.locale),
+  );
+  const defaultEntry = entries.find((entry) => entry.default === true) ?? entries[0];
+  if (defaultEntry === undefined) return null;
+  const text = config.texts.get(config.file) ?? '';
+  const navOf = (entry: Record<string, unknown>) =>
+    Array.isArray(entry.nav) && entry.nav.length > 0 ? entry.nav : null;
+  return {
+    defaultLocale: String(defaultEntry.locale),
+    defaultNav: navOf(defaultEntry),
+    defaultWithin: languageSpan(text, String(defaultEntry.locale)),
+    languages: entries
+      .filter((entry) => entry !== defaultEntry && entry.build !== false)
+      .map((entry) => ({
+        locale: String(entry.locale),
+        nav: navOf(entry),
+        within: languageSpan(text, String(entry.locale)),
+      })),
+  };
+}
+
+/** Where a language's entry is written in the plugin's `languages`: from `- locale: xx` to the next. */
+function languageSpan(text: string, locale: string): [number, number] | undefined {
+  const escaped = locale.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const start = new RegExp(`^[ \\t]*-[ \\t]*locale[ \\t]*:[ \\t]*["']?${escaped}["']?[ \\t]*$`, 'm').exec(
+    text,
+  );
+  if (start === null) return undefined;
+  const from = start.index + start[0].length;
+  const next = /^[ \t]*-[ \t]*locale[ \t]*:|^\S/m.exec(text.slice(from));
+  return [start.index, next === null ? text.length : from + next.index];
+}
+
+/** The sites of each language, or null when the default language has a folder of its own (not read). */
+async function staticI18nSites(
+  source: SiteSource,
+  config: MkDocsConfig,
+  i18n: StaticI18n,
+): Promise<MkDocsSite[] | null> {
+  const hasNav = Array.isArray(config.values.nav) && config.values.nav.length > 0;
+  const defaultNav = hasNav ? config.values.nav : i18n.defaultNav;
+  const withNav = (nav: unknown, language: MkDocsConfig['values']) => ({
+    ...config,
+    values: { ...config.values, ...language, nav },
+    navFile: Array.isArray(nav) && nav.length > 0 ? (config.navFile ?? config.file) : null,
+  });
+  const primary = await buildSite(source, withNav(defaultNav, {}), null, 'mkdocs');
+  if (primary === null) return [];
+  const defaultFolder = `${primary.docsDir}/${i18n.defaultLocale}`;
+  if (source.files.paths.some((path) => isWithin(defaultFolder, path) && isMkDocsDocument(path))) return null;
+  primary.staticI18n = true;
+  if (!hasNav) primary.navWithin = i18n.defaultWithin;
+  const sites = [primary];
+  const configFolder = folderOf(config.file);
+  for (const language of i18n.languages) {
+    const folder = `${primary.docsDir}/${language.locale}`;
+    const docsDir = relativeTo(configFolder, folder);
+    const site = await buildSite(
+      source,
+      withNav(language.nav ?? defaultNav, { docs_dir: docsDir }),
+      language.locale,
+      'mkdocs',
+    );
+    if (site === null || site.files.size === 0) continue;
+    if (language.nav !== null) site.navWithin = language.within;
+    else if (!hasNav) site.navWithin = i18n.defaultWithin;
+    sites.push(site);
+  }
+  return sites;
 }

@@ -263,4 +263,54 @@ describe('MkDocs site model', () => {
       ['Broken link "gone.md": no file docs/concepts/gone.md'],
     );
   });
+
+  // openai/openai-agents-python's shape: mkdocs-static-i18n with `docs_structure: folder`, English
+  // at docs_dir's root, each translation in its folder with its own `nav` in the plugin's languages.
+  it('reads mkdocs-static-i18n folders as sites with their own nav, falling back to the default language', async () => {
+    const { model, problems } = await check({
+      'mkdocs.yml': [
+        'site_name: x',
+        'plugins:',
+        '  - i18n:',
+        '      docs_structure: folder',
+        '      languages:',
+        '        - locale: en',
+        '          default: true',
+        '          nav:',
+        '            - Intro: index.md',
+        '            - Agents: agents.md',
+        '        - locale: ja',
+        '          nav:',
+        '            - はじめに: index.md',
+        '            - agents.md',
+        '            - gone.md',
+        '',
+      ].join('\n'),
+      'docs/index.md': '# Intro\n\n[Agents](agents.md)\n',
+      'docs/agents.md': '# Agents\n',
+      'docs/ja/index.md': '# はじめに\n\n[Agents](agents.md) [missing](missing.md)\n',
+    });
+    assert.deepEqual(model.pages.get('docs/ja/index.md'), ['/ja']);
+    assert.deepEqual(
+      model.navigation.map((entry) => [entry.reference, entry.line, entry.groups[0], entry.target]),
+      [
+        ['index.md', 9, 'Intro', 'docs/index.md'],
+        ['agents.md', 10, 'Agents', 'docs/agents.md'],
+        ['index.md', 13, 'ja', 'docs/ja/index.md'],
+        ['agents.md', 14, 'ja', 'docs/agents.md'],
+        ['gone.md', 15, 'ja', null],
+      ],
+    );
+    assert.deepEqual(
+      problems.map((problem) => `${problem.file}:${problem.line}: ${problem.message}`),
+      [
+        'mkdocs.yml:15: Navigation entry "gone.md" names no page',
+        'docs/ja/index.md:3: Broken link "missing.md": no file docs/ja/missing.md',
+      ],
+    );
+    assert.equal(
+      model.unsupported.some((note) => note.includes('i18n')),
+      false,
+    );
+  });
 });

@@ -89,15 +89,22 @@ async function buildPythonMarkdownSite(
   const values = primary?.config.values ?? {};
   // Zensical runs none of MkDocs' plugins: a `redirects` or `awesome-pages` entry does nothing there.
   const plugins = flavor === 'zensical' ? new Map<string, Record<string, unknown>>() : readPlugins(values);
-  const hasNavigationPlugin = navigationPlugins.some((name) => plugins.has(name));
-  const generatesPages = pageGeneratingPlugins.some((name) => plugins.has(name));
+  // mkdocs-static-i18n's folders, when read (mkdocs-sites.ts), are sites of their own.
+  const read = (name: string) => plugins.has(name) && !(name === 'i18n' && primary?.staticI18n === true);
+  const hasNavigationPlugin = navigationPlugins.some(read);
+  const generatesPages = pageGeneratingPlugins.some(read);
   const redirects = readRedirects(plugins.get('redirects'));
   if (primary !== undefined) {
     for (const problem of brokenRedirectTargets(primary, plugins.get('redirects'), files))
       problems.set(`${problem.file}\0${problem.line}\0${problem.key}`, problem);
   }
   const configName = configFile ?? names[0] ?? '';
-  describeUnsupported(values, plugins, configName, unsupported);
+  describeUnsupported(
+    values,
+    primary?.staticI18n === true ? withoutI18n(plugins) : plugins,
+    configName,
+    unsupported,
+  );
   if (primary === undefined)
     unsupported.push(`No readable ${flavorName[flavor]} configuration: pages and links are not checked`);
 
@@ -312,22 +319,26 @@ function readNavigation(
 ) {
   const navigation: NavigationEntry[] = [];
   const primary = sites[0];
-  // Lines are found once per navigation file: translations share the primary's `nav`.
+  // Lines are found once per navigation: translations share the primary's `nav`, unless each
+  // language writes its own (mkdocs-static-i18n's `languages`).
   const placed = new Map<string, Array<{ reference: string; groups: string[]; line: number }>>();
   for (const site of sites) {
     const navFile = site.config.navFile;
     if (navFile === null) continue;
-    let items = placed.get(navFile);
+    const key = site.navWithin === undefined ? navFile : `${navFile}\0${site.navWithin.join(':')}`;
+    let items = placed.get(key);
     if (items === undefined) {
       const text = site.config.texts.get(navFile) ?? '';
       const lines = new ConfigLines(text);
       // Only within `nav:`: a redirect map or a plugin's option may name the same page before it.
-      const within = navFile.endsWith('.toml') ? tomlKeySpan(text, 'nav') : topLevelYamlSpan(text, 'nav');
+      const within =
+        site.navWithin ??
+        (navFile.endsWith('.toml') ? tomlKeySpan(text, 'nav') : topLevelYamlSpan(text, 'nav'));
       items = readMkDocsNav(site.config.values.nav, site.flavor === 'zensical').map((item) => ({
         ...item,
         line: lines.lineOf(item.reference, within),
       }));
-      placed.set(navFile, items);
+      placed.set(key, items);
     }
     for (const item of items) {
       const page = joinInside(site.docsDir, item.reference);
@@ -442,4 +453,10 @@ async function describeConventions(
         )} with the same paths as \`${primary.docsDir}/\`; a missing translation falls back to the primary page.`,
     );
   return conventions.slice(0, 4);
+}
+
+function withoutI18n(plugins: Map<string, Record<string, unknown>>): Map<string, Record<string, unknown>> {
+  const rest = new Map(plugins);
+  rest.delete('i18n');
+  return rest;
 }
