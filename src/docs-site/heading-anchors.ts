@@ -43,13 +43,10 @@ export interface AnchorRules {
 export function readHeadingAnchors(text: string, rules: AnchorRules): PageAnchors {
   if (text.length > maximumCharacters) return { anchors: new Set(), complete: false };
   const key = `${rules.mdx}|${rules.customIds}|${rules.maintainCase}|${rules.always.join(' ')}`;
-  let cache = cached.get(key);
-  if (cache === undefined) {
-    cache = new Map();
-    cached.set(key, cache);
-  }
-  const known = cache.get(text);
-  if (known !== undefined) return known;
+  return cachedAnchors(key, text, () => readAnchors(text, rules));
+}
+
+function readAnchors(text: string, rules: AnchorRules): PageAnchors {
   const { mdx } = rules;
   const frontMatter = frontMatterPattern.exec(text)?.[0] ?? '';
   // MDX comments (`{/* ... */}`) hold no element; their lines stay, blank.
@@ -96,17 +93,7 @@ export function readHeadingAnchors(text: string, rules: AnchorRules): PageAnchor
       }
     }
   }
-  const result = { anchors, complete };
-  // Bounded by the text and the anchors kept: cleared whole when full, as checks read pages again.
-  cachedCharacters += text.length + [...anchors].reduce((sum, anchor) => sum + anchor.length + 16, 0);
-  if (cachedCharacters > maximumCachedCharacters) {
-    cached.clear();
-    cachedCharacters = 0;
-    cache = new Map();
-    cached.set(key, cache);
-  }
-  cache.set(text, result);
-  return result;
+  return { anchors, complete };
 }
 
 /** A heading's text as mdast's `toString` gives it: text, inline code and image descriptions, no tags. */
@@ -128,10 +115,32 @@ function createParser(mdx: boolean): MarkdownIt {
 
 const markdownParser = createParser(false);
 const mdxParser = createParser(true);
-// Pages' anchors by rules and text, read once while the same pages are checked again (each validation).
+// Pages' anchors by reader and text, read once while the same pages are checked again (each validation).
 const cached = new Map<string, Map<string, PageAnchors>>();
 let cachedCharacters = 0;
 const maximumCachedCharacters = 32 * 1024 * 1024;
+
+/**
+ * A page's anchors as `read` finds them, kept by the reader's `key` and the text. Bounded by the
+ * texts and anchors kept: cleared whole when full, as checks read pages again.
+ */
+export function cachedAnchors(key: string, text: string, read: () => PageAnchors): PageAnchors {
+  const known = cached.get(key)?.get(text);
+  if (known !== undefined) return known;
+  const result = read();
+  cachedCharacters += text.length + [...result.anchors].reduce((sum, anchor) => sum + anchor.length + 16, 0);
+  if (cachedCharacters > maximumCachedCharacters) {
+    cached.clear();
+    cachedCharacters = text.length;
+  }
+  let cache = cached.get(key);
+  if (cache === undefined) {
+    cache = new Map();
+    cached.set(key, cache);
+  }
+  cache.set(text, result);
+  return result;
+}
 
 /**
  * The anchors Sphinx gives a MyST page (https://myst-parser.readthedocs.io/en/latest/syntax/optional.html#auto-generated-header-anchors,

@@ -1,4 +1,4 @@
-import { attributeAnchor, maximumCharacters, type PageAnchors } from './heading-anchors.ts';
+import { attributeAnchor, cachedAnchors, maximumCharacters, type PageAnchors } from './heading-anchors.ts';
 import { frontMatterPattern, markFencedLines } from './page-facts.ts';
 
 const maximumHeadings = 5_000;
@@ -36,6 +36,10 @@ const containerPrefix = /^(?:>[ \t]?|(?:[-*+]|\d+[.)])[ \t]+)+/;
  */
 export function readPythonMarkdownAnchors(text: string): PageAnchors {
   if (text.length > maximumCharacters || generated.test(text)) return { anchors: new Set(), complete: false };
+  return cachedAnchors('python-markdown', text, () => readAnchors(text));
+}
+
+function readAnchors(text: string): PageAnchors {
   const frontMatter = frontMatterPattern.exec(text)?.[0] ?? '';
   const body = text.slice(frontMatter.length);
   const lines = body.split('\n');

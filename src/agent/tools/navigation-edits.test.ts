@@ -35,7 +35,6 @@ describe('navigation kept whole', () => {
       movedReference('Installing <user/install>', 'docs/user/install.rst', 'docs/guide/install.rst'),
       'Installing <guide/install>',
     );
-    // A doc id or slug that is not the path: left to the model.
     // A notebook (nbsphinx's toctree names it without `.ipynb`; nbdev's sidebar with it).
     assert.equal(
       movedReference('prolog-and-epilog', 'doc/prolog-and-epilog.ipynb', 'doc/prolog-epilog.ipynb'),
@@ -45,6 +44,7 @@ describe('navigation kept whole', () => {
       movedReference('tutorials/tutorial.ipynb', 'nbs/tutorials/tutorial.ipynb', 'nbs/start/tutorial.ipynb'),
       'start/tutorial.ipynb',
     );
+    // A doc id or slug that is not the path: left to the model.
     assert.equal(movedReference('intro', 'docs/01-intro.md', 'docs/start.md'), null);
     // Out of the folder the navigation leaves out: no plain reference exists.
     assert.equal(movedReference('setup.md', 'docs/setup.md', 'other/setup.md'), null);

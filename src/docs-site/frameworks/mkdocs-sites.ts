@@ -210,7 +210,7 @@ export function siteOf(sites: readonly MkDocsSite[], path: string): MkDocsSite |
   return best;
 }
 
-/** How many patterns of the `exclude` plugin are read: a real configuration has a handful. */
+/** How many patterns of the `exclude` plugin are read, each at most 1 KiB: a real configuration has a handful. */
 const maximumExcludePatterns = 200;
 
 /**
@@ -226,7 +226,9 @@ function excludePluginMatcher(options: Record<string, unknown> | undefined): (re
   const sources = [
     ...list(options.glob).map((glob) => `^${fnmatchSource(glob)}$`),
     ...list(options.regex).map((regex) => `^(?:${regex}).*$`),
-  ].slice(0, maximumExcludePatterns);
+  ]
+    .filter((source) => source.length <= 1_024)
+    .slice(0, maximumExcludePatterns);
   const patterns: RE2JS[] = [];
   for (const source of sources) {
     try {
@@ -319,25 +321,29 @@ async function staticI18nSites(
 ): Promise<MkDocsSite[] | null> {
   const hasNav = Array.isArray(config.values.nav) && config.values.nav.length > 0;
   const defaultNav = hasNav ? config.values.nav : i18n.defaultNav;
-  const withNav = (nav: unknown, language: MkDocsConfig['values']) => ({
+  // A top-level `nav` is in its file (an inherited one, perhaps); the plugin's in the configuration's.
+  const withNav = (nav: unknown, language: MkDocsConfig['values'], navFile: string | null) => ({
     ...config,
     values: { ...config.values, ...language, nav },
-    navFile: Array.isArray(nav) && nav.length > 0 ? (config.navFile ?? config.file) : null,
+    navFile: Array.isArray(nav) && nav.length > 0 ? navFile : null,
   });
-  const primary = await buildSite(source, withNav(defaultNav, {}), null, 'mkdocs');
+  const defaultNavFile = hasNav ? config.navFile : config.file;
+  const primary = await buildSite(source, withNav(defaultNav, {}, defaultNavFile), null, 'mkdocs');
   if (primary === null) return [];
-  const defaultFolder = `${primary.docsDir}/${i18n.defaultLocale}`;
+  const inDocs = (name: string) => (primary.docsDir === '' ? name : `${primary.docsDir}/${name}`);
+  const defaultFolder = inDocs(i18n.defaultLocale);
   if (source.files.paths.some((path) => isWithin(defaultFolder, path) && isMkDocsDocument(path))) return null;
   primary.staticI18n = true;
   if (!hasNav) primary.navWithin = i18n.defaultWithin;
   const sites = [primary];
   const configFolder = folderOf(config.file);
   for (const language of i18n.languages) {
-    const folder = `${primary.docsDir}/${language.locale}`;
-    const docsDir = relativeTo(configFolder, folder);
+    const docsDir = relativeTo(configFolder, inDocs(language.locale));
     const site = await buildSite(
       source,
-      withNav(language.nav ?? defaultNav, { docs_dir: docsDir }),
+      language.nav === null
+        ? withNav(defaultNav, { docs_dir: docsDir }, defaultNavFile)
+        : withNav(language.nav, { docs_dir: docsDir }, config.file),
       language.locale,
       'mkdocs',
     );
