@@ -13,6 +13,7 @@ const frameworkNames: Record<DocsFramework, string> = {
   nextra: 'Nextra',
   starlight: 'Starlight (Astro)',
   vitepress: 'VitePress',
+  rspress: 'Rspress',
   docsify: 'Docsify',
   jekyll: 'Jekyll (GitHub Pages)',
   hugo: 'Hugo',

@@ -102,6 +102,18 @@ const signatures: Signature[] = [
     pattern: /(^|\/)\.vitepress\/config\.(js|cjs|mjs|ts|cts|mts)$/,
     siteRoot: (file) => folderOfFile(folderOfFile(file)),
   },
+  {
+    framework: 'rspress',
+    pattern: /(^|\/)rspress\.config\.(js|cjs|mjs|ts|cts|mts)$/,
+    siteRoot: folderOfFile,
+  },
+  // Rstack (rsbuild's and rspack's sites): Rspress configured by `define.doc({...})`, built by `rs doc build`.
+  {
+    framework: 'rspress',
+    pattern: /(^|\/)rstack\.config\.(js|cjs|mjs|ts|cts|mts)$/,
+    siteRoot: folderOfFile,
+    confirm: (text) => /\bdefine\.doc\s*\(/.test(text),
+  },
   { framework: 'hugo', pattern: /(^|\/)hugo\.(toml|ya?ml|json)$/, siteRoot: folderOfFile },
   {
     framework: 'hugo',
@@ -171,6 +183,8 @@ const signatures: Signature[] = [
 
 /** Folders whose configuration files are examples, templates or tests, never the site itself. */
 const ignoredSegments = /^(node_modules|examples?|templates?|fixtures?|__tests__|tests?|packages|vendor)$/i;
+/** A monorepo's package that is its documentation site (`packages/docs`, `packages/document`). */
+const sitePackage = /^(docs?|documents?|documentation|website|site|[\w-]*-(docs?|site|website))$/i;
 const maximumDepth = 3;
 
 /**
@@ -191,7 +205,14 @@ export async function detectSite(files: RepositoryFiles): Promise<DetectedSite> 
   for (const file of files.paths) {
     const segments = file.split('/');
     if (segments.length > maximumDepth + 1) continue;
-    if (segments.slice(0, -1).some((segment) => ignoredSegments.test(segment))) continue;
+    const ignored = segments
+      .slice(0, -1)
+      .some(
+        (segment, index) =>
+          ignoredSegments.test(segment) &&
+          !(segment === 'packages' && index === 0 && sitePackage.test(segments[index + 1] ?? '')),
+      );
+    if (ignored) continue;
     for (const [order, signature] of signatures.entries()) {
       if (!signature.pattern.test(file)) continue;
       const siteRoot = signature.siteRoot(file);

@@ -286,6 +286,12 @@ export function readJavaScriptConfig(
       const global =
         expression.type === 'AssignmentExpression' ? globalPropertyName(expression.left as AnyNode) : null;
       if (global !== null) named.set(`window.${global}`, evaluate(expression.right as AnyNode, 0));
+      // A configuration given to a call rather than exported: Rstack's `define.doc({...})`, named `define.doc`.
+      if (expression.type === 'CallExpression') {
+        const callee = calleeName(expression.callee as AnyNode);
+        const argument = (expression.arguments as AnyNode[])[0];
+        if (/^define\.\w+$/.test(callee) && argument !== undefined) named.set(callee, evaluate(argument, 0));
+      }
     }
     if (statement.type === 'ExportNamedDeclaration' && statement.declaration) {
       const declaration = statement.declaration as AnyNode;

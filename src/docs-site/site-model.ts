@@ -17,6 +17,7 @@ export type DocsFramework =
   | 'nextra'
   | 'starlight'
   | 'vitepress'
+  | 'rspress'
   | 'docsify'
   | 'jekyll'
   | 'hugo'
@@ -172,6 +173,17 @@ export interface SiteModel {
 
 /** Builds the model of one framework from the files, for a site whose configuration is in `siteRoot`. */
 export type SiteModelBuilder = (source: SiteSource, siteRoot: string) => Promise<SiteModel>;
+
+/** What a navigation entry names, from where its link leads (`onlyFiles` for whatever is unchecked). */
+export function navigationTarget(
+  target: LinkTarget,
+  onlyFiles?: readonly string[],
+): NavigationEntry['target'] {
+  if (target.kind === 'file') return target.file;
+  if (target.kind === 'broken') return null;
+  const unchecked = target.kind === 'external' ? 'external link' : target.reason;
+  return onlyFiles === undefined ? { unchecked } : { unchecked, onlyFiles };
+}
 
 export function isUnchecked(value: unknown): value is Unchecked {
   return typeof value === 'object' && value !== null && typeof (value as Unchecked).unchecked === 'string';

@@ -251,15 +251,18 @@ function pluginParts(entry: unknown): [string | null, unknown] {
   return [null, options];
 }
 
-/** `'./sidebars.js'`, `require.resolve('./sidebars')`, `path.resolve(__dirname, 'sidebars.json')`. */
-function filePathValue(value: unknown, siteRoot: string): string | UnknownValue {
+/**
+ * `'./sidebars.js'`, `require.resolve('./sidebars')`, `path.resolve(__dirname, 'sidebars.json')`,
+ * `join(__dirname, 'docs')`: a first argument computed by code (`__dirname`, `process.cwd()`,
+ * `import.meta.dirname`, a `__dirname` declared from `import.meta.url`) is the configuration's folder.
+ */
+export function filePathValue(value: unknown, siteRoot: string): string | UnknownValue {
   if (typeof value === 'string')
     return joinInside(siteRoot, value) ?? new UnknownValue('outside the repository');
-  if (value instanceof CallValue && /^(require\.resolve|path\.(resolve|join))$/.test(value.callee)) {
-    const parts = value.arguments_.filter(
-      (argument) => !(argument instanceof UnknownValue && argument.reason === 'unknown name __dirname'),
-    );
-    if (parts.every((part) => typeof part === 'string')) {
+  if (value instanceof CallValue && /^(require\.resolve|(path\.)?(resolve|join))$/.test(value.callee)) {
+    const [first, ...rest] = value.arguments_;
+    const parts = typeof first === 'string' ? [first, ...rest] : rest;
+    if (parts.length > 0 && parts.every((part) => typeof part === 'string')) {
       return joinInside(siteRoot, parts.join('/')) ?? new UnknownValue('outside the repository');
     }
   }

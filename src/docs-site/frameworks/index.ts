@@ -13,6 +13,7 @@ import { buildMkDocsSite, buildZensicalSite } from './mkdocs.ts';
 import { buildMystSite } from './myst.ts';
 import { buildNextraSite } from './nextra.ts';
 import { buildQuartoSite } from './quarto.ts';
+import { buildRspressSite } from './rspress.ts';
 import { buildSphinxSite } from './sphinx.ts';
 import { buildStarlightSite } from './starlight.ts';
 import { buildVitePressSite } from './vitepress.ts';
@@ -29,6 +30,7 @@ export const siteModelBuilders: Readonly<Record<DocsFramework, SiteModelBuilder>
   nextra: buildNextraSite,
   starlight: buildStarlightSite,
   vitepress: buildVitePressSite,
+  rspress: buildRspressSite,
   docsify: buildDocsifySite,
   jekyll: buildJekyllSite,
   hugo: buildHugoSite,

@@ -70,7 +70,9 @@ const moduleExtensions = [
   '.svelte',
   '.json',
   '/index.ts',
+  '/index.tsx',
   '/index.js',
+  '/index.jsx',
 ];
 
 /**

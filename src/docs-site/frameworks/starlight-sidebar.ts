@@ -1,7 +1,7 @@
 import { CallValue, isPlainRecord, UnknownValue } from '../javascript-config.ts';
 import type { ModuleLines } from '../javascript-modules.ts';
 import { isExternalUrl } from '../link-urls.ts';
-import type { LinkTarget, NavigationEntry } from '../site-model.ts';
+import { type LinkTarget, type NavigationEntry, navigationTarget } from '../site-model.ts';
 
 export interface StarlightSidebar {
   entries: NavigationEntry[];
@@ -88,17 +88,11 @@ export function readStarlightSidebar(sidebar: unknown, context: SidebarContext):
     if (isExternalUrl(link)) return;
     result.explicit = true;
     const place = context.lines.locate(link, 'link', owner);
-    const target = context.resolveLink(link);
     result.entries.push({
       reference: link,
       ...place,
       groups,
-      target:
-        target.kind === 'file'
-          ? target.file
-          : target.kind === 'broken'
-            ? null
-            : { unchecked: target.kind === 'external' ? 'external link' : target.reason },
+      target: navigationTarget(context.resolveLink(link)),
     });
   };
   visit(sidebar, [], 0);

@@ -1,7 +1,7 @@
 import { isPlainRecord, UnknownValue } from '../javascript-config.ts';
 import type { ModuleLines } from '../javascript-modules.ts';
 import { isExternalUrl } from '../link-urls.ts';
-import type { LinkTarget, NavigationEntry } from '../site-model.ts';
+import { type LinkTarget, type NavigationEntry, navigationTarget } from '../site-model.ts';
 
 export interface VitePressNavigation {
   entries: NavigationEntry[];
@@ -25,6 +25,7 @@ export function readVitePressNavigation(
   lines: ModuleLines,
   resolve: (route: string) => LinkTarget,
   navigation: VitePressNavigation,
+  options: { stringItems?: boolean } = {},
 ): void {
   if (!isPlainRecord(themeConfig)) return;
   const unknown = (reason: string, path: string[]) => {
@@ -47,6 +48,17 @@ export function readVitePressNavigation(
       for (const child of item) visit(child, path, base, depth + 1);
       return;
     }
+    // Rspress also takes a route alone as an item (`'/guide/start'`).
+    if (typeof item === 'string' && options.stringItems === true) {
+      if (!isExternalUrl(item))
+        navigation.entries.push({
+          reference: item,
+          ...lines.locate(item),
+          groups: path,
+          target: navigationTarget(resolve(item)),
+        });
+      return;
+    }
     if (!isPlainRecord(item)) {
       unknown(item instanceof UnknownValue ? item.reason : 'an entry that is not an object', path);
       return;
@@ -56,17 +68,11 @@ export function readVitePressNavigation(
     if (typeof item.link === 'string' && !isExternalUrl(item.link)) {
       const place = lines.locate(item.link, 'link', item);
       const route = item.link.startsWith('/') ? item.link : `${itemBase}${item.link}`;
-      const target = resolve(route);
       navigation.entries.push({
         reference: item.link,
         ...place,
         groups: path,
-        target:
-          target.kind === 'file'
-            ? target.file
-            : target.kind === 'broken'
-              ? null
-              : { unchecked: target.kind === 'external' ? 'external link' : target.reason },
+        target: navigationTarget(resolve(route)),
       });
     } else if (item.link !== undefined && typeof item.link !== 'string') unknown('a computed link', path);
     if (item.items !== undefined)

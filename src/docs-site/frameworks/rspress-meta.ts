@@ -1,0 +1,275 @@
+import { ConfigLines } from '../config-lines.ts';
+import { isPlainRecord } from '../javascript-config.ts';
+import { folderOf, isExternalUrl, isWithin, joinInside, listFolders, relativeTo } from '../link-urls.ts';
+import {
+  type LinkTarget,
+  type NavigationEntry,
+  navigationTarget,
+  type RepositoryFiles,
+  type SiteProblem,
+  type Unchecked,
+} from '../site-model.ts';
+
+/** Where an Rspress site's pages are, and its languages and versions (each a folder under `docsRoot`). */
+export interface RspressLayout {
+  docsRoot: string;
+  /** The default language and version ('' when the site has none): their folders' routes have no prefix. */
+  lang: string;
+  langs: readonly string[];
+  version: string;
+  versions: readonly string[];
+}
+
+interface MetaContext {
+  /** Whether a path relative to the docs folder is left out of the routes. */
+  isExcluded(relative: string): boolean;
+  resolveRoute(route: string): LinkTarget;
+  extensions: readonly string[];
+}
+
+export interface RspressMeta {
+  entries: NavigationEntry[];
+  problems: SiteProblem[];
+  files: string[];
+  needsNavigationEntry(file: string): boolean;
+  navigationFileFor(file: string): string;
+}
+
+const maximumEntries = 20_000;
+const maximumDepth = 16;
+
+/**
+ * The sidebar and nav of Rspress's auto-nav-sidebar (packages/core/src/node/auto-nav-sidebar in
+ * web-infra-dev/rspress; https://rspress.rs/guide/basic/auto-nav-sidebar): every language's and
+ * version's folder may hold `_nav.json` (the nav; Rspress 1 read the top `_meta.json` as it), and
+ * each folder a `_meta.json` listing its sidebar items in order: names of files (with or without
+ * extension), `{type: "dir", name}` for a folder (its same-name page or `index` page opens it),
+ * `custom-link`s, dividers and section headers. A folder without `_meta.json` lists all its pages.
+ * Rspress 2 fails the build for a listed file or folder that does not exist ("Missing page file").
+ */
+export async function readRspressMeta(
+  files: RepositoryFiles,
+  layout: RspressLayout,
+  major: 1 | 2,
+  context: MetaContext,
+): Promise<RspressMeta> {
+  const entries: NavigationEntry[] = [];
+  const problems: SiteProblem[] = [];
+  const read: string[] = [];
+  const roots = new Set<string>();
+  for (const version of layout.versions.length > 0 ? layout.versions : ['']) {
+    for (const lang of layout.langs.length > 0 ? layout.langs : ['']) {
+      roots.add([layout.docsRoot, version, lang].filter((part) => part !== '').join('/'));
+    }
+  }
+  /** Folders whose `_meta.json` is a sidebar listing. */
+  const listingFolders = new Set<string>();
+  const pageOf = (folder: string, name: string): string | null | 'excluded' => {
+    const base = joinInside(folder, name);
+    if (base === null) return null;
+    const candidates = context.extensions.some((extension) => base.endsWith(extension))
+      ? [base]
+      : context.extensions.map((extension) => `${base}${extension}`);
+    for (const candidate of candidates) {
+      if (!files.has(candidate)) continue;
+      return context.isExcluded(relativeTo(layout.docsRoot, candidate)) ? 'excluded' : candidate;
+    }
+    return null;
+  };
+  const folders = listFolders(files.paths);
+  /** Folders holding a page at any depth: a sidebar group of a folder without one shows nothing. */
+  const pageFolders = listFolders(
+    files.paths.filter((path) => isWithin(layout.docsRoot, path) && /\.mdx?$/i.test(path)),
+  );
+  const routePrefix = (folder: string): string => {
+    const parts = relativeTo(layout.docsRoot, folder).split('/');
+    const version = layout.versions.includes(parts[0] ?? '') ? (parts.shift() ?? '') : '';
+    const lang = layout.langs.includes(parts[0] ?? '') ? (parts.shift() ?? '') : '';
+    return [version === layout.version ? '' : version, lang === layout.lang ? '' : lang]
+      .filter((part) => part !== '')
+      .map((part) => `/${part}`)
+      .join('');
+  };
+  const linkTarget = (target: LinkTarget) => navigationTarget(target, []);
+
+  const children = new Map<string, string[]>();
+  for (const folder of folders) {
+    if (folder === '' || !isWithin(layout.docsRoot, folder) || folder === layout.docsRoot) continue;
+    if (/(^|\/)node_modules(\/|$)/.test(folder) || folder === `${layout.docsRoot}/public`) continue;
+    const parent = folderOf(folder);
+    children.set(parent, [...(children.get(parent) ?? []), folder]);
+  }
+  /** A JSON file's array, or null (a syntax error is a configuration problem: Rspress fails on it). */
+  const readArray = async (file: string): Promise<{ value: unknown[]; lines: ConfigLines } | null> => {
+    const text = (await files.read(file)) ?? '';
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error: unknown) {
+      const message = error instanceof Error ? error.message : String(error);
+      problems.push({
+        file,
+        line: Number(/line (\d+)/.exec(message)?.[1] ?? 1),
+        message: `${file} is not valid JSON: ${message}`,
+        key: 'configuration\0syntax',
+      });
+      return null;
+    }
+    if (!Array.isArray(value)) return null;
+    read.push(file);
+    return { value, lines: new ConfigLines(text) };
+  };
+  const pusher =
+    (file: string, lines: ConfigLines) =>
+    (reference: string, target: string | null | Unchecked, groups: string[]) => {
+      if (entries.length < maximumEntries)
+        entries.push({ reference, file, line: lines.lineOf(reference), groups, target });
+    };
+
+  /** A nav's links, routes from the root, or else under the language's and version's prefix. */
+  const readNav = (file: string, { value, lines }: { value: unknown[]; lines: ConfigLines }) => {
+    const push = pusher(file, lines);
+    const prefix = routePrefix(folderOf(file));
+    const visit = (items: unknown[], groups: string[], depth: number): void => {
+      for (const item of items) {
+        if (!isPlainRecord(item) || depth > maximumDepth) continue;
+        if (typeof item.link === 'string' && !isExternalUrl(item.link)) {
+          const asWritten = context.resolveRoute(item.link);
+          const prefixed = context.resolveRoute(`${prefix}/${item.link.replace(/^\/+/, '')}`);
+          push(item.link, linkTarget(asWritten.kind === 'broken' ? prefixed : asWritten), groups);
+        }
+        if (Array.isArray(item.items))
+          visit(item.items, typeof item.text === 'string' ? [...groups, item.text] : groups, depth + 1);
+      }
+    };
+    visit(value, ['nav'], 0);
+  };
+
+  /** A folder's sidebar listing; the folders it names are walked next. */
+  const readListing = (
+    folder: string,
+    file: string,
+    { value, lines }: { value: unknown[]; lines: ConfigLines },
+  ) => {
+    const push = pusher(file, lines);
+    const prefix = routePrefix(folder);
+    const named: string[] = [];
+    const visitCustom = (item: Record<string, unknown>, depth: number): void => {
+      if (depth > maximumDepth) return;
+      if (typeof item.link === 'string' && !isExternalUrl(item.link))
+        push(item.link, linkTarget(context.resolveRoute(`${prefix}/${item.link.replace(/^\/+/, '')}`)), [
+          'sidebar',
+        ]);
+      if (Array.isArray(item.items))
+        for (const child of item.items) if (isPlainRecord(child)) visitCustom(child, depth + 1);
+    };
+    for (const item of value) {
+      const type = isPlainRecord(item)
+        ? (item.type ?? (major === 1 || item.link === undefined ? 'file' : 'custom-link'))
+        : 'file';
+      const name =
+        typeof item === 'string'
+          ? item
+          : isPlainRecord(item) && typeof item.name === 'string'
+            ? item.name
+            : null;
+      if (type === 'file' && name !== null) {
+        const page = pageOf(folder, name);
+        push(
+          name,
+          page === 'excluded' ? { unchecked: 'a file left out of the routes', onlyFiles: [] } : page,
+          ['sidebar'],
+        );
+      } else if ((type === 'dir' || type === 'dir-section-header') && name !== null) {
+        const path = joinInside(folder, name);
+        const opening = pageOf(folder, name);
+        const index = path === null ? null : pageOf(path, 'index');
+        const exists = path !== null && pageFolders.has(path);
+        if (path !== null && folders.has(path)) named.push(path);
+        push(
+          name,
+          typeof opening === 'string'
+            ? opening
+            : typeof index === 'string'
+              ? index
+              : exists
+                ? { unchecked: 'a folder of pages', onlyFiles: [] }
+                : null,
+          ['sidebar'],
+        );
+      } else if (type === 'custom-link' && isPlainRecord(item)) visitCustom(item, 0);
+    }
+    return named;
+  };
+
+  // Rspress reads only the `_meta.json` files its walk reaches: from each language's and version's
+  // folder down the folders each listing names, or every subfolder where a folder has none.
+  const walked = new Set<string>();
+  const walk = async (folder: string, depth: number): Promise<void> => {
+    if (walked.has(folder) || depth > maximumDepth) return;
+    walked.add(folder);
+    const file = `${folder}/_meta.json`;
+    const listing = files.has(file) ? await readArray(file) : undefined;
+    if (listing === null) return;
+    if (listing === undefined) {
+      for (const child of children.get(folder) ?? []) await walk(child, depth + 1);
+      return;
+    }
+    listingFolders.add(folder);
+    for (const child of readListing(folder, file, listing)) await walk(child, depth + 1);
+  };
+  const looksLikeNav = (value: unknown[]) =>
+    value.some(
+      (item) =>
+        isPlainRecord(item) &&
+        item.name === undefined &&
+        item.type === undefined &&
+        (item.link !== undefined || item.items !== undefined),
+    );
+  for (const root of roots) {
+    const navFile = `${root}/_nav.json`;
+    const metaFile = `${root}/_meta.json`;
+    const nav = files.has(navFile) ? await readArray(navFile) : null;
+    if (nav !== null) readNav(navFile, nav);
+    let rootListing = files.has(metaFile) && (major === 2 || nav === null) ? await readArray(metaFile) : null;
+    // Rspress 1 read the top `_meta.json` as the nav; Rspress 2 stops with a hint to rename it.
+    if (rootListing !== null && (major === 1 || looksLikeNav(rootListing.value))) {
+      readNav(metaFile, rootListing);
+      rootListing = null;
+    }
+    if (rootListing !== null && nav === null) {
+      walked.add(root);
+      listingFolders.add(root);
+      for (const child of readListing(root, metaFile, rootListing)) await walk(child, 1);
+    } else if (rootListing !== null) {
+      // With `_nav.json` beside it, the top listing is one sidebar and its subfolders are walked too.
+      listingFolders.add(root);
+      readListing(root, metaFile, rootListing);
+      walked.add(root);
+      for (const child of children.get(root) ?? []) await walk(child, 1);
+    } else {
+      walked.add(root);
+      for (const child of children.get(root) ?? []) await walk(child, 1);
+    }
+  }
+
+  const hasListing = (folder: string) => listingFolders.has(folder);
+  const governingFolder = (file: string): string | null => {
+    const folder = folderOf(file);
+    const name = file.slice(folder.length + 1).replace(/\.[^.]+$/, '');
+    // A folder's index page opens the folder: its parent's listing names the folder.
+    if (name === 'index' && !roots.has(folder)) return hasListing(folderOf(folder)) ? folderOf(folder) : null;
+    return hasListing(folder) ? folder : null;
+  };
+  return {
+    entries,
+    problems,
+    files: read,
+    needsNavigationEntry: (file) => {
+      const folder = folderOf(file);
+      if (roots.has(folder) && /(^|\/)index\.[^/]+$/.test(file)) return false;
+      return governingFolder(file) !== null;
+    },
+    navigationFileFor: (file) => `${governingFolder(file) ?? folderOf(file)}/_meta.json`,
+  };
+}
