@@ -20,6 +20,7 @@ const sites: Record<string, { framework: string; pages: number }> = {
   'just-the-docs__just-the-docs': { framework: 'jekyll', pages: 47 },
   'jupyter-book__workshop-template': { framework: 'myst', pages: 19 },
   'k8up-io__k8up': { framework: 'antora', pages: 38 },
+  'lexmin0412__dify-chat': { framework: 'rspress', pages: 148 },
   machow__quartodoc: { framework: 'quarto', pages: 24 },
   ollama__ollama: { framework: 'mintlify', pages: 59 },
   pallets__click: { framework: 'sphinx', pages: 37 },
@@ -31,6 +32,7 @@ const sites: Record<string, { framework: string; pages: number }> = {
   rubocop__rubocop: { framework: 'antora', pages: 44 },
   'squidfunk__mkdocs-material': { framework: 'mkdocs', pages: 96 },
   vitejs__vite: { framework: 'vitepress', pages: 57 },
+  'web-infra-dev__rslib': { framework: 'rspress', pages: 146 },
   withastro__starlight: { framework: 'starlight', pages: 338 },
 };
 

@@ -182,19 +182,19 @@ export async function readRspressMeta(
         );
       } else if ((type === 'dir' || type === 'dir-section-header') && name !== null) {
         const path = joinInside(folder, name);
-        const opening = pageOf(folder, name);
-        const index = path === null ? null : pageOf(path, 'index');
-        const exists = path !== null && pageFolders.has(path);
+        // The entry names the folder, not a page: a page of the same name beside it, or else its
+        // `index` page, opens the group (and needs no entry of its own), and moving that page leaves
+        // the entry as it is. A missing folder fails the build ("Failed to read directory"); one
+        // with no page shows nothing.
+        const openedBy = [pageOf(folder, name), path === null ? null : pageOf(path, 'index')].find(
+          (page): page is string => typeof page === 'string',
+        );
         if (path !== null && folders.has(path)) named.push(path);
         push(
           name,
-          typeof opening === 'string'
-            ? opening
-            : typeof index === 'string'
-              ? index
-              : exists
-                ? { unchecked: 'a folder of pages', onlyFiles: [] }
-                : null,
+          path !== null && (pageFolders.has(path) || (folders.has(path) && openedBy !== undefined))
+            ? { unchecked: 'a folder of pages', onlyFiles: openedBy === undefined ? [] : [openedBy] }
+            : null,
           ['sidebar'],
         );
       } else if (type === 'custom-link' && isPlainRecord(item)) visitCustom(item, 0);

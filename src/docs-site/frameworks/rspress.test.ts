@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { analyzeSite, checkSite, memoryFiles, PageFactsCache, pagesMissingFromNavigation } from '../index.ts';
+import {
+  analyzeSite,
+  checkSite,
+  detectSite,
+  memoryFiles,
+  PageFactsCache,
+  pagesMissingFromNavigation,
+} from '../index.ts';
 
 // Shapes mirrored: web-infra-dev/rspress's own website (Rspress 2: `root: path.join(__dirname,
 // 'docs')`, `lang: 'en'` and `locales` with every language in its folder, `_nav.json` per language,
@@ -181,5 +188,50 @@ export default defineConfig({ lang: 'en', locales: [{ lang: 'en' }, { lang: 'zh'
         .map((problem) => `${problem.file} ${problem.key}`),
       ['website/docs/en/guide/start/_meta.json configuration\0syntax'],
     );
+  });
+
+  it('finds a site in a monorepo’s documentation package and an Rstack site’s `define.doc`', async () => {
+    // web-infra-dev/rsdoctor keeps its site in packages/document; other packages' configurations are not the site.
+    const monorepo = await detectSite(
+      memoryFiles({
+        'packages/document/rspress.config.ts': config,
+        'packages/ui/rspress.config.ts': config,
+        'packages/document/docs/en/index.md': '# Home\n',
+      }),
+    );
+    assert.deepEqual([monorepo.framework, monorepo.siteRoot], ['rspress', 'packages/document']);
+    // web-infra-dev/rsbuild: `website/rstack.config.ts` calls `define.doc({...})`, built by `rs doc build`.
+    const { model, problems } = await analyze(
+      memoryFiles({
+        'website/rstack.config.ts':
+          "import { define } from 'rstack';\n\ndefine.doc({\n  lang: 'en',\n  locales: [{ lang: 'en' }, { lang: 'zh' }],\n});\n",
+        'website/docs/en/index.md': '# Home\n\n[Guide](/guide/start)\n[Gone](/guide/gone)\n',
+        'website/docs/en/guide/start.md': '# Start\n',
+        'website/docs/zh/guide/start.md': '# 开始\n\n[首页](/)\n',
+        'website/docs/zh/index.md': '# 首页\n',
+      }),
+    );
+    assert.equal(model.framework, 'rspress');
+    assert.deepEqual(model.pages.get('website/docs/zh/guide/start.md'), ['/zh/guide/start']);
+    assert.deepEqual(
+      problems.map((problem) => `${problem.file}:${problem.line} ${problem.message}`),
+      ['website/docs/en/index.md:4 Broken link "/guide/gone": no page is served at /guide/gone'],
+    );
+  });
+
+  it('checks fragments against headings’ ids when `markdown.link.checkAnchors` is on', async () => {
+    const files = (checkAnchors: boolean) =>
+      memoryFiles({
+        'rspress.config.ts': `import { defineConfig } from '@rspress/core';\nexport default defineConfig({ markdown: { link: { checkAnchors: ${checkAnchors} } } });\n`,
+        'docs/index.md':
+          '# Home\n\n[Why](./guide#why)\n[Install](guide.md#install-it)\n[Nope](/guide#nope)\n',
+        'docs/guide.md': '# Guide\n\n## Why Rspress {#why}\n\n## Install **it**\n',
+      });
+    const on = await analyze(files(true));
+    assert.deepEqual(
+      on.problems.map((problem) => `${problem.file}:${problem.line} ${problem.key}`),
+      ['docs/index.md:5 anchor\0/guide#nope'],
+    );
+    assert.deepEqual((await analyze(files(false))).problems, []);
   });
 });

@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import { readHeadingAnchors } from '../heading-anchors.ts';
 import { isPlainRecord, UnknownValue } from '../javascript-config.ts';
 import { ModuleLines } from '../javascript-modules.ts';
 import { folderOf, isExternalUrl, isWithin, joinInside, relativeTo, splitUrl } from '../link-urls.ts';
@@ -125,6 +126,10 @@ export const buildRspressSite: SiteModelBuilder = async (source, siteRoot) => {
     } else routes.addServed(served, `a page written as code (${path})`);
   }
   addPublicFiles(files, `${docsRoot}/public`, routes);
+  if (pages.size === 0)
+    unsupported.push(
+      `${configFile}: no pages under ${docsRoot}/; a preset or code may set the site's \`root\` (nothing is checked)`,
+    );
 
   const markdown = isPlainRecord(config.markdown) ? config.markdown : {};
   const linkOptions = isPlainRecord(markdown.link) ? markdown.link : {};
@@ -133,6 +138,9 @@ export const buildRspressSite: SiteModelBuilder = async (source, siteRoot) => {
   const excludes = isPlainRecord(checkOption) ? checkOption.excludes : undefined;
   const excludedUrls = new Set(stringList(excludes));
   const autoPrefix = linkOptions.autoPrefix !== false;
+  // `checkAnchors: { excludes }` leaves some links alone, which the shared anchor check cannot tell:
+  // anchors are then not checked at all.
+  const checksAnchors = linkOptions.checkAnchors === true;
 
   const isExpected = createCheckoutCoverage(files.paths);
   const lookup = (path: string): LinkTarget | null =>
@@ -269,6 +277,21 @@ export const buildRspressSite: SiteModelBuilder = async (source, siteRoot) => {
     navigation: navigation.entries,
     needsNavigationEntry,
     ...(navigationFileFor === undefined ? {} : { navigationFileFor }),
+    // `markdown.link.checkAnchors` (Rspress 2, off by default) fails the build on a link to a heading
+    // its page lacks: ids are github-slugger's slugs of the headings' text, or `{#custom-id}`.
+    ...(major === 2 && checksAnchors
+      ? {
+          pageAnchors: (file: string, text: string) =>
+            pages.has(file)
+              ? readHeadingAnchors(text, {
+                  mdx: /\.mdx$/i.test(file),
+                  customIds: true,
+                  maintainCase: false,
+                  always: [],
+                })
+              : null,
+        }
+      : {}),
     resolveLink,
     configurationProblems: problems,
     unsupported: navigation.unsupported,
