@@ -62,6 +62,18 @@ const linkingPages = [
   'docs/spiders/sessions.md',
 ];
 
+const rslibDocs = committedSite('web-infra-dev__rslib');
+// rslib's English pages that link the output-structure page (the Chinese ones link their own).
+const rslibLinkingPages = [
+  'config/lib/bundle.mdx',
+  'config/lib/out-base.mdx',
+  'config/lib/redirect.mdx',
+  'guide/advanced/css.mdx',
+  'guide/advanced/json-files.mdx',
+  'guide/advanced/static-assets.mdx',
+  'guide/solution/react.mdx',
+].map((path) => `website/docs/en/${path}`);
+
 const changed = (result: TaskResult): Record<string, string> | string =>
   result.files ?? 'no branch was pushed';
 const unchangedExcept = (
@@ -1225,6 +1237,60 @@ export const evaluationTasks: EvaluationTask[] = [
       call('validate', {}),
       answer(
         'Moved the StealthyFetcher page to docs/fetching/stealthy-fetcher.md; its entry in zensical.toml and the links in six pages now name the new file.',
+      ),
+    ],
+  },
+  {
+    // A real Rspress 2 site (rslib's, committed under test/fixtures/docs-sites/): English and Chinese
+    // folders, a `_meta.json` per folder, and links written as routes without the language, which
+    // Rspress gives the page's own. Renaming the English page rewrites its `_meta.json` entry; the
+    // seven English pages that link it are listed, and the Chinese pages, which link the Chinese
+    // page at the same route, are left alone.
+    name: 'real-rspress-rename-page',
+    fixture: rslibDocs,
+    prompt:
+      'Rename the English page website/docs/en/guide/basic/output-structure.mdx to bundle-modes.mdx in the same folder, keeping the sidebar and every link to it working. Leave the Chinese docs alone.',
+    check(result) {
+      const files = changed(result);
+      if (typeof files === 'string') return files;
+      const folder = 'website/docs/en/guide/basic';
+      if (
+        files[`${folder}/output-structure.mdx`] !== undefined ||
+        files[`${folder}/bundle-modes.mdx`] !== rslibDocs[`${folder}/output-structure.mdx`]
+      )
+        return 'the page is not at bundle-modes.mdx, unchanged';
+      if (
+        files[`${folder}/_meta.json`] !==
+        rslibDocs[`${folder}/_meta.json`]?.replace('"output-structure"', '"bundle-modes"')
+      )
+        return 'the folder’s _meta.json does not list bundle-modes in place of output-structure';
+      for (const path of rslibLinkingPages) {
+        const expected = rslibDocs[path]?.replaceAll(
+          '/guide/basic/output-structure',
+          '/guide/basic/bundle-modes',
+        );
+        if (files[path] !== expected)
+          return `${path} does not link the page at its new route, or changed more`;
+      }
+      return unchangedExcept(result, rslibDocs, [
+        `${folder}/_meta.json`,
+        `${folder}/output-structure.mdx`,
+        `${folder}/bundle-modes.mdx`,
+        ...rslibLinkingPages,
+      ]);
+    },
+    script: [
+      call('move_file', {
+        from: 'website/docs/en/guide/basic/output-structure.mdx',
+        to: 'website/docs/en/guide/basic/bundle-modes.mdx',
+      }),
+      ...rslibLinkingPages.flatMap((path) => [
+        read(path),
+        edit(path, '/guide/basic/output-structure', '/guide/basic/bundle-modes', true),
+      ]),
+      call('validate', {}),
+      answer(
+        'Renamed the English output-structure page to bundle-modes.mdx: its _meta.json entry and the links in seven English pages now name it; the Chinese pages keep linking their own page.',
       ),
     ],
   },
