@@ -121,3 +121,48 @@ for (const [label, unit] of [
 await time('Zensical: 100,000 headings', () => zensicalPage('## a\n'.repeat(100_000).slice(0, 500_000)));
 await time('Zensical: an unclosed attr_list brace and spaces', () => zensicalPage(`{${' '.repeat(500_000)}`));
 await time('Zensical: 5,000 equal headings', () => zensicalPage('## a\n'.repeat(5_000)));
+// Rspress reads every `_meta.json` its walk reaches and the configuration's `route.exclude` globs.
+const rspressConfig = (config: string) => ({
+  'rspress.config.ts': `import { defineConfig } from '@rspress/core';\nexport default defineConfig(${config});\n`,
+});
+await time(`Rspress: a _meta.json of ${entries.toLocaleString('en')} entries`, () =>
+  site({
+    ...rspressConfig('{}'),
+    'docs/guide/_meta.json': JSON.stringify(Array.from({ length: entries }, (_, index) => `p${index}`)),
+    'docs/guide/p0.md': '# Page\n',
+  }),
+);
+await time('Rspress: custom links nested 100,000 deep', () =>
+  site({
+    ...rspressConfig('{}'),
+    'docs/guide/_meta.json': `[${'{"type":"custom-link","label":"a","link":"/a","items":['.repeat(100_000)}${']}'.repeat(100_000)}]`,
+    'docs/guide/a.md': '# Page\n',
+  }),
+);
+await time('Rspress: 200 route.exclude globs of stars over 2,000 pages', () =>
+  site({
+    ...rspressConfig(
+      `{ route: { exclude: ${JSON.stringify(Array.from({ length: 200 }, () => `${'*'.repeat(500)}x`))} } }`,
+    ),
+    ...Object.fromEntries(
+      Array.from({ length: 2000 }, (_, index) => [`docs/p${index}/${'a'.repeat(200)}.md`, '# Page\n']),
+    ),
+  }),
+);
+await time('Rspress: 2,000 folders, each walked through a listing', () =>
+  site({
+    ...rspressConfig('{}'),
+    ...Object.fromEntries(
+      Array.from({ length: 2000 }, (_, index) => [
+        `docs/${'d/'.repeat(index % 50)}f${index}/_meta.json`,
+        JSON.stringify([{ type: 'dir', name: 'x' }, 'page']),
+      ]),
+    ),
+    ...Object.fromEntries(
+      Array.from({ length: 2000 }, (_, index) => [
+        `docs/${'d/'.repeat(index % 50)}f${index}/page.md`,
+        '# P\n',
+      ]),
+    ),
+  }),
+);

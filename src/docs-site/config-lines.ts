@@ -46,6 +46,11 @@ export class ConfigLines {
     return null;
   }
 
+  /** The 1-based line of an offset in the text. */
+  lineAt(offset: number): number {
+    return this.#lineAt(offset);
+  }
+
   #lineAt(offset: number): number {
     let low = 0;
     let high = this.#lineStarts.length - 1;

@@ -1,3 +1,4 @@
+import { type Node as JsonNode, parseTree } from 'jsonc-parser';
 import { ConfigLines } from '../config-lines.ts';
 import { isPlainRecord } from '../javascript-config.ts';
 import { folderOf, isExternalUrl, isWithin, joinInside, listFolders, relativeTo } from '../link-urls.ts';
@@ -100,7 +101,7 @@ export async function readRspressMeta(
     children.set(parent, [...(children.get(parent) ?? []), folder]);
   }
   /** A JSON file's array, or null (a syntax error is a configuration problem: Rspress fails on it). */
-  const readArray = async (file: string): Promise<{ value: unknown[]; lines: ConfigLines } | null> => {
+  const readArray = async (file: string): Promise<JsonArray | null> => {
     const text = (await files.read(file)) ?? '';
     let value: unknown;
     try {
@@ -117,53 +118,78 @@ export async function readRspressMeta(
     }
     if (!Array.isArray(value)) return null;
     read.push(file);
-    return { value, lines: new ConfigLines(text) };
+    return { file, value, lines: new ConfigLines(text), tree: jsonTree(text) };
   };
+  /** Adds an entry at the line of its JSON node (found by its text when the tree is not known). */
   const pusher =
-    (file: string, lines: ConfigLines) =>
-    (reference: string, target: string | null | Unchecked, groups: string[]) => {
+    ({ file, lines }: JsonArray) =>
+    (reference: string, target: string | null | Unchecked, groups: string[], node: JsonNode | undefined) => {
       if (entries.length < maximumEntries)
-        entries.push({ reference, file, line: lines.lineOf(reference), groups, target });
+        entries.push({
+          reference,
+          file,
+          line: node === undefined ? lines.lineOf(reference) : lines.lineAt(node.offset),
+          groups,
+          target,
+        });
     };
 
   /** A nav's links, routes from the root, or else under the language's and version's prefix. */
-  const readNav = (file: string, { value, lines }: { value: unknown[]; lines: ConfigLines }) => {
-    const push = pusher(file, lines);
-    const prefix = routePrefix(folderOf(file));
-    const visit = (items: unknown[], groups: string[], depth: number): void => {
-      for (const item of items) {
+  const readNav = (nav: JsonArray) => {
+    const push = pusher(nav);
+    const prefix = routePrefix(folderOf(nav.file));
+    const visit = (
+      items: unknown[],
+      nodes: JsonNode[] | undefined,
+      groups: string[],
+      depth: number,
+    ): void => {
+      for (const [index, item] of items.entries()) {
         if (!isPlainRecord(item) || depth > maximumDepth) continue;
+        const node = nodes?.[index];
         if (typeof item.link === 'string' && !isExternalUrl(item.link)) {
           const asWritten = context.resolveRoute(item.link);
           const prefixed = context.resolveRoute(`${prefix}/${item.link.replace(/^\/+/, '')}`);
-          push(item.link, linkTarget(asWritten.kind === 'broken' ? prefixed : asWritten), groups);
+          push(
+            item.link,
+            linkTarget(asWritten.kind === 'broken' ? prefixed : asWritten),
+            groups,
+            property(node, 'link'),
+          );
         }
         if (Array.isArray(item.items))
-          visit(item.items, typeof item.text === 'string' ? [...groups, item.text] : groups, depth + 1);
+          visit(
+            item.items,
+            property(node, 'items')?.children,
+            typeof item.text === 'string' ? [...groups, item.text] : groups,
+            depth + 1,
+          );
       }
     };
-    visit(value, ['nav'], 0);
+    visit(nav.value, nav.tree?.children, ['nav'], 0);
   };
 
   /** A folder's sidebar listing; the folders it names are walked next. */
-  const readListing = (
-    folder: string,
-    file: string,
-    { value, lines }: { value: unknown[]; lines: ConfigLines },
-  ) => {
-    const push = pusher(file, lines);
+  const readListing = (folder: string, listing: JsonArray) => {
+    const push = pusher(listing);
     const prefix = routePrefix(folder);
     const named: string[] = [];
-    const visitCustom = (item: Record<string, unknown>, depth: number): void => {
+    const visitCustom = (item: Record<string, unknown>, node: JsonNode | undefined, depth: number): void => {
       if (depth > maximumDepth) return;
       if (typeof item.link === 'string' && !isExternalUrl(item.link))
-        push(item.link, linkTarget(context.resolveRoute(`${prefix}/${item.link.replace(/^\/+/, '')}`)), [
-          'sidebar',
-        ]);
-      if (Array.isArray(item.items))
-        for (const child of item.items) if (isPlainRecord(child)) visitCustom(child, depth + 1);
+        push(
+          item.link,
+          linkTarget(context.resolveRoute(`${prefix}/${item.link.replace(/^\/+/, '')}`)),
+          ['sidebar'],
+          property(node, 'link'),
+        );
+      if (!Array.isArray(item.items)) return;
+      const children = property(node, 'items')?.children;
+      for (const [index, child] of item.items.entries())
+        if (isPlainRecord(child)) visitCustom(child, children?.[index], depth + 1);
     };
-    for (const item of value) {
+    for (const [index, item] of listing.value.entries()) {
+      const node = listing.tree?.children?.[index];
       const type = isPlainRecord(item)
         ? (item.type ?? (major === 1 || item.link === undefined ? 'file' : 'custom-link'))
         : 'file';
@@ -179,6 +205,7 @@ export async function readRspressMeta(
           name,
           page === 'excluded' ? { unchecked: 'a file left out of the routes', onlyFiles: [] } : page,
           ['sidebar'],
+          typeof item === 'string' ? node : property(node, 'name'),
         );
       } else if ((type === 'dir' || type === 'dir-section-header') && name !== null) {
         const path = joinInside(folder, name);
@@ -196,8 +223,9 @@ export async function readRspressMeta(
             ? { unchecked: 'a folder of pages', onlyFiles: openedBy === undefined ? [] : [openedBy] }
             : null,
           ['sidebar'],
+          property(node, 'name'),
         );
-      } else if (type === 'custom-link' && isPlainRecord(item)) visitCustom(item, 0);
+      } else if (type === 'custom-link' && isPlainRecord(item)) visitCustom(item, node, 0);
     }
     return named;
   };
@@ -216,7 +244,7 @@ export async function readRspressMeta(
       return;
     }
     listingFolders.add(folder);
-    for (const child of readListing(folder, file, listing)) await walk(child, depth + 1);
+    for (const child of readListing(folder, listing)) await walk(child, depth + 1);
   };
   const looksLikeNav = (value: unknown[]) =>
     value.some(
@@ -230,21 +258,21 @@ export async function readRspressMeta(
     const navFile = `${root}/_nav.json`;
     const metaFile = `${root}/_meta.json`;
     const nav = files.has(navFile) ? await readArray(navFile) : null;
-    if (nav !== null) readNav(navFile, nav);
+    if (nav !== null) readNav(nav);
     let rootListing = files.has(metaFile) && (major === 2 || nav === null) ? await readArray(metaFile) : null;
     // Rspress 1 read the top `_meta.json` as the nav; Rspress 2 stops with a hint to rename it.
     if (rootListing !== null && (major === 1 || looksLikeNav(rootListing.value))) {
-      readNav(metaFile, rootListing);
+      readNav(rootListing);
       rootListing = null;
     }
     if (rootListing !== null && nav === null) {
       walked.add(root);
       listingFolders.add(root);
-      for (const child of readListing(root, metaFile, rootListing)) await walk(child, 1);
+      for (const child of readListing(root, rootListing)) await walk(child, 1);
     } else if (rootListing !== null) {
       // With `_nav.json` beside it, the top listing is one sidebar and its subfolders are walked too.
       listingFolders.add(root);
-      readListing(root, metaFile, rootListing);
+      readListing(root, rootListing);
       walked.add(root);
       for (const child of children.get(root) ?? []) await walk(child, 1);
     } else {
@@ -272,4 +300,27 @@ export async function readRspressMeta(
     },
     navigationFileFor: (file) => `${governingFolder(file) ?? folderOf(file)}/_meta.json`,
   };
+}
+
+interface JsonArray {
+  file: string;
+  value: unknown[];
+  lines: ConfigLines;
+  /** The parsed tree with offsets, whose nodes give entries their lines; null when too deep to read. */
+  tree: JsonNode | null;
+}
+
+function jsonTree(text: string): JsonNode | null {
+  try {
+    return parseTree(text) ?? null;
+  } catch {
+    // A file nested deeper than the parser's stack: lines are then found by text.
+    return null;
+  }
+}
+
+/** The value node of an object node's property. */
+function property(node: JsonNode | undefined, key: string): JsonNode | undefined {
+  if (node?.type !== 'object') return undefined;
+  return node.children?.find((child) => child.children?.[0]?.value === key)?.children?.[1];
 }
