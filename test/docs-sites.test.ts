@@ -32,7 +32,7 @@ const sites: Record<string, { framework: string; pages: number }> = {
   rubocop__rubocop: { framework: 'antora', pages: 44 },
   'squidfunk__mkdocs-material': { framework: 'mkdocs', pages: 96 },
   vitejs__vite: { framework: 'vitepress', pages: 57 },
-  'web-infra-dev__rslib': { framework: 'rspress', pages: 146 },
+  'web-infra-dev__rslib': { framework: 'rspress', pages: 138 },
   withastro__starlight: { framework: 'starlight', pages: 338 },
 };
 

@@ -1,6 +1,6 @@
 import GithubSlugger from 'github-slugger';
 import createMarkdownIt, { type MarkdownIt, type Token } from 'markdown-it';
-import { frontMatterPattern } from './page-facts.ts';
+import { blankDelimited, blankMdxComments, frontMatterPattern } from './page-facts.ts';
 
 /** The anchors of one page, and whether they are all known. */
 export interface PageAnchors {
@@ -30,6 +30,12 @@ export interface AnchorRules {
   maintainCase: boolean;
   /** Anchors every page has (starlight-links-validator's `_top`). */
   always: readonly string[];
+  /**
+   * Rspress's `remarkToc` (packages/core/src/node/mdx/remarkPlugins/toc.ts): the text trimmed,
+   * images and footnote references left out, `{#custom-id}` anywhere in it, and without a level-1
+   * heading the front matter's `title` slugged too.
+   */
+  rspress?: boolean;
 }
 
 /**
@@ -42,7 +48,7 @@ export interface AnchorRules {
  */
 export function readHeadingAnchors(text: string, rules: AnchorRules): PageAnchors {
   if (text.length > maximumCharacters) return { anchors: new Set(), complete: false };
-  const key = `${rules.mdx}|${rules.customIds}|${rules.maintainCase}|${rules.always.join(' ')}`;
+  const key = `${rules.mdx}|${rules.customIds}|${rules.maintainCase}|${rules.rspress === true}|${rules.always.join(' ')}`;
   return cachedAnchors(key, text, () => readAnchors(text, rules));
 }
 
@@ -53,14 +59,15 @@ function readAnchors(text: string, rules: AnchorRules): PageAnchors {
   const stripped = text.slice(frontMatter.length);
   const body =
     '\n'.repeat(frontMatter.split('\n').length - 1) +
-    (mdx ? stripped.replace(/\{\/\*[\s\S]*?\*\/\}/g, (comment) => comment.replace(/[^\n]/g, ' ')) : stripped);
+    (mdx && stripped.includes('/*') ? blankMdxComments(stripped) : stripped);
   const tokens = (mdx ? mdxParser : markdownParser).parse(body, {});
   const anchors = new Set<string>(rules.always);
   const slugger = new GithubSlugger();
   let complete = true;
+  let hasTitle = false;
   const codeLines = new Set<number>();
   const readTags = (html: string) => {
-    const uncommented = html.replace(/<!--[\s\S]*?-->/g, '');
+    const uncommented = html.includes('<!--') ? blankDelimited(html, '<!--', '-->') : html;
     for (const match of uncommented.matchAll(attributeAnchor))
       anchors.add(match[1] ?? match[2] ?? match[3] ?? '');
     // An id computed in an expression is unknown.
@@ -73,6 +80,11 @@ function readAnchors(text: string, rules: AnchorRules): PageAnchors {
     else if (token.type === 'inline') {
       for (const child of token.children ?? []) if (child.type === 'html_inline') readTags(child.content);
       if (tokens[index - 1]?.type === 'heading_open') {
+        if (tokens[index - 1]?.tag === 'h1') hasTitle = true;
+        if (rules.rspress === true) {
+          anchors.add(rspressHeadingId(token.children ?? [], slugger));
+          continue;
+        }
         const title = plainText(token.children ?? []);
         // The last `{#` only, matched from there: a pattern from every `{#` was quadratic.
         const open = rules.customIds ? title.lastIndexOf('{#') : -1;
@@ -80,6 +92,10 @@ function readAnchors(text: string, rules: AnchorRules): PageAnchors {
         anchors.add(custom?.[1] ?? slugger.slug(title, rules.maintainCase));
       }
     }
+  }
+  if (rules.rspress === true && !hasTitle) {
+    const title = /^title:[ \t]*["']?(.+?)["']?[ \t]*$/m.exec(frontMatter)?.[1];
+    if (title !== undefined) anchors.add(slugger.slug(title));
   }
   if (mdx) {
     // A component (capitalized, or a member such as `Tabs.Item`) may register anchors of its own,
@@ -94,6 +110,27 @@ function readAnchors(text: string, rules: AnchorRules): PageAnchors {
     }
   }
   return { anchors, complete };
+}
+
+/**
+ * A heading's id as Rspress's `parseToc` makes it: `{#custom-id}` in its text (from the first `{#`
+ * to the last `}`), else the slug of its text trimmed, without images, HTML or footnote references.
+ */
+function rspressHeadingId(children: readonly Token[], slugger: GithubSlugger): string {
+  let text = '';
+  let custom: string | null = null;
+  for (const child of children) {
+    if (child.type === 'text') {
+      const open = child.content.indexOf('{#');
+      const close = open < 0 ? -1 : child.content.lastIndexOf('}');
+      if (close > open) {
+        custom = child.content.slice(open + 2, close);
+        text += child.content.slice(0, open);
+      } else text += child.content.replace(/\[\^[^\]]*\]/g, '');
+    } else if (child.type === 'code_inline') text += child.content;
+    else if (child.type === 'softbreak' || child.type === 'hardbreak') text += ' ';
+  }
+  return custom ?? slugger.slug(text.trim());
 }
 
 /** A heading's text as mdast's `toString` gives it: text, inline code and image descriptions, no tags. */

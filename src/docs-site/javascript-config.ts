@@ -36,6 +36,14 @@ export class CallValue {
  */
 const propertyPlaces = new WeakMap<object, Map<string, { file: string; offset: number }>>();
 
+/** Objects with a spread of a value only running the code could tell (`{ ...shared, root }`): any key may be set. */
+const partlyKnown = new WeakSet<object>();
+
+/** Whether `object`, read from a configuration's code, spreads in a value that is not known. */
+export function hasUnknownSpread(object: object): boolean {
+  return partlyKnown.has(object);
+}
+
 /** Where `object`'s property `key` is written, when `object` was read from a configuration's code. */
 export function propertyPlace(object: object, key: string): { file: string; offset: number } | undefined {
   return propertyPlaces.get(object)?.get(key);
@@ -195,7 +203,8 @@ export function readJavaScriptConfig(
             if (isPlainRecord(spread)) {
               Object.assign(result, spread);
               for (const [key, place] of propertyPlaces.get(spread) ?? []) places.set(key, place);
-            }
+              if (partlyKnown.has(spread)) partlyKnown.add(result);
+            } else partlyKnown.add(result);
             continue;
           }
           const key = propertyKey(property, (inner) => evaluate(inner, depth + 1));

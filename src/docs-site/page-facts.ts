@@ -109,7 +109,12 @@ export function readPageFacts(text: string, dialect: MarkdownDialect): PageFacts
   }
   const expanded =
     dialect === 'jekyll' ? expandLiquidLinks(body) : dialect === 'hugo' ? expandHugoShortcodes(body) : body;
-  const prepared = hideFootnoteLabels(dialect === 'mdx' ? unindentFences(blankEsmBlocks(body)) : expanded);
+  // An MDX comment (`{/* [old](/page) */}`) renders nothing: no link in it is one.
+  const prepared = hideFootnoteLabels(
+    dialect === 'mdx'
+      ? unindentFences(blankEsmBlocks(body.includes('/*') ? blankMdxComments(body) : body))
+      : expanded,
+  );
   const tokens = parser.parse(prepared, {});
   const links: PageLink[] = [];
   let title: string | null = null;
@@ -308,9 +313,63 @@ function readAttributeLinks(body: string, codeLines: ReadonlySet<number>, links:
 
 /** HTML comments and MDX `{/* ... *\/}` comments replaced by spaces, newlines kept. */
 function blankComments(text: string): string {
-  return text.replace(/<!--[\s\S]*?-->|\{\s*\/\*[\s\S]*?\*\/\s*\}/g, (comment) =>
-    comment.replace(/[^\n]/g, ' '),
-  );
+  return blankMdxComments(blankDelimited(text, '<!--', '-->'));
+}
+
+/**
+ * Each span from `open` to `close` as spaces, newlines kept; one pass, so an opener that is never
+ * closed (a page of `<!--`) ends the search instead of making it quadratic, as a lazy pattern does.
+ */
+export function blankDelimited(text: string, open: string, close: string): string {
+  const spans: Array<[number, number]> = [];
+  for (let from = 0; ; ) {
+    const start = text.indexOf(open, from);
+    const end = start < 0 ? -1 : text.indexOf(close, start + open.length);
+    if (end < 0) break;
+    spans.push([start, end + close.length]);
+    from = end + close.length;
+  }
+  return blankSpans(text, spans);
+}
+
+/** MDX comments, `{` and `/*` with only spaces between, to `*\/` and `}` likewise; one pass. */
+export function blankMdxComments(text: string): string {
+  const spans: Array<[number, number]> = [];
+  for (let from = 0; ; ) {
+    const opener = text.indexOf('/*', from);
+    if (opener < 0) break;
+    let brace = opener - 1;
+    while (brace >= from && /\s/.test(text[brace] ?? '')) brace -= 1;
+    if (brace < from || text[brace] !== '{') {
+      from = opener + 2;
+      continue;
+    }
+    let end = -1;
+    for (let close = text.indexOf('*/', opener + 2); close >= 0; close = text.indexOf('*/', close + 2)) {
+      let after = close + 2;
+      while (/\s/.test(text[after] ?? '')) after += 1;
+      if (text[after] === '}') {
+        end = after + 1;
+        break;
+      }
+    }
+    // No comment closes after this opener: none after a later one either.
+    if (end < 0) break;
+    spans.push([brace, end]);
+    from = end;
+  }
+  return blankSpans(text, spans);
+}
+
+function blankSpans(text: string, spans: ReadonlyArray<[number, number]>): string {
+  if (spans.length === 0) return text;
+  let result = '';
+  let last = 0;
+  for (const [start, end] of spans) {
+    result += text.slice(last, start) + text.slice(start, end).replace(/[^\n]/g, ' ');
+    last = end;
+  }
+  return result + text.slice(last);
 }
 
 const gitbookTagStart = '{%';

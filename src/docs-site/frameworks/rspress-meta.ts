@@ -38,6 +38,7 @@ export interface RspressMeta {
 
 const maximumEntries = 20_000;
 const maximumDepth = 16;
+const maximumFallbackSearches = 2_000;
 
 /**
  * The sidebar and nav of Rspress's auto-nav-sidebar (packages/core/src/node/auto-nav-sidebar in
@@ -78,10 +79,6 @@ export async function readRspressMeta(
     return null;
   };
   const folders = listFolders(files.paths);
-  /** Folders holding a page at any depth: a sidebar group of a folder without one shows nothing. */
-  const pageFolders = listFolders(
-    files.paths.filter((path) => isWithin(layout.docsRoot, path) && /\.mdx?$/i.test(path)),
-  );
   const routePrefix = (folder: string): string => {
     const parts = relativeTo(layout.docsRoot, folder).split('/');
     const version = layout.versions.includes(parts[0] ?? '') ? (parts.shift() ?? '') : '';
@@ -98,7 +95,9 @@ export async function readRspressMeta(
     if (folder === '' || !isWithin(layout.docsRoot, folder) || folder === layout.docsRoot) continue;
     if (/(^|\/)node_modules(\/|$)/.test(folder) || folder === `${layout.docsRoot}/public`) continue;
     const parent = folderOf(folder);
-    children.set(parent, [...(children.get(parent) ?? []), folder]);
+    const siblings = children.get(parent);
+    if (siblings === undefined) children.set(parent, [folder]);
+    else siblings.push(folder);
   }
   /** A JSON file's array, or null (a syntax error is a configuration problem: Rspress fails on it). */
   const readArray = async (file: string): Promise<JsonArray | null> => {
@@ -121,17 +120,20 @@ export async function readRspressMeta(
     return { file, value, lines: new ConfigLines(text), tree: jsonTree(text) };
   };
   /** Adds an entry at the line of its JSON node (found by its text when the tree is not known). */
+  // Without the tree (a file nested too deep for the parser), each line is searched for in the text:
+  // a bounded number of times.
+  let fallbackSearches = 0;
   const pusher =
     ({ file, lines }: JsonArray) =>
     (reference: string, target: string | null | Unchecked, groups: string[], node: JsonNode | undefined) => {
-      if (entries.length < maximumEntries)
-        entries.push({
-          reference,
-          file,
-          line: node === undefined ? lines.lineOf(reference) : lines.lineAt(node.offset),
-          groups,
-          target,
-        });
+      if (entries.length >= maximumEntries) return;
+      let line = 1;
+      if (node !== undefined) line = lines.lineAt(node.offset);
+      else if (fallbackSearches < maximumFallbackSearches) {
+        fallbackSearches += 1;
+        line = lines.lineOf(reference);
+      }
+      entries.push({ reference, file, line, groups, target });
     };
 
   /** A nav's links, routes from the root, or else under the language's and version's prefix. */
@@ -190,9 +192,17 @@ export async function readRspressMeta(
     };
     for (const [index, item] of listing.value.entries()) {
       const node = listing.tree?.children?.[index];
-      const type = isPlainRecord(item)
-        ? (item.type ?? (major === 1 || item.link === undefined ? 'file' : 'custom-link'))
-        : 'file';
+      // Rspress 2 stops on an object without a type ("Unknown meta item type"); Rspress 1 took a file.
+      if (major === 2 && isPlainRecord(item) && item.type === undefined) {
+        problems.push({
+          file: listing.file,
+          line: node === undefined ? 1 : listing.lines.lineAt(node.offset),
+          message: `${listing.file}: an entry without \`type\` ("Unknown meta item type"); Rspress stops`,
+          key: `configuration\0meta type ${index}`,
+        });
+        continue;
+      }
+      const type = isPlainRecord(item) ? (item.type ?? 'file') : 'file';
       const name =
         typeof item === 'string'
           ? item
@@ -200,10 +210,22 @@ export async function readRspressMeta(
             ? item.name
             : null;
       if (type === 'file' && name !== null) {
-        const page = pageOf(folder, name);
+        // A name with its extension that names no file is dropped from the sidebar without a word,
+        // or shows the page its route serves (`a.mdx` for `a.md`); one without fails the build.
+        const extension = context.extensions.find((candidate) => name.endsWith(candidate));
+        const page =
+          pageOf(folder, name) ??
+          (extension === undefined ? null : pageOf(folder, name.slice(0, -extension.length)));
         push(
           name,
-          page === 'excluded' ? { unchecked: 'a file left out of the routes', onlyFiles: [] } : page,
+          page === 'excluded'
+            ? { unchecked: 'a file left out of the routes', onlyFiles: [] }
+            : page === null && extension !== undefined
+              ? {
+                  unchecked: 'an entry naming no file, which Rspress leaves out of the sidebar',
+                  onlyFiles: [],
+                }
+              : page,
           ['sidebar'],
           typeof item === 'string' ? node : property(node, 'name'),
         );
@@ -212,14 +234,14 @@ export async function readRspressMeta(
         // The entry names the folder, not a page: a page of the same name beside it, or else its
         // `index` page, opens the group (and needs no entry of its own), and moving that page leaves
         // the entry as it is. A missing folder fails the build ("Failed to read directory"); one
-        // with no page shows nothing.
+        // with nothing to show is left out without a word.
         const openedBy = [pageOf(folder, name), path === null ? null : pageOf(path, 'index')].find(
           (page): page is string => typeof page === 'string',
         );
         if (path !== null && folders.has(path)) named.push(path);
         push(
           name,
-          path !== null && (pageFolders.has(path) || (folders.has(path) && openedBy !== undefined))
+          path !== null && folders.has(path)
             ? { unchecked: 'a folder of pages', onlyFiles: openedBy === undefined ? [] : [openedBy] }
             : null,
           ['sidebar'],
@@ -257,7 +279,8 @@ export async function readRspressMeta(
   for (const root of roots) {
     const navFile = `${root}/_nav.json`;
     const metaFile = `${root}/_meta.json`;
-    const nav = files.has(navFile) ? await readArray(navFile) : null;
+    // Rspress 1 had no `_nav.json`.
+    const nav = files.has(navFile) && major === 2 ? await readArray(navFile) : null;
     if (nav !== null) readNav(nav);
     let rootListing = files.has(metaFile) && (major === 2 || nav === null) ? await readArray(metaFile) : null;
     // Rspress 1 read the top `_meta.json` as the nav; Rspress 2 stops with a hint to rename it.
@@ -265,16 +288,11 @@ export async function readRspressMeta(
       readNav(rootListing);
       rootListing = null;
     }
-    if (rootListing !== null && nav === null) {
+    // A top listing is the one sidebar (beside `_nav.json` too): only the folders it names are read.
+    if (rootListing !== null) {
       walked.add(root);
       listingFolders.add(root);
       for (const child of readListing(root, rootListing)) await walk(child, 1);
-    } else if (rootListing !== null) {
-      // With `_nav.json` beside it, the top listing is one sidebar and its subfolders are walked too.
-      listingFolders.add(root);
-      readListing(root, rootListing);
-      walked.add(root);
-      for (const child of children.get(root) ?? []) await walk(child, 1);
     } else {
       walked.add(root);
       for (const child of children.get(root) ?? []) await walk(child, 1);

@@ -69,16 +69,13 @@ describe('Rspress sites', () => {
       '/zh/guide/start/introduction',
     ]);
     assert.deepEqual(model.pages.get('website/docs/en/index.md'), ['/']);
-    // `_tip.mdx` is a partial (its links are checked), `fragments/` is excluded by `route.exclude`.
+    // `_tip.mdx` is a partial a page imports (its links are checked); `fragments/` is excluded by `route.exclude`.
     assert.ok(model.partials.has('website/docs/en/guide/_tip.mdx'));
     assert.ok(!model.pages.has('website/docs/en/guide/_tip.mdx'));
-    assert.ok(model.partials.has('website/docs/en/guide/fragments/note.md'));
-    assert.deepEqual(
-      problems.map((problem) => `${problem.file}:${problem.line} ${problem.message}`),
-      [
-        'website/docs/en/guide/fragments/note.md:3 Broken link "./nowhere": no page is served at /guide/fragments/nowhere',
-      ],
-    );
+    // Nothing imports it: Rspress never compiles it, so its broken link is no problem.
+    assert.ok(!model.partials.has('website/docs/en/guide/fragments/note.md'));
+    assert.ok(!model.pages.has('website/docs/en/guide/fragments/note.md'));
+    assert.deepEqual(problems, []);
   });
 
   it('gives an absolute link the page’s language, and reads a relative one from the page’s file', async () => {
@@ -224,8 +221,12 @@ export default defineConfig({ lang: 'en', locales: [{ lang: 'en' }, { lang: 'zh'
       memoryFiles({
         'rspress.config.ts': `import { defineConfig } from '@rspress/core';\nexport default defineConfig({ markdown: { link: { checkAnchors: ${checkAnchors} } } });\n`,
         'docs/index.md':
-          '# Home\n\n[Why](./guide#why)\n[Install](guide.md#install-it)\n[Nope](/guide#nope)\n',
-        'docs/guide.md': '# Guide\n\n## Why Rspress {#why}\n\n## Install **it**\n',
+          '# Home\n\n[Why](./guide#why)\n[Install](guide.md#install-it)\n[Nope](/guide#nope)\n[Hello](/guide#hello)\n[Mid](/guide#mid)\n[Note](/guide#note)\n[Title](/titled#page-title)\n',
+        // Rspress's ids (remarkToc): the text trimmed, inline HTML, images and footnote references
+        // left out, `{#id}` anywhere in it; a page without a level-1 heading gets its title's slug.
+        'docs/guide.md':
+          '# Guide\n\n## Why Rspress {#why}\n\n## Install **it**\n\n## Hello <Badge text="new" />\n\n## Mid {#mid} tail\n\n## Note[^1]\n\n[^1]: A note.\n',
+        'docs/titled.md': '---\ntitle: Page Title\n---\n\nText.\n',
       });
     const on = await analyze(files(true));
     assert.deepEqual(
@@ -233,5 +234,56 @@ export default defineConfig({ lang: 'en', locales: [{ lang: 'en' }, { lang: 'zh'
       ['docs/index.md:5 anchor\0/guide#nope'],
     );
     assert.deepEqual((await analyze(files(false))).problems, []);
+  });
+
+  it('forgives what Rspress forgives and reports what stops its build', async () => {
+    const { model, problems } = await analyze(
+      memoryFiles({
+        'package.json': '{"devDependencies": {"@rspress/core": "2.0.19"}}',
+        // No `lang`: Rspress 2 takes `en`, so `docs/en/` pages are served without the prefix.
+        'rspress.config.ts':
+          "import { defineConfig } from '@rspress/core';\nexport default defineConfig({ locales: [{ lang: 'en' }, { lang: 'zh' }] });\n",
+        'docs/en/_nav.json': '[{ "text": "Install", "link": "/guide/start#install" }]\n',
+        'docs/en/guide/_meta.json':
+          '[\n  "start.mdx",\n  "old-name.md",\n  { "name": "untyped" },\n  { "type": "dir", "name": "demos" }\n]\n',
+        'docs/en/guide/start.md': '# Start\n\n[Home](/)\n[Case](./Start.md)\n',
+        'docs/en/guide/demos/button.tsx': 'export default () => null;\n',
+        'docs/en/guide/notes.mdx': '# Notes\n\n{/* [old](/removed-page) */}\n',
+        'docs/en/index.md': '# Home\n',
+        'docs/zh/index.md': '# 首页\n',
+      }),
+    );
+    assert.deepEqual(model.pages.get('docs/en/guide/start.md'), ['/guide/start']);
+    assert.deepEqual(
+      problems.map((problem) => `${problem.file}:${problem.line} ${problem.message}`),
+      [
+        'docs/en/guide/_meta.json:4 docs/en/guide/_meta.json: an entry without `type` ("Unknown meta item type"); Rspress stops',
+        'docs/en/guide/start.md:4 Broken link "./Start.md": no page is served at /guide/Start (the route\'s case differs: Rspress compares routes exactly)',
+      ],
+    );
+  });
+
+  it('reads Rspress 1’s `_` files as pages and leaves a configuration spread from a package unread', async () => {
+    const one = await analyze(
+      memoryFiles({
+        'package.json': '{"devDependencies": {"rspress": "1.47.2"}}',
+        'rspress.config.ts':
+          "import { defineConfig } from 'rspress/config';\nexport default defineConfig({});\n",
+        'docs/index.md': '# Home\n\n[Internals](/guide/_internals)\n',
+        'docs/guide/_internals.md': '# Internals\n',
+      }),
+    );
+    assert.ok(one.model.pages.has('docs/guide/_internals.md'));
+    assert.deepEqual(one.problems, []);
+    const spread = await analyze(
+      memoryFiles({
+        'rspress.config.ts':
+          "import { defineConfig } from '@rspress/core';\nimport { shared } from '@acme/docs-preset';\nexport default defineConfig({ ...shared, root: 'docs' });\n",
+        'docs/en/index.md': '# Home\n\n[Start](/guide/start)\n',
+        'docs/en/guide/start.md': '# Start\n',
+      }),
+    );
+    assert.deepEqual(spread.problems, []);
+    assert.ok(spread.model.unsupported.some((line) => line.includes('partly computed')));
   });
 });

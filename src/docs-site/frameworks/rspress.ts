@@ -1,19 +1,22 @@
 import { posix } from 'node:path';
+import { RE2JS } from 're2js';
+import { readGitIgnored } from '../git-ignored.ts';
 import { readHeadingAnchors } from '../heading-anchors.ts';
-import { isPlainRecord, UnknownValue } from '../javascript-config.ts';
+import { hasUnknownSpread, isPlainRecord, UnknownValue } from '../javascript-config.ts';
 import { ModuleLines } from '../javascript-modules.ts';
 import { folderOf, isExternalUrl, isWithin, joinInside, relativeTo, splitUrl } from '../link-urls.ts';
 import type { LinkTarget, SiteModel, SiteModelBuilder, SiteProblem } from '../site-model.ts';
 import { createCheckoutCoverage } from './checkout-coverage.ts';
 import { filePathValue } from './docusaurus-config.ts';
 import { type RspressLayout, readRspressMeta } from './rspress-meta.ts';
-import { compileGlobs } from './sphinx-project.ts';
 import { addPublicFiles, RouteTable, resolveFileReference } from './starlight-routes.ts';
 import { readConfigModule } from './vitepress-config.ts';
 import { readVitePressNavigation, type VitePressNavigation } from './vitepress-navigation.ts';
 
 const configExtensions = ['.ts', '.js', '.mjs', '.mts', '.cjs', '.cts'];
 const defaultExtensions = ['.js', '.jsx', '.ts', '.tsx', '.md', '.mdx'];
+/** Languages and versions read (each pair is a folder to walk). */
+const maximumFolders = 100;
 
 /**
  * Rspress sites (https://rspress.rs/guide/basic/conventional-route, /guide/basic/auto-nav-sidebar,
@@ -55,18 +58,24 @@ export const buildRspressSite: SiteModelBuilder = async (source, siteRoot) => {
   }
   const base = typeof config.base === 'string' ? config.base.replace(/\/+$/, '') : '';
   const themeConfig = isPlainRecord(config.themeConfig) ? config.themeConfig : {};
+  // The languages are `locales` (or `themeConfig.locales`); each language's nav and sidebar come from
+  // `themeConfig.locales` only (RouteService, normalizeThemeConfig).
   const localeList = Array.isArray(config.locales)
     ? config.locales
     : Array.isArray(themeConfig.locales)
       ? themeConfig.locales
       : [];
-  const langs = localeList.flatMap((locale) =>
-    isPlainRecord(locale) && typeof locale.lang === 'string' ? [locale.lang] : [],
-  );
-  const lang = typeof config.lang === 'string' ? config.lang : '';
+  const themeLocales = Array.isArray(themeConfig.locales) ? themeConfig.locales.filter(isPlainRecord) : [];
+  const langs = localeList
+    .flatMap((locale) => (isPlainRecord(locale) && typeof locale.lang === 'string' ? [locale.lang] : []))
+    .slice(0, maximumFolders);
+  // Rspress 2 sets `lang` to `en` when it is not given (PluginDriver); Rspress 1 leaves it empty.
+  const lang = typeof config.lang === 'string' ? config.lang : major === 2 ? 'en' : '';
   const multiVersion = isPlainRecord(config.multiVersion) ? config.multiVersion : {};
   const versions = Array.isArray(multiVersion.versions)
-    ? multiVersion.versions.filter((version): version is string => typeof version === 'string')
+    ? multiVersion.versions
+        .filter((version): version is string => typeof version === 'string')
+        .slice(0, maximumFolders)
     : [];
   const defaultVersion = typeof multiVersion.default === 'string' ? multiVersion.default : '';
   const layout: RspressLayout = { docsRoot, lang, langs, version: defaultVersion, versions };
@@ -78,6 +87,7 @@ export const buildRspressSite: SiteModelBuilder = async (source, siteRoot) => {
     (isPlainRecord(value) && Object.values(value).some((item) => item instanceof UnknownValue));
   const prefixesKnown =
     main.value !== null &&
+    !hasUnknownSpread(config) &&
     !computed(config.lang) &&
     !computed(config.locales ?? themeConfig.locales) &&
     !computed(config.multiVersion);
@@ -86,27 +96,28 @@ export const buildRspressSite: SiteModelBuilder = async (source, siteRoot) => {
   const extensions = Array.isArray(route.extensions)
     ? route.extensions.filter((extension): extension is string => typeof extension === 'string')
     : defaultExtensions;
-  const excluded = compileGlobs(stringList(route.exclude).map((pattern) => pattern.replace(/^\.\//, '')));
+  const excluded = compileIgnoreGlobs(stringList(route.exclude));
+  // Rspress 2 leaves out names starting with one `_` (`**/_[^_]*`); Rspress 1 had no such convention.
   const convention =
-    route.excludeConvention === undefined ? null : compileGlobs(stringList(route.excludeConvention));
+    route.excludeConvention === undefined || major === 1
+      ? null
+      : compileIgnoreGlobs(stringList(route.excludeConvention));
   if (route.include !== undefined)
     unsupported.push(
       `${configFile}: \`route.include\` adds files from elsewhere; links to them are unchecked`,
     );
   const isExcluded = (relative: string): boolean => {
-    if (excluded.some((glob) => glob.matches(relative))) return true;
-    // `**/_[^_]*`: a file or folder whose name starts with one underscore.
-    if (convention === null) return relative.split('/').some((segment) => /^_[^_]/.test(segment));
-    const segments = relative.split('/');
-    return segments.some((_, index) => {
-      const partial = segments.slice(0, index + 1).join('/');
-      return convention.some((glob) => glob.matches(partial) || glob.matches(`x/${partial}`));
-    });
+    if (excluded(relative)) return true;
+    if (convention !== null) return convention(relative);
+    return major === 2 && relative.split('/').some((segment) => /^_[^_]/.test(segment));
   };
 
   const routes = new RouteTable();
   const pages = new Map<string, string[]>();
-  const partials = new Set<string>();
+  /** Files left out of the routes: partials once a page imports them (only then does Rspress compile them). */
+  const excludedMarkdown = new Set<string>();
+  /** Each route and its file, exactly as written: Rspress 2's check is case-sensitive. */
+  const exactRoutes = new Map<string, string>();
   for (const path of files.paths) {
     if (!isWithin(docsRoot, path) || path === docsRoot) continue;
     const relative = relativeTo(docsRoot, path);
@@ -116,16 +127,42 @@ export const buildRspressSite: SiteModelBuilder = async (source, siteRoot) => {
     if (extension === undefined) continue;
     const isMarkdown = /\.mdx?$/.test(extension);
     if (isExcluded(relative)) {
-      if (isMarkdown) partials.add(path);
+      if (isMarkdown) excludedMarkdown.add(path);
       continue;
     }
     const served = routePathOf(relative, layout, extensions);
+    const other = exactRoutes.get(served);
+    if (other !== undefined && major === 2) {
+      problems.push({
+        file: path,
+        line: 1,
+        message: `${path} is served at ${served}, as ${other} is: Rspress stops ("routePath ${served} has already been added")`,
+        key: `configuration\0duplicate route ${served}`,
+      });
+      continue;
+    }
+    exactRoutes.set(served, path);
     if (isMarkdown) {
       pages.set(path, [`${base}${served}`]);
       routes.addPage(served, path);
     } else routes.addServed(served, `a page written as code (${path})`);
   }
   addPublicFiles(files, `${docsRoot}/public`, routes);
+  const partials = new Set<string>();
+  const importers = [...pages.keys()];
+  while (importers.length > 0) {
+    const importer = importers.pop() as string;
+    for (const link of (await source.pageFacts(importer))?.links ?? []) {
+      if (link.kind !== 'import') continue;
+      const { path } = splitUrl(link.url);
+      const imported = ['', '.mdx', '.md']
+        .map((extension) => resolveFileReference(files, importer, `${path}${extension}`)?.file)
+        .find((file) => file !== undefined && excludedMarkdown.has(file));
+      if (imported === undefined || partials.has(imported)) continue;
+      partials.add(imported);
+      importers.push(imported);
+    }
+  }
   if (pages.size === 0)
     unsupported.push(
       `${configFile}: no pages under ${docsRoot}/; a preset or code may set the site's \`root\` (nothing is checked)`,
@@ -143,8 +180,15 @@ export const buildRspressSite: SiteModelBuilder = async (source, siteRoot) => {
   const checksAnchors = linkOptions.checkAnchors === true;
 
   const isExpected = createCheckoutCoverage(files.paths);
+  const ignored = await readGitIgnored(files);
   const lookup = (path: string): LinkTarget | null =>
     routes.lookup(routePathOf(path, layout, extensions)) ?? routes.lookup(path);
+  /** The file at exactly this route (Rspress 2's `isExistRoute`: case-sensitive, `/x` or `/x/`). */
+  const exactFile = (path: string): string | undefined => {
+    const route = routePathOf(path, layout, extensions);
+    const other = route.endsWith('/') ? route.replace(/\/+$/, '') || '/' : `${route}/`;
+    return exactRoutes.get(route) ?? exactRoutes.get(other);
+  };
   const resolveLink: SiteModel['resolveLink'] = (from, url, link) => {
     if (isExternalUrl(url)) return { kind: 'external' };
     const { path } = splitUrl(url);
@@ -184,6 +228,8 @@ export const buildRspressSite: SiteModelBuilder = async (source, siteRoot) => {
           ? [
               rspress1Link(path, fromRelative, layout),
               path.startsWith('/') ? path : posix.join(fromFolder, path),
+              // mdx-rs, Rspress 1's default compiler, reads any link without `.` from the root as written.
+              ...(path.startsWith('.') || path.startsWith('/') ? [] : [`/${path}`]),
             ]
           : path.startsWith('/')
             ? [autoPrefix ? prefixLink(path, fromRelative, layout) : path]
@@ -191,11 +237,24 @@ export const buildRspressSite: SiteModelBuilder = async (source, siteRoot) => {
               ? []
               : [posix.join(fromFolder, path)];
     if (targets.length === 0) return { kind: 'unchecked', reason: 'the page is outside the docs folder' };
-    for (const target of targets) {
-      const found = lookup(target);
-      if (found !== null) return found;
-    }
     const target = targets[0] ?? path;
+    for (const candidate of targets) {
+      const found = lookup(candidate);
+      if (found === null) continue;
+      // A link whose case differs from its page's route fails Rspress 2's build, whatever a host serves.
+      if (
+        kind === 'link' &&
+        major === 2 &&
+        found.kind === 'file' &&
+        checksLinks &&
+        exactFile(candidate) === undefined
+      )
+        return {
+          kind: 'broken',
+          reason: `no page is served at ${routePathOf(candidate, layout, extensions)} (the route's case differs: Rspress compares routes exactly)`,
+        };
+      return found;
+    }
     // Rspress checks links to pages; other files come from the build, a plugin or another site.
     if (isAsset(path)) return { kind: 'unchecked', reason: `no file for ${path}` };
     // Rspress leaves raw HTML and components' `href`s as written: one relative to the page's URL
@@ -209,30 +268,55 @@ export const buildRspressSite: SiteModelBuilder = async (source, siteRoot) => {
       return { kind: 'unchecked', reason: '`checkDeadLinks.excludes` covers it' };
     if (!prefixesKnown && path.startsWith('/'))
       return { kind: 'unchecked', reason: 'the languages or versions are computed by code' };
+    if (route.include !== undefined) return { kind: 'unchecked', reason: '`route.include` may add the page' };
+    // A page a plugin writes before the build (typedoc's API pages) is in the `.gitignore`.
+    const generated = joinInside(docsRoot, routePathOf(target, layout, extensions).replace(/^\/+/, ''));
+    if (
+      generated !== null &&
+      (ignored(`${generated}.md`) || ignored(`${generated}.mdx`) || ignored(`${generated}/`))
+    )
+      return { kind: 'unchecked', reason: `${generated} is written by the build (the .gitignore names it)` };
     return { kind: 'broken', reason: `no page is served at ${routePathOf(target, layout, extensions)}` };
   };
 
   // Navigation: the configuration's sidebar and nav when it has one (Rspress then reads no
   // `_meta.json`), else the `_meta.json` and `_nav.json` files.
-  const resolveRoute = (target: string) => {
-    const found = lookup(target.startsWith('/') ? target : `/${target}`);
+  const resolveRoute = (link: string): LinkTarget => {
+    const { path } = splitUrl(link);
+    if (path === '') return { kind: 'external' };
+    const found = lookup(path.startsWith('/') ? path : `/${path}`);
     if (found !== null) return found;
-    return isAsset(target)
-      ? ({ kind: 'unchecked', reason: `no file for ${target}` } as const)
-      : ({ kind: 'broken', reason: 'no page' } as const);
+    return isAsset(path)
+      ? { kind: 'unchecked', reason: `no file for ${path}` }
+      : { kind: 'broken', reason: 'no page' };
   };
-  const configured = [themeConfig, ...localeList.filter(isPlainRecord)];
+  // Rspress's own test (auto-nav-sidebar's `haveNavSidebarConfig`): the theme's nav or sidebar, or
+  // the first of `themeConfig.locales`'; `_meta.json` files are read only without one.
+  const configured = [themeConfig, ...themeLocales];
   const hasConfiguredNavigation =
     themeConfig.sidebar !== undefined ||
     themeConfig.nav !== undefined ||
-    localeList.some(
-      (locale) => isPlainRecord(locale) && (locale.sidebar !== undefined || locale.nav !== undefined),
-    );
+    themeLocales[0]?.sidebar !== undefined ||
+    themeLocales[0]?.nav !== undefined;
+  const navigationKnown =
+    main.value !== null &&
+    !hasUnknownSpread(config) &&
+    !hasUnknownSpread(themeConfig) &&
+    !(config.themeConfig instanceof UnknownValue);
   const navigation: VitePressNavigation = { entries: [], sidebarPrefixes: [], unsupported };
   const configFiles = [...(main.modules?.files ?? [configFile])];
   let needsNavigationEntry: (file: string) => boolean = () => false;
   let navigationFileFor: ((file: string) => string) | undefined;
-  if (hasConfiguredNavigation) {
+  if (!navigationKnown) {
+    unsupported.push(`${configFile}: \`themeConfig\` is partly computed by code; navigation is unchecked`);
+    navigation.entries.push({
+      reference: '(computed)',
+      file: configFile,
+      line: 1,
+      groups: [],
+      target: { unchecked: 'themeConfig computed by code' },
+    });
+  } else if (hasConfiguredNavigation) {
     const lines = new ModuleLines(main.modules ?? { files: [configFile], texts: new Map() });
     for (const value of configured) {
       const group = value === themeConfig ? [] : [typeof value.lang === 'string' ? value.lang : 'locale'];
@@ -255,8 +339,6 @@ export const buildRspressSite: SiteModelBuilder = async (source, siteRoot) => {
     needsNavigationEntry = meta.needsNavigationEntry;
     navigationFileFor = meta.navigationFileFor;
   }
-  if (config.themeConfig instanceof UnknownValue)
-    unsupported.push(`${configFile}: \`themeConfig\` is computed by code; navigation is unchecked`);
 
   let exampleLink: string | null = null;
   for (const page of pages.keys()) {
@@ -288,6 +370,7 @@ export const buildRspressSite: SiteModelBuilder = async (source, siteRoot) => {
                   customIds: true,
                   maintainCase: false,
                   always: [],
+                  rspress: true,
                 })
               : null,
         }
@@ -428,4 +511,67 @@ async function rspressMajor(
   }
   const text = (await files.read(configFile)) ?? '';
   return /from\s+['"]rspress\/config['"]/.test(text) && !/@rspress\/core/.test(text) ? 1 : 2;
+}
+
+/**
+ * `route.exclude` globs as tinyglobby's `ignore` reads them (picomatch): `**` as a whole segment
+ * spans any folders, none too (a `fragments` folder at the top matches `**` + `/fragments/` + `**`),
+ * elsewhere it is `*`; `*` and `?` within a segment; `{a,b}` alternatives; a pattern that names a
+ * folder leaves out all under it. At most 200 patterns of 1 KiB, compiled for RE2 (repository content is hostile).
+ */
+function compileIgnoreGlobs(patterns: readonly string[]): (path: string) => boolean {
+  const expressions = patterns
+    .slice(0, 200)
+    .filter((pattern) => pattern.length <= 1024)
+    .flatMap((pattern) => expandBraces(pattern.replace(/^\.\//, '').replace(/\/+$/, '')))
+    .map((pattern) => {
+      let expression = '';
+      for (let index = 0; index < pattern.length; index += 1) {
+        const character = pattern[index] ?? '';
+        if (character === '*' && pattern[index + 1] === '*') {
+          const starts = index === 0 || pattern[index - 1] === '/';
+          const ends = index + 2 === pattern.length || pattern[index + 2] === '/';
+          index += 1;
+          if (starts && ends && pattern[index + 1] === '/') {
+            expression += '(?:[^/]*/)*';
+            index += 1;
+          } else expression += starts && ends ? '.*' : '[^/]*';
+        } else if (character === '*') expression += '[^/]*';
+        else if (character === '?') expression += '[^/]';
+        else if (character === '[' && pattern.indexOf(']', index + 2) > 0) {
+          const close = pattern.indexOf(']', index + 2);
+          const inside = pattern.slice(index + 1, close).replace(/\\/g, '\\\\');
+          expression += `[${inside.startsWith('!') ? `^${inside.slice(1)}` : inside}]`;
+          index = close;
+        } else expression += character.replace(/[.+(){}|^$\\\]]/g, '\\$&');
+      }
+      try {
+        return RE2JS.compile(`^(?:${expression})(?:/.*)?$`, RE2JS.DOTALL);
+      } catch {
+        return null;
+      }
+    })
+    .filter((expression) => expression !== null);
+  return (path) => expressions.some((expression) => expression.matches(path));
+}
+
+/** `a/{b,c}/d` as its alternatives (no nesting), at most 32, expanded group by group (8 groups). */
+function expandBraces(pattern: string): string[] {
+  let results = [''];
+  let rest = pattern;
+  for (let group = 0; group < 8; group += 1) {
+    const open = rest.indexOf('{');
+    const close = open < 0 ? -1 : rest.indexOf('}', open);
+    if (close < 0) break;
+    const choices = rest
+      .slice(open + 1, close)
+      .split(',')
+      .slice(0, 32);
+    const before = rest.slice(0, open);
+    results = results
+      .flatMap((result) => choices.map((choice) => `${result}${before}${choice}`))
+      .slice(0, 32);
+    rest = rest.slice(close + 1);
+  }
+  return results.map((result) => `${result}${rest}`);
 }

@@ -2,6 +2,7 @@ import { posix } from 'node:path';
 import { readHeadingAnchors } from '../heading-anchors.ts';
 import { ModuleLines } from '../javascript-modules.ts';
 import { isExternalUrl, isWithin, relativeTo, splitUrl } from '../link-urls.ts';
+import { blankDelimited } from '../page-facts.ts';
 import type { LinkTarget, SiteModel, SiteModelBuilder } from '../site-model.ts';
 import { readStarlightConfig } from './starlight-config.ts';
 import { addPublicFiles, isAssetPath, RouteTable, resolveFileReference } from './starlight-routes.ts';
@@ -129,9 +130,10 @@ export const buildStarlightSite: SiteModelBuilder = async (source, siteRoot) => 
   // build on a link to a heading its page lacks, unless `errorOnInvalidHashes: false`. Astro's heading
   // ids are github-slugger slugs of their text (rehypeHeadingIds), as Docusaurus's.
   // Comments left out: a plugin commented out checks nothing.
-  const configText = ((await files.read(config.file)) ?? '')
-    .replace(/\/\*[\s\S]*?\*\//g, '')
-    .replace(/(^|[^:])\/\/[^\n]*/g, '$1');
+  const configText = blankDelimited((await files.read(config.file)) ?? '', '/*', '*/').replace(
+    /(^|[^:])\/\/[^\n]*/g,
+    '$1',
+  );
   const checksHashes =
     /starlightLinksValidator\s*\(/.test(configText) && !/errorOnInvalidHashes\s*:\s*false/.test(configText);
   const navigationFile =
