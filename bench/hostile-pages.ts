@@ -31,6 +31,10 @@ const pages: Array<[string, MarkdownDialect, string]> = [
   ],
   ['Notebook: outputs nested deep', 'quarto-notebook', `{"cells": [{"outputs": ${repeat('[')}`],
   ['MyST: list markers and spaces before a fence', 'myst', `${repeat('-        ')}x\n`],
+  // Comments were blanked by lazy patterns, quadratic on openers never closed (180 s for `{/*`).
+  ['MDX: comment openers never closed', 'mdx', repeat('{/*')],
+  ['MDX: links after comment openers', 'mdx', repeat('{/* [a](b) ')],
+  ['MDX: attributes and HTML comment openers', 'mdx', repeat('<a href="x"> <!--')],
   [
     'Notebook: strings 4,000 deep',
     'myst-notebook',

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CallValue, readJavaScriptConfig, UnknownValue } from './javascript-config.ts';
+import { CallValue, hasUnknownSpread, readJavaScriptConfig, UnknownValue } from './javascript-config.ts';
 
 describe('configuration read without running it', () => {
   it('reads literal values, constants, spreads and template strings of a TypeScript sidebar', () => {
@@ -52,6 +52,20 @@ export default defineConfig({
       'docusaurus.config.js',
     ).value as Record<string, unknown>;
     assert.equal(returned.title, 'Site');
+    // web-infra-dev/midscene's rspress.config.ts: `defineConfig(async () => { ...; return {...}; })`.
+    const given = readJavaScriptConfig(
+      `export default defineConfig(async () => { const stars = await fetchStars(); return { lang: 'en', root: 'docs', stars }; });`,
+      'rspress.config.ts',
+    ).value as Record<string, unknown>;
+    assert.deepEqual([given.lang, given.root], ['en', 'docs']);
+    assert.ok(given.stars instanceof UnknownValue || given.stars instanceof CallValue);
+    // A spread of an imported value leaves the object partly known.
+    const spread = readJavaScriptConfig(
+      `import { shared } from '@acme/preset';\nexport default { ...shared, root: 'docs' };`,
+      'rspress.config.ts',
+    ).value as Record<string, unknown>;
+    assert.equal(hasUnknownSpread(spread), true);
+    assert.equal(hasUnknownSpread(given), false);
   });
 
   it('never runs code and answers unknown for what it cannot parse or for cycles', () => {

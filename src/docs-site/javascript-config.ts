@@ -60,6 +60,9 @@ export type AnyNode = Node & Record<string, unknown>;
 
 const maximumDepth = 64;
 
+/** Helpers that only type a configuration: `export default defineConfig({...})` is the object. */
+const configHelper = /^(defineConfig|defineUserConfig|withMermaid)$/;
+
 const maximumFunctionCalls = 1000;
 
 /**
@@ -312,12 +315,22 @@ export function readJavaScriptConfig(
       }
     }
   }
-  // `module.exports = async function createConfig() { ...; return {...}; }`: what it returns.
+  // `module.exports = async function createConfig() { ...; return {...}; }`: what it returns; and
+  // `export default defineConfig(async () => { ...; return {...}; })` (Rspress, Vite) likewise.
+  if (
+    exported !== null &&
+    exported.type === 'CallExpression' &&
+    configHelper.test(calleeName(exported.callee as AnyNode))
+  ) {
+    const argument = (exported.arguments as AnyNode[])[0];
+    const returned = argument === undefined ? null : returnedExpression(argument, declarations);
+    if (returned !== null) exported = returned;
+  }
   if (exported !== null) exported = returnedExpression(exported, declarations) ?? exported;
   let value: unknown =
     exported === null ? new UnknownValue(`${fileName} has no default export`) : evaluate(exported, 0);
   // `export default defineConfig({...})` and `module.exports = config` where config is a function call.
-  if (value instanceof CallValue && /^(defineConfig|defineUserConfig|withMermaid)$/.test(value.callee)) {
+  if (value instanceof CallValue && configHelper.test(value.callee)) {
     value = value.arguments_[0];
   }
   return { value, named };

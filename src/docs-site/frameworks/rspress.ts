@@ -183,6 +183,35 @@ export const buildRspressSite: SiteModelBuilder = async (source, siteRoot) => {
   const ignored = await readGitIgnored(files);
   const lookup = (path: string): LinkTarget | null =>
     routes.lookup(routePathOf(path, layout, extensions)) ?? routes.lookup(path);
+  /**
+   * Where a page a plugin writes before the build (typedoc's API pages) would be, when the
+   * `.gitignore` names that place itself: a folder name ignored anywhere (`coverage/`, `dist/`) is
+   * no sign of it.
+   */
+  const generatedPage = (served: string): string | null => {
+    const pure = served.replace(/^\/+/, '').replace(/\/+$/, '');
+    if (pure === '') return null;
+    const [version, lang, rest] = splitRoutePath(pure, layout);
+    const folders = [version || layout.version, lang || layout.lang];
+    for (const candidate of [
+      joinInside(docsRoot, [...folders, rest].filter((part) => part !== '').join('/')),
+      joinInside(docsRoot, pure),
+    ]) {
+      if (candidate === null) continue;
+      const segments = candidate.split('/');
+      for (let end = segments.length; end > 0; end -= 1) {
+        const place = segments.slice(0, end).join('/');
+        const name = segments[end - 1] ?? '';
+        const ignoredHere =
+          end === segments.length
+            ? ignored(`${place}.md`) || ignored(`${place}.mdx`) || ignored(`${place}/`)
+            : ignored(`${place}/`);
+        if (ignoredHere && !ignored(`quire-elsewhere/${name}/`) && !ignored(`quire-elsewhere/${name}.md`))
+          return place;
+      }
+    }
+    return null;
+  };
   /** The file at exactly this route (Rspress 2's `isExistRoute`: case-sensitive, `/x` or `/x/`). */
   const exactFile = (path: string): string | undefined => {
     const route = routePathOf(path, layout, extensions);
@@ -269,12 +298,8 @@ export const buildRspressSite: SiteModelBuilder = async (source, siteRoot) => {
     if (!prefixesKnown && path.startsWith('/'))
       return { kind: 'unchecked', reason: 'the languages or versions are computed by code' };
     if (route.include !== undefined) return { kind: 'unchecked', reason: '`route.include` may add the page' };
-    // A page a plugin writes before the build (typedoc's API pages) is in the `.gitignore`.
-    const generated = joinInside(docsRoot, routePathOf(target, layout, extensions).replace(/^\/+/, ''));
-    if (
-      generated !== null &&
-      (ignored(`${generated}.md`) || ignored(`${generated}.mdx`) || ignored(`${generated}/`))
-    )
+    const generated = generatedPage(routePathOf(target, layout, extensions));
+    if (generated !== null)
       return { kind: 'unchecked', reason: `${generated} is written by the build (the .gitignore names it)` };
     return { kind: 'broken', reason: `no page is served at ${routePathOf(target, layout, extensions)}` };
   };
