@@ -14,6 +14,7 @@ const frameworkNames: Record<DocsFramework, string> = {
   starlight: 'Starlight (Astro)',
   vitepress: 'VitePress',
   rspress: 'Rspress',
+  vuepress: 'VuePress',
   docsify: 'Docsify',
   jekyll: 'Jekyll (GitHub Pages)',
   hugo: 'Hugo',

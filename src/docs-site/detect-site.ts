@@ -103,6 +103,11 @@ const signatures: Signature[] = [
     siteRoot: (file) => folderOfFile(folderOfFile(file)),
   },
   {
+    framework: 'vuepress',
+    pattern: /(^|\/)\.vuepress\/config\.(js|cjs|mjs|ts|cts|mts|ya?ml|toml)$/,
+    siteRoot: (file) => folderOfFile(folderOfFile(file)),
+  },
+  {
     framework: 'rspress',
     pattern: /(^|\/)rspress\.config\.(js|cjs|mjs|ts|cts|mts)$/,
     siteRoot: folderOfFile,
@@ -204,7 +209,8 @@ export async function detectSite(files: RepositoryFiles): Promise<DetectedSite> 
   const candidates: Array<{ signature: Signature; file: string; depth: number; order: number }> = [];
   for (const file of files.paths) {
     const segments = file.split('/');
-    if (segments.length > maximumDepth + 1) continue;
+    // A site root at most three folders deep (a configuration in `.vuepress/` or `.vitepress/` one more).
+    if (segments.length > maximumDepth + 2) continue;
     const ignored = segments
       .slice(0, -1)
       .some(
@@ -216,6 +222,7 @@ export async function detectSite(files: RepositoryFiles): Promise<DetectedSite> 
     for (const [order, signature] of signatures.entries()) {
       if (!signature.pattern.test(file)) continue;
       const siteRoot = signature.siteRoot(file);
+      if (siteRoot.split('/').length > maximumDepth) continue;
       candidates.push({ signature, file, depth: siteRoot === '' ? 0 : siteRoot.split('/').length, order });
     }
   }

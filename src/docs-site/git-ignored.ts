@@ -60,3 +60,23 @@ export function createSubmoduleTest(folders: readonly string[]): (path: string) 
     return set.has(path);
   };
 }
+
+/**
+ * Where a page a build step writes (typedoc's API pages) would be, when the `.gitignore` names that
+ * place itself: `candidate` (a page path without extension) or a folder above it. A name ignored
+ * anywhere (`coverage/`, `dist-*`) is no sign of it. Null when nothing names it.
+ */
+export function generatedPlace(ignored: (path: string) => boolean, candidate: string): string | null {
+  const segments = candidate.split('/');
+  for (let end = segments.length; end > 0; end -= 1) {
+    const place = segments.slice(0, end).join('/');
+    const name = segments[end - 1] ?? '';
+    const ignoredHere =
+      end === segments.length
+        ? ignored(`${place}.md`) || ignored(`${place}.mdx`) || ignored(`${place}/`)
+        : ignored(`${place}/`);
+    if (ignoredHere && !ignored(`quire-elsewhere/${name}/`) && !ignored(`quire-elsewhere/${name}.md`))
+      return place;
+  }
+  return null;
+}

@@ -52,6 +52,8 @@ export function propertyPlace(object: object, key: string): { file: string; offs
 export interface JavaScriptConfig {
   /** The default export (`export default`, `module.exports =`), or an `UnknownValue`. */
   value: unknown;
+  /** Modules whose every name this one exports too (`export * from './navbar.js'`). */
+  starExports?: readonly string[];
   /** Values exported by name (`export const sidebars = ...`), and globals set (`window.$docsify = ...`). */
   named: ReadonlyMap<string, unknown>;
 }
@@ -87,6 +89,7 @@ export function readJavaScriptConfig(
   const declarations = new Map<string, AnyNode | Imported>();
   const functions = new Map<string, AnyNode>();
   const named = new Map<string, unknown>();
+  const starExports: string[] = [];
   // Parameters and local constants of the function call being read; null outside calls.
   let scope: Map<string, unknown> | null = null;
   let functionCalls = 0;
@@ -314,6 +317,20 @@ export function readJavaScriptConfig(
         }
       }
     }
+    // Re-exports: `export { sidebarEn } from './sidebar/en.js'`, `export * from './navbar/index.js'`.
+    if (statement.type === 'ExportNamedDeclaration' && statement.source) {
+      const source = String((statement.source as AnyNode).value);
+      for (const specifier of statement.specifiers as AnyNode[]) {
+        const local = specifier.local as AnyNode;
+        const exportedName = specifier.exported as AnyNode;
+        named.set(
+          String(exportedName.name ?? exportedName.value),
+          importModule(source, String(local.name ?? local.value)),
+        );
+      }
+    }
+    if (statement.type === 'ExportAllDeclaration' && !statement.exported)
+      starExports.push(String((statement.source as AnyNode).value));
   }
   // `module.exports = async function createConfig() { ...; return {...}; }`: what it returns; and
   // `export default defineConfig(async () => { ...; return {...}; })` (Rspress, Vite) likewise.
@@ -333,7 +350,7 @@ export function readJavaScriptConfig(
   if (value instanceof CallValue && configHelper.test(value.callee)) {
     value = value.arguments_[0];
   }
-  return { value, named };
+  return { value, named, starExports };
 }
 
 /** The expression a config function returns (its local constants become readable), or null. */
@@ -412,9 +429,25 @@ function isModuleExports(node: AnyNode): boolean {
  * A module's syntax tree (TypeScript types stripped to whitespace by amaro, so offsets hold), or why
  * it cannot be parsed, ending with the place: `Unexpected token (16:16)`.
  */
+/**
+ * TypeScript without its types: stripped in place (positions kept), or, for syntax that cannot be
+ * stripped (`<Plugins>[...]` assertions, enums), transformed (positions may move).
+ */
+function stripTypes(text: string): string {
+  try {
+    return transformSync(text, { mode: 'strip-only' }).code;
+  } catch (error: unknown) {
+    try {
+      return transformSync(text, { mode: 'transform' }).code;
+    } catch {
+      throw error;
+    }
+  }
+}
+
 export function parseProgram(text: string, fileName: string): { program: AnyNode } | { error: string } {
   try {
-    const source = /\.(c|m)?tsx?$/.test(fileName) ? transformSync(text, { mode: 'strip-only' }).code : text;
+    const source = /\.(c|m)?tsx?$/.test(fileName) ? stripTypes(text) : text;
     return {
       program: parse(source, {
         ecmaVersion: 'latest',

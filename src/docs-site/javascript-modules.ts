@@ -59,15 +59,26 @@ export async function readJavaScriptModules(
       (specifier, name) => {
         const resolved = resolveModule(files, file, specifier);
         const module = resolved === null ? null : load(resolved);
-        if (module === null) return new UnknownValue(`imported from ${specifier}`);
+        if (module === null || resolved === null) return new UnknownValue(`imported from ${specifier}`);
         if (name === 'default') return module.value;
-        return module.named.has(name)
-          ? module.named.get(name)
-          : new UnknownValue(`imported from ${specifier}`);
+        return exportedName(module, name, resolved) ?? new UnknownValue(`imported from ${specifier}`);
       },
     );
     read.set(file, config);
     return config;
+  };
+  /** A module's export by name, or one a module it re-exports whole (`export *`) has, a few levels down. */
+  const exportedName = (module: JavaScriptConfig, name: string, file: string, depth = 0): unknown => {
+    if (module.named.has(name)) return module.named.get(name);
+    if (depth > 4) return undefined;
+    for (const specifier of module.starExports ?? []) {
+      const resolved = resolveModule(files, file, specifier);
+      const inner = resolved === null ? null : load(resolved);
+      if (inner === null || resolved === null) continue;
+      const found = exportedName(inner, name, resolved, depth + 1);
+      if (found !== undefined) return found;
+    }
+    return undefined;
   };
   const config = load(path);
   if (config === null) return null;
@@ -81,7 +92,9 @@ function resolveModule(files: RepositoryFiles, importer: string, specifier: stri
     const candidate = `${base}${extension}`;
     if (/\.(c|m)?(j|t)s$/.test(candidate) && files.has(candidate)) return candidate;
   }
-  return null;
+  // TypeScript's ES modules import `./sidebar.js` for `sidebar.ts`.
+  const typescript = base.replace(/\.(c|m)?js$/, '.$1ts');
+  return typescript !== base && files.has(typescript) ? typescript : null;
 }
 
 /**

@@ -263,11 +263,14 @@ function parseFrontMatter(text: string): Record<string, unknown> | null {
 
 function readInlineLinks(token: Token, firstLine: number, links: PageLink[]): void {
   let line = firstLine + 1;
-  for (const child of token.children ?? []) {
+  const children = token.children ?? [];
+  for (const [index, child] of children.entries()) {
     if (child.type === 'softbreak' || child.type === 'hardbreak') line += 1;
     else if (child.type === 'link_open') {
       const href = child.attrGet('href');
-      if (href !== null && child.markup !== 'autolink')
+      // `@[youtube](id)` is an embed of markdown-it-video and its kin (VuePress sites), not a link.
+      const embed = children[index - 1]?.type === 'text' && children[index - 1]?.content.endsWith('@');
+      if (href !== null && child.markup !== 'autolink' && !embed)
         links.push(withTitle({ url: String(href), line, kind: 'link' }, child));
     } else if (child.type === 'image') {
       const source = child.attrGet('src');
@@ -297,7 +300,8 @@ function readAttributeLinks(body: string, codeLines: ReadonlySet<number>, links:
     const outsideCode = text.replace(/(`+)[^`]*?\1/g, '');
     for (const match of outsideCode.matchAll(attributePattern)) {
       const url = match[2] ?? match[3] ?? match[4] ?? match[5] ?? match[6];
-      if (url === undefined) continue;
+      // Vue's `:href="expression"` (`v-bind:href`) binds an expression, not a URL.
+      if (url === undefined || outsideCode[match.index - 1] === ':') continue;
       // A tag's attribute, not prose that mentions one: the text before it opens a tag.
       const before = outsideCode.slice(0, match.index);
       if (before.lastIndexOf('<') < before.lastIndexOf('>') && !/^\s/.test(text)) continue;

@@ -18,6 +18,7 @@ export type DocsFramework =
   | 'starlight'
   | 'vitepress'
   | 'rspress'
+  | 'vuepress'
   | 'docsify'
   | 'jekyll'
   | 'hugo'

@@ -17,6 +17,7 @@ import { buildRspressSite } from './rspress.ts';
 import { buildSphinxSite } from './sphinx.ts';
 import { buildStarlightSite } from './starlight.ts';
 import { buildVitePressSite } from './vitepress.ts';
+import { buildVuePressSite } from './vuepress.ts';
 
 /** The site model builder of each framework. */
 export const siteModelBuilders: Readonly<Record<DocsFramework, SiteModelBuilder>> = {
@@ -31,6 +32,7 @@ export const siteModelBuilders: Readonly<Record<DocsFramework, SiteModelBuilder>
   starlight: buildStarlightSite,
   vitepress: buildVitePressSite,
   rspress: buildRspressSite,
+  vuepress: buildVuePressSite,
   docsify: buildDocsifySite,
   jekyll: buildJekyllSite,
   hugo: buildHugoSite,

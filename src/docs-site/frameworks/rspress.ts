@@ -1,10 +1,11 @@
 import { posix } from 'node:path';
 import { RE2JS } from 're2js';
-import { readGitIgnored } from '../git-ignored.ts';
+import { generatedPlace, readGitIgnored } from '../git-ignored.ts';
 import { readHeadingAnchors } from '../heading-anchors.ts';
 import { hasUnknownSpread, isPlainRecord, UnknownValue } from '../javascript-config.ts';
 import { ModuleLines } from '../javascript-modules.ts';
 import { folderOf, isExternalUrl, isWithin, joinInside, relativeTo, splitUrl } from '../link-urls.ts';
+import { majorOf, nearestDependencies } from '../package-dependencies.ts';
 import type { LinkTarget, SiteModel, SiteModelBuilder, SiteProblem } from '../site-model.ts';
 import { createCheckoutCoverage } from './checkout-coverage.ts';
 import { filePathValue } from './docusaurus-config.ts';
@@ -197,18 +198,8 @@ export const buildRspressSite: SiteModelBuilder = async (source, siteRoot) => {
       joinInside(docsRoot, [...folders, rest].filter((part) => part !== '').join('/')),
       joinInside(docsRoot, pure),
     ]) {
-      if (candidate === null) continue;
-      const segments = candidate.split('/');
-      for (let end = segments.length; end > 0; end -= 1) {
-        const place = segments.slice(0, end).join('/');
-        const name = segments[end - 1] ?? '';
-        const ignoredHere =
-          end === segments.length
-            ? ignored(`${place}.md`) || ignored(`${place}.mdx`) || ignored(`${place}/`)
-            : ignored(`${place}/`);
-        if (ignoredHere && !ignored(`quire-elsewhere/${name}/`) && !ignored(`quire-elsewhere/${name}.md`))
-          return place;
-      }
+      const place = candidate === null ? null : generatedPlace(ignored, candidate);
+      if (place !== null) return place;
     }
     return null;
   };
@@ -509,30 +500,9 @@ async function rspressMajor(
   siteRoot: string,
   configFile: string,
 ): Promise<1 | 2> {
-  for (
-    let folder: string | null = siteRoot;
-    folder !== null;
-    folder = folder === '' ? null : folderOf(folder)
-  ) {
-    const file = folder === '' ? 'package.json' : `${folder}/package.json`;
-    if (!files.has(file)) continue;
-    let manifest: unknown;
-    try {
-      manifest = JSON.parse((await files.read(file)) ?? '');
-    } catch {
-      continue;
-    }
-    if (!isPlainRecord(manifest)) continue;
-    for (const field of ['dependencies', 'devDependencies', 'peerDependencies']) {
-      const dependencies = manifest[field];
-      if (!isPlainRecord(dependencies)) continue;
-      for (const name of ['@rspress/core', 'rspress']) {
-        const range = dependencies[name];
-        if (typeof range !== 'string') continue;
-        const major = /(\d+)\./.exec(range)?.[1];
-        if (major !== undefined) return major === '1' ? 1 : 2;
-      }
-    }
+  for (const { range } of await nearestDependencies(files, siteRoot, ['@rspress/core', 'rspress'])) {
+    const major = majorOf(range);
+    if (major !== null) return major === 1 ? 1 : 2;
   }
   const text = (await files.read(configFile)) ?? '';
   return /from\s+['"]rspress\/config['"]/.test(text) && !/@rspress\/core/.test(text) ? 1 : 2;

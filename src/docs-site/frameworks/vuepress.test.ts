@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { analyzeSite, checkSite, memoryFiles, PageFactsCache, pagesMissingFromNavigation } from '../index.ts';
+
+async function analyze(files: ReturnType<typeof memoryFiles>) {
+  const { model, source } = await analyzeSite(files, new PageFactsCache());
+  return { model, problems: await checkSite(model, source) };
+}
+
+// Shapes mirrored: vuepress/docs (VuePress 2: `defineUserConfig` with `theme: defaultTheme({...})`,
+// `locales` keyed by path with their own navbar and sidebar, imported through `export *` from
+// `./configs/index.js` written in TypeScript, sidebars keyed by prefix listing `.md` paths) and
+// vuejs/vuepress (VuePress 1: `themeConfig.sidebar` of strings relative to its key, `[path, title]`).
+describe('VuePress sites', () => {
+  it('reads VuePress 2’s routes, links and default-theme navigation through re-exported modules', async () => {
+    const { model, problems } = await analyze(
+      memoryFiles({
+        'package.json': '{"devDependencies": {"vuepress": "2.0.0-rc.24"}}',
+        'docs/.vuepress/config.ts':
+          "import { defaultTheme } from '@vuepress/theme-default'\nimport { defineUserConfig } from 'vuepress'\nimport { navbarEn, sidebarEn } from './configs/index.js'\n\nexport default defineUserConfig({\n  base: '/docs/',\n  theme: defaultTheme({\n    locales: {\n      '/': { navbar: navbarEn, sidebar: sidebarEn },\n    },\n  }),\n})\n",
+        'docs/.vuepress/configs/index.ts': "export * from './navbar.js'\nexport * from './sidebar.js'\n",
+        'docs/.vuepress/configs/navbar.ts': "export const navbarEn = [{ text: 'Guide', link: '/guide/' }]\n",
+        'docs/.vuepress/configs/sidebar.ts':
+          "export const sidebarEn = {\n  '/guide/': [\n    { text: 'Guide', children: ['/guide/README.md', '/guide/getting-started.md', '/guide/gone.md'] },\n  ],\n}\n",
+        'docs/.vuepress/public/logo.png': '',
+        'docs/README.md': '# Home\n\n[Start](./guide/getting-started.md#install)\n[Guide](/guide/)\n',
+        'docs/guide/README.md':
+          '# Guide\n\n[Start](getting-started.html)\n[Missing](./missing.md)\n[Logo](/logo.png)\n[Raw](/guide/getting-started)\n',
+        'docs/guide/getting-started.md': '# Getting started\n\n[Guide](./README.md)\n[Home](../)\n',
+        'docs/guide/new-page.md': '# New\n',
+      }),
+    );
+    assert.equal(model.framework, 'vuepress');
+    assert.equal(model.siteRoot, 'docs');
+    assert.deepEqual(model.pages.get('docs/guide/getting-started.md'), ['/docs/guide/getting-started.html']);
+    assert.deepEqual(model.pages.get('docs/guide/README.md'), ['/docs/guide/']);
+    assert.deepEqual(
+      problems.map((problem) => `${problem.file}:${problem.line} ${problem.message}`),
+      [
+        'docs/.vuepress/configs/sidebar.ts:3 Navigation entry "/guide/gone.md" names no page',
+        'docs/guide/README.md:4 Broken link "./missing.md": no page is served at /guide/missing',
+      ],
+    );
+    assert.deepEqual(
+      pagesMissingFromNavigation(model, ['docs/guide/new-page.md']).map((problem) => problem.message),
+      ['New page is missing from navigation; add it to docs/.vuepress/configs/sidebar.ts'],
+    );
+  });
+
+  it('reads VuePress 1’s sidebar items relative to their key, and leaves other themes’ navigation unchecked', async () => {
+    const one = await analyze(
+      memoryFiles({
+        'package.json': '{"devDependencies": {"vuepress": "^1.9.10"}}',
+        'docs/.vuepress/config.js':
+          "module.exports = {\n  themeConfig: {\n    nav: [{ text: 'Guide', link: '/guide/' }],\n    sidebar: {\n      '/guide/': ['', 'install', ['setup', 'Setup'], { title: 'More', children: ['gone'] }],\n    },\n  },\n}\n",
+        'docs/README.md': '# Home\n',
+        'docs/guide/README.md': '# Guide\n\n[Install](install.md)\n',
+        'docs/guide/install.md': '# Install\n',
+        'docs/guide/setup.md': '# Setup\n',
+      }),
+    );
+    assert.deepEqual(
+      one.problems.map((problem) => `${problem.file}:${problem.line} ${problem.message}`),
+      ['docs/.vuepress/config.js:5 Navigation entry "gone" names no page'],
+    );
+    const hope = await analyze(
+      memoryFiles({
+        'package.json': '{"devDependencies": {"vuepress-theme-hope": "2.0.0-rc.94"}}',
+        'src/.vuepress/config.ts':
+          "import { defineUserConfig } from 'vuepress'\nimport { hopeTheme } from 'vuepress-theme-hope'\nexport default defineUserConfig({ theme: hopeTheme({ sidebar: 'structure' }) })\n",
+        'src/README.md': '# Home\n',
+        'src/guide/new.md': '# New\n',
+      }),
+    );
+    assert.ok(hope.model.unsupported.some((line) => line.includes('not read')));
+    assert.deepEqual(pagesMissingFromNavigation(hope.model, ['src/guide/new.md']), []);
+  });
+});

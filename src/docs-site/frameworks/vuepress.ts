@@ -1,0 +1,399 @@
+import { posix } from 'node:path';
+import { parseDocument } from 'yaml';
+import { generatedPlace, readGitIgnored } from '../git-ignored.ts';
+import { CallValue, hasUnknownSpread, isPlainRecord, UnknownValue } from '../javascript-config.ts';
+import { ModuleLines } from '../javascript-modules.ts';
+import { folderOf, isExternalUrl, isWithin, relativeTo, splitUrl } from '../link-urls.ts';
+import { majorOf, nearestDependencies } from '../package-dependencies.ts';
+import {
+  type LinkTarget,
+  type NavigationEntry,
+  navigationTarget,
+  type SiteModel,
+  type SiteModelBuilder,
+  type SiteProblem,
+} from '../site-model.ts';
+import { createCheckoutCoverage } from './checkout-coverage.ts';
+import { addPublicFiles, isAssetPath, RouteTable, resolveFileReference } from './starlight-routes.ts';
+import { tomlValue } from './toml-value.ts';
+import { readConfigModule } from './vitepress-config.ts';
+import { yamlValue } from './yaml-problems.ts';
+
+const configNames = ['config.ts', 'config.js', 'config.mjs', 'config.cjs', 'config.mts', 'config.cts'];
+const dataConfigNames = ['config.yml', 'config.yaml', 'config.toml'];
+const maximumEntries = 20_000;
+const maximumDepth = 32;
+
+/**
+ * VuePress sites (https://vuepress.vuejs.org/guide/page.html#routing, v1.vuepress.vuejs.org), read
+ * as VuePress 2's `inferRoutePath` and `linksPlugin` (vuepress/core) and VuePress 1's `link.js` and
+ * default theme (vuejs/vuepress) read them: the site root is the folder holding `.vuepress/`; every
+ * `.md` file under it (outside `.vuepress/` and `node_modules/`) is a page at its path with `.html`
+ * (`README.md` and `index.md` serve their folder), or at its front matter's `permalink`;
+ * `.vuepress/public/` files are served at the root. A Markdown link ending in `.md`, `.html` or `/`
+ * is a route link, relative to the page's file or absolute (written without the `base`); any other
+ * link is left as written and served as is. VuePress checks no link at build: a link to no page is a
+ * 404 for the reader.
+ */
+export const buildVuePressSite: SiteModelBuilder = async (source, siteRoot) => {
+  const { files } = source;
+  const inRoot = (path: string) => (siteRoot === '' ? path : `${siteRoot}/${path}`);
+  const configFile =
+    [...configNames, ...dataConfigNames]
+      .map((name) => inRoot(`.vuepress/${name}`))
+      .find((path) => files.has(path)) ?? inRoot('.vuepress/config.js');
+  const unsupported: string[] = [];
+  const problems: SiteProblem[] = [];
+  let config: Record<string, unknown> = {};
+  let known = true;
+  /** A configuration a helper other than `defineUserConfig` returns (a theme's wrapper) may set `base`. */
+  let wrapped = false;
+  let lines: ModuleLines;
+  const configFiles = [configFile];
+  if (/\.(ya?ml|toml)$/.test(configFile)) {
+    const text = (await files.read(configFile)) ?? '';
+    const read = configFile.endsWith('.toml')
+      ? tomlValue(text, configFile)
+      : yamlValue(parseDocument(text), configFile);
+    problems.push(...read.problems);
+    config = isPlainRecord(read.value) ? read.value : {};
+    lines = new ModuleLines({ files: [configFile], texts: new Map([[configFile, text]]) });
+  } else {
+    const main = await readConfigModule(files, configFile);
+    problems.push(...main.problems);
+    known = main.value !== null && !hasUnknownSpread(main.value);
+    const raw = main.modules?.config.value;
+    wrapped = raw instanceof CallValue && !/^(defineUserConfig|defineConfig)$/.test(raw.callee);
+    config = main.value ?? {};
+    configFiles.splice(0, 1, ...(main.modules?.files ?? [configFile]));
+    lines = new ModuleLines(main.modules ?? { files: [configFile], texts: new Map() });
+  }
+  if (!known)
+    unsupported.push(`${configFile}: the configuration is partly computed by code; navigation is unchecked`);
+  const major = await vuepressMajor(files, siteRoot, configFile);
+  const base =
+    typeof config.base === 'string' ? `/${config.base.replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, '') : '';
+  if (Array.isArray(config.pagePatterns))
+    unsupported.push(
+      `${configFile}: \`pagePatterns\` choose the pages; pages are read as the default patterns find them`,
+    );
+
+  const routes = new RouteTable();
+  const pages = new Map<string, string[]>();
+  const pageRoutes = new Map<string, string>();
+  for (const path of files.paths) {
+    if (!isWithin(siteRoot, path) || !path.toLowerCase().endsWith('.md')) continue;
+    const relative = relativeTo(siteRoot, path);
+    if (/(^|\/)(node_modules|\.vuepress)\//.test(relative) || relative.startsWith('.vuepress/')) continue;
+    const inferred = inferRoutePath(`/${relative}`);
+    const facts = await source.pageFacts(path);
+    const permalink = facts?.frontMatter?.permalink;
+    const served = typeof permalink === 'string' && permalink.startsWith('/') ? permalink : inferred;
+    pages.set(path, [`${base}${served}`]);
+    pageRoutes.set(path, served);
+    routes.addPage(routeKey(inferred), path);
+    if (served !== inferred) routes.addPage(routeKey(served), path);
+  }
+  addPublicFiles(files, inRoot('.vuepress/public'), routes);
+  // vuepress-plugin-redirect's `redirectors` send their `base` to a default page under it.
+  for (const base of redirectorBases(config.plugins))
+    routes.addServed(base, 'redirected by vuepress-plugin-redirect');
+  const baseKnown = !wrapped && !(config.base instanceof UnknownValue);
+  const isExpected = createCheckoutCoverage(files.paths);
+  const ignored = await readGitIgnored(files);
+
+  const lookup = (route: string): LinkTarget | null => {
+    const withoutBase = base !== '' && route.startsWith(`${base}/`) ? route.slice(base.length) : route;
+    return routes.lookup(routeKey(withoutBase)) ?? routes.lookup(withoutBase);
+  };
+  const resolveLink: SiteModel['resolveLink'] = (from, url, link) => {
+    if (isExternalUrl(url)) return { kind: 'external' };
+    const { path } = splitUrl(url);
+    if (path === '') return { kind: 'external' };
+    const kind = link?.kind ?? 'link';
+    const fromFolder = `/${folderOf(relativeTo(siteRoot, from))}`;
+    if (kind === 'image' || kind === 'import') {
+      const reference = resolveFileReference(files, from, path);
+      if (reference !== null) return reference;
+      if (kind === 'import' && !/^\.{0,2}\//.test(path)) return { kind: 'external' };
+      if (path.startsWith('/'))
+        return lookup(path) ?? { kind: 'unchecked', reason: `${path} is not in .vuepress/public` };
+      const file = posix.join(folderOf(from), path);
+      if (!isExpected(file)) return { kind: 'unchecked', reason: `${file} is not in this checkout` };
+      return { kind: 'broken', reason: `no file ${file}` };
+    }
+    const reference = resolveFileReference(files, from, path);
+    if (reference !== null && !pages.has(reference.file) && isAssetPath(path)) return reference;
+    // VuePress 2 leaves an absolute link outside the `base` (not to a `.md` file) to the server.
+    if (
+      major === 2 &&
+      base !== '' &&
+      path.startsWith('/') &&
+      !path.startsWith(`${base}/`) &&
+      !path.endsWith('.md')
+    )
+      return { kind: 'unchecked', reason: `${path} is outside the site's base ${base}/` };
+    const target = path.startsWith('/') ? path : posix.join(fromFolder, path);
+    const found = lookup(target);
+    if (found !== null) return found;
+    if (!baseKnown && path.startsWith('/'))
+      return { kind: 'unchecked', reason: "the site's base is set by code; the link may include it" };
+    if (isAssetPath(path)) return { kind: 'unchecked', reason: `no file for ${path}` };
+    const generated = generatedPlace(
+      ignored,
+      `${siteRoot === '' ? '' : `${siteRoot}/`}${routeKey(target).replace(/^\/+/, '')}`,
+    );
+    if (generated !== null)
+      return { kind: 'unchecked', reason: `${generated} is written by the build (the .gitignore names it)` };
+    return { kind: 'broken', reason: `no page is served at ${routeKey(target) || '/'}` };
+  };
+
+  // Navigation: VuePress 1's `themeConfig` (`sidebar`, `nav`, `locales`), VuePress 2's default theme
+  // (`theme: defaultTheme({ sidebar, navbar, locales })`). Other themes (vuepress-theme-hope's
+  // structure sidebars) build navigation their own way: unchecked, said so.
+  const entries: NavigationEntry[] = [];
+  const sidebarPrefixes: string[] = [];
+  // VuePress 1 takes a local theme (`.vuepress/theme/`) before the configured one; one that extends
+  // the default theme reads the same navigation.
+  const localTheme = ['index.js', 'index.ts']
+    .map((name) => inRoot(`.vuepress/theme/${name}`))
+    .find((path) => files.has(path));
+  const localThemeText = localTheme === undefined ? null : ((await files.read(localTheme)) ?? '');
+  const themeOptions =
+    major === 1 && localThemeText !== null
+      ? /\bextends?\s*:\s*['"]@vuepress\/(theme-)?default['"]/.test(localThemeText)
+        ? isPlainRecord(config.themeConfig)
+          ? config.themeConfig
+          : {}
+        : null
+      : themeOptionsOf(config, major);
+  const resolveItem = (link: string): NavigationEntry['target'] =>
+    navigationTarget(
+      isExternalUrl(link)
+        ? { kind: 'external' }
+        : (lookup(splitUrl(link).path) ?? { kind: 'broken', reason: 'no page' }),
+    );
+  const push = (
+    reference: string,
+    route: string,
+    groups: string[],
+    owner: object | undefined,
+    key: string,
+  ) => {
+    if (entries.length >= maximumEntries) return;
+    entries.push({
+      reference,
+      ...lines.locate(reference, owner === undefined ? undefined : key, owner),
+      groups,
+      target: resolveItem(route),
+    });
+  };
+  const computed = (reason: string) => {
+    entries.push({
+      reference: '(computed)',
+      file: configFile,
+      line: 1,
+      groups: [],
+      target: { unchecked: reason },
+    });
+    if (unsupported.length < 5)
+      unsupported.push(
+        `${configFile}: the navigation is partly computed by code (${reason}); it is unchecked`,
+      );
+  };
+  const visit = (item: unknown, prefix: string, groups: string[], depth: number): void => {
+    if (depth > maximumDepth || entries.length >= maximumEntries) return;
+    if (typeof item === 'string') {
+      push(item, joinPrefix(prefix, item), groups, undefined, '');
+      return;
+    }
+    if (Array.isArray(item)) {
+      // VuePress 1's `[path, title]`.
+      if (typeof item[0] === 'string' && item.length === 2 && typeof item[1] === 'string') {
+        push(item[0], joinPrefix(prefix, item[0]), groups, undefined, '');
+        return;
+      }
+      for (const child of item) visit(child, prefix, groups, depth + 1);
+      return;
+    }
+    if (item instanceof UnknownValue || item instanceof CallValue) {
+      computed(item instanceof UnknownValue ? item.reason : `a call to ${item.callee}`);
+      return;
+    }
+    if (!isPlainRecord(item)) return;
+    const title =
+      typeof item.text === 'string' ? item.text : typeof item.title === 'string' ? item.title : '';
+    for (const key of ['link', 'path']) {
+      const value = item[key];
+      if (typeof value === 'string' && !isExternalUrl(value))
+        push(value, joinPrefix(prefix, value), groups, item, key);
+    }
+    const childPrefix = typeof item.prefix === 'string' ? joinPrefix(prefix, item.prefix) : prefix;
+    for (const key of ['children', 'items']) {
+      if (Array.isArray(item[key]))
+        visit(item[key], childPrefix, title === '' ? groups : [...groups, title], depth + 1);
+    }
+  };
+  const readTheme = (options: Record<string, unknown>, groups: string[]) => {
+    const sidebar = options.sidebar;
+    for (const value of [sidebar, options.navbar ?? options.nav])
+      if (value instanceof UnknownValue || value instanceof CallValue)
+        computed(value instanceof UnknownValue ? value.reason : `a call to ${value.callee}`);
+    if (Array.isArray(sidebar)) {
+      sidebarPrefixes.push(groups.length === 0 ? '/' : (groups[0] ?? '/'));
+      visit(sidebar, groups.length === 0 ? '/' : (groups[0] ?? '/'), [...groups, 'sidebar'], 0);
+    } else if (isPlainRecord(sidebar)) {
+      for (const [prefix, value] of Object.entries(sidebar)) {
+        if (value === 'auto' || value === 'heading' || value === false) continue;
+        // A sidebar computed by code may list any page under its prefix.
+        if (!(value instanceof UnknownValue || value instanceof CallValue)) sidebarPrefixes.push(prefix);
+        visit(value, prefix, [...groups, 'sidebar', prefix], 0);
+      }
+    }
+    const nav = options.navbar ?? options.nav;
+    if (Array.isArray(nav)) visit(nav, groups.length === 0 ? '/' : (groups[0] ?? '/'), [...groups, 'nav'], 0);
+  };
+  if (!known || themeOptions === null) {
+    entries.push({
+      reference: '(computed)',
+      file: configFile,
+      line: 1,
+      groups: [],
+      target: {
+        unchecked:
+          themeOptions === null ? 'a theme whose navigation is not read' : 'configuration computed by code',
+      },
+    });
+    if (themeOptions === null)
+      unsupported.push(
+        `${configFile}: the theme's navigation is not read (only the default theme's is); it is unchecked`,
+      );
+  } else {
+    readTheme(themeOptions, []);
+    if (isPlainRecord(themeOptions.locales)) {
+      for (const [locale, options] of Object.entries(themeOptions.locales)) {
+        if (isPlainRecord(options)) readTheme(options, locale === '/' ? [] : [locale]);
+      }
+    }
+  }
+
+  const navigationFileFor = (file: string): string => {
+    const served = pageRoutes.get(file) ?? '';
+    const entry = entries.find((candidate) =>
+      candidate.groups.some((group) => group.startsWith('/') && group !== '/' && served.startsWith(group)),
+    );
+    return entry?.file ?? configFile;
+  };
+  const needsNavigationEntry = (file: string): boolean => {
+    const served = pageRoutes.get(file);
+    if (served === undefined) return false;
+    return sidebarPrefixes.some((prefix) => prefix !== '/' && served !== prefix && served.startsWith(prefix));
+  };
+  const exampleLink =
+    [...pages.keys()].length > 0
+      ? ((await source.pageFacts([...pages.keys()][0] ?? ''))?.links.find(
+          (link) => link.kind === 'link' && !isExternalUrl(link.url),
+        )?.url ?? null)
+      : null;
+  return {
+    framework: 'vuepress',
+    siteRoot,
+    configFiles,
+    pages,
+    partials: new Set(),
+    navigation: entries,
+    needsNavigationEntry,
+    navigationFileFor,
+    resolveLink,
+    configurationProblems: problems,
+    unsupported,
+    conventions: [
+      `Link pages by their file, relative (\`./install.md\`, \`../guide/README.md\`) or from the site's root (\`/guide/install.md\`), or by their URL ending in \`.html\` or \`/\`${exampleLink === null ? '' : `, such as \`${exampleLink}\``}; \`README.md\` serves its folder.`,
+      `Pages are .md files under ${siteRoot === '' ? 'the repository root' : `${siteRoot}/`} (not \`.vuepress/\`); ${sidebarPrefixes.length > 0 ? `add a new page to the sidebar in ${configFile}` : 'there is no sidebar list to update'}.`,
+      'VuePress checks no link when it builds: a link to no page is a 404 for the reader.',
+    ],
+  };
+};
+
+/** `inferRoutePath`: `/foo/bar.md` is `/foo/bar.html`, `README.md` and `index.md` their folder. */
+function inferRoutePath(path: string): string {
+  if (path === '' || path.endsWith('/')) return path;
+  let route = path.replace(/(^|\/)README\.md$/i, '$1index.html');
+  if (/\.md$/i.test(route)) route = `${route.slice(0, -3)}.html`;
+  else if (!route.endsWith('.html')) route = `${route}.html`;
+  return route.endsWith('/index.html') ? route.slice(0, -10) : route;
+}
+
+/** A route in one form for lookups: no `.md`/`.html`, no `index`/`README`, no trailing slash. */
+function routeKey(route: string): string {
+  return route
+    .replace(/(^|\/)(index|README)(\.md|\.html)?$/i, '$1')
+    .replace(/\.(md|html)$/i, '')
+    .replace(/\/+$/, '');
+}
+
+/** A sidebar item's path under its prefix (VuePress 1's `resolvePath`, VuePress 2's `resolvePrefix`). */
+function joinPrefix(prefix: string, path: string): string {
+  if (path.startsWith('/') || isExternalUrl(path)) return path;
+  const folder = prefix.endsWith('/') ? prefix : `${prefix}/`;
+  return posix.join(folder, path) + (path === '' || path.endsWith('/') ? '/' : '');
+}
+
+/**
+ * The default theme's options: VuePress 1's `themeConfig` (its default theme unless `theme` names
+ * another), VuePress 2's `theme: defaultTheme({...})`. Null for another theme.
+ */
+function themeOptionsOf(config: Record<string, unknown>, major: 1 | 2): Record<string, unknown> | null {
+  if (major === 1) {
+    const theme = config.theme;
+    // VuePress's own docs theme (`@vuepress/vue`) extends the default one.
+    if (
+      theme !== undefined &&
+      !(typeof theme === 'string' && /^(@vuepress\/(theme-)?(default|vue)|default)$/.test(theme))
+    )
+      return null;
+    return isPlainRecord(config.themeConfig) ? config.themeConfig : {};
+  }
+  const theme = config.theme;
+  if (theme === undefined) return {};
+  if (theme instanceof CallValue && /^(defaultTheme|default)$/.test(theme.callee)) {
+    const options = theme.arguments_[0];
+    if (options === undefined) return {};
+    return isPlainRecord(options) && !hasUnknownSpread(options) ? options : null;
+  }
+  return theme instanceof UnknownValue || theme !== undefined ? null : {};
+}
+
+/** VuePress 1 or 2, from the nearest `package.json` that names it, else from the configuration. */
+async function vuepressMajor(
+  files: { read(path: string): Promise<string | null>; has(path: string): boolean },
+  siteRoot: string,
+  configFile: string,
+): Promise<1 | 2> {
+  const names = ['vuepress-theme-hope', 'vuepress', '@vuepress/core', 'vuepress-vite', 'vuepress-webpack'];
+  for (const { name, range } of await nearestDependencies(files, siteRoot, names)) {
+    if (name === 'vuepress-theme-hope') return 2;
+    const major = majorOf(range);
+    if (major !== null) return major <= 1 ? 1 : 2;
+  }
+  const text = (await files.read(configFile)) ?? '';
+  return /defineUserConfig|from ['"](vuepress|@vuepress\/)/.test(text) ? 2 : 1;
+}
+
+/** The `base` of each of vuepress-plugin-redirect's `redirectors` (`['redirect', { redirectors }]`). */
+function redirectorBases(plugins: unknown): string[] {
+  const entries = Array.isArray(plugins)
+    ? plugins.map((plugin) => (Array.isArray(plugin) ? [plugin[0], plugin[1]] : [plugin, undefined]))
+    : isPlainRecord(plugins)
+      ? Object.entries(plugins)
+      : [];
+  const bases: string[] = [];
+  for (const [name, options] of entries) {
+    if (typeof name !== 'string' || !/^(vuepress-plugin-)?redirect$/.test(name) || !isPlainRecord(options))
+      continue;
+    if (!Array.isArray(options.redirectors)) continue;
+    for (const redirector of options.redirectors)
+      if (isPlainRecord(redirector) && typeof redirector.base === 'string') bases.push(redirector.base);
+  }
+  return bases;
+}
