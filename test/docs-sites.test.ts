@@ -20,6 +20,7 @@ const sites: Record<string, { framework: string; pages: number }> = {
   'just-the-docs__just-the-docs': { framework: 'jekyll', pages: 47 },
   'jupyter-book__workshop-template': { framework: 'myst', pages: 19 },
   'k8up-io__k8up': { framework: 'antora', pages: 38 },
+  'kazupon__vue-i18n': { framework: 'vuepress', pages: 76 },
   'lexmin0412__dify-chat': { framework: 'rspress', pages: 148 },
   machow__quartodoc: { framework: 'quarto', pages: 24 },
   ollama__ollama: { framework: 'mintlify', pages: 59 },
@@ -32,6 +33,7 @@ const sites: Record<string, { framework: string; pages: number }> = {
   rubocop__rubocop: { framework: 'antora', pages: 44 },
   'squidfunk__mkdocs-material': { framework: 'mkdocs', pages: 96 },
   vitejs__vite: { framework: 'vitepress', pages: 57 },
+  vuepress__docs: { framework: 'vuepress', pages: 68 },
   'web-infra-dev__rslib': { framework: 'rspress', pages: 138 },
   withastro__starlight: { framework: 'starlight', pages: 338 },
 };
