@@ -44,6 +44,17 @@ export function hasUnknownSpread(object: object): boolean {
   return partlyKnown.has(object);
 }
 
+/** Where each element of an array read from a configuration's code is written. */
+const elementPlaces = new WeakMap<readonly unknown[], Array<{ file: string; offset: number } | undefined>>();
+
+/** Where element `index` of `array` is written, when `array` was read from a configuration's code. */
+export function elementPlace(
+  array: readonly unknown[],
+  index: number,
+): { file: string; offset: number } | undefined {
+  return elementPlaces.get(array)?.[index];
+}
+
 /** Where `object`'s property `key` is written, when `object` was read from a configuration's code. */
 export function propertyPlace(object: object, key: string): { file: string; offset: number } | undefined {
   return propertyPlaces.get(object)?.get(key);
@@ -189,13 +200,21 @@ export function readJavaScriptConfig(
       }
       case 'ArrayExpression': {
         const items: unknown[] = [];
+        const places: Array<{ file: string; offset: number } | undefined> = [];
+        elementPlaces.set(items, places);
         for (const element of node.elements as Array<AnyNode | null>) {
           if (element === null) continue;
           if (element.type === 'SpreadElement') {
             const spread = evaluate(element.argument as AnyNode, depth + 1);
-            if (Array.isArray(spread)) items.push(...spread);
-            else items.push(new UnknownValue('spread of a computed value'));
-          } else items.push(evaluate(element, depth + 1));
+            if (Array.isArray(spread)) {
+              const spreadPlaces = elementPlaces.get(spread);
+              for (const index of spread.keys()) places[items.length + index] = spreadPlaces?.[index];
+              items.push(...spread);
+            } else items.push(new UnknownValue('spread of a computed value'));
+          } else {
+            places[items.length] = { file: fileName, offset: element.start };
+            items.push(evaluate(element, depth + 1));
+          }
         }
         return items;
       }

@@ -1,5 +1,6 @@
 import { ConfigLines } from './config-lines.ts';
 import {
+  elementPlace,
   type JavaScriptConfig,
   propertyPlace,
   readJavaScriptConfig,
@@ -118,8 +119,15 @@ export class ModuleLines {
    * (`link: '/guide/'`) comes first, so the same text elsewhere in the file (a search option, a
    * comment) is not taken for it.
    */
-  locate(value: string, key?: string, owner?: object): { file: string; line: number } {
-    const place = owner === undefined || key === undefined ? undefined : propertyPlace(owner, key);
+  locate(value: string, key?: string, owner?: object, index?: number): { file: string; line: number } {
+    const place =
+      owner === undefined
+        ? undefined
+        : Array.isArray(owner) && index !== undefined
+          ? elementPlace(owner, index)
+          : key === undefined
+            ? undefined
+            : propertyPlace(owner, key);
     const placeText = place === undefined ? undefined : this.#texts.get(place.file);
     if (place !== undefined && placeText !== undefined)
       return { file: place.file, line: countLines(placeText, place.offset) };

@@ -42,10 +42,17 @@ export function readVitePressNavigation(
       );
     }
   };
-  const visit = (item: unknown, path: string[], base: string, depth: number): void => {
+  const visit = (
+    item: unknown,
+    path: string[],
+    base: string,
+    depth: number,
+    parent?: readonly unknown[],
+    index?: number,
+  ): void => {
     if (navigation.entries.length >= maximumEntries || depth > maximumDepth) return;
     if (Array.isArray(item)) {
-      for (const child of item) visit(child, path, base, depth + 1);
+      for (const [position, child] of item.entries()) visit(child, path, base, depth + 1, item, position);
       return;
     }
     // Rspress also takes a route alone as an item (`'/guide/start'`).
@@ -53,7 +60,7 @@ export function readVitePressNavigation(
       if (!isExternalUrl(item))
         navigation.entries.push({
           reference: item,
-          ...lines.locate(item),
+          ...lines.locate(item, undefined, parent, index),
           groups: path,
           target: navigationTarget(resolve(item)),
         });

@@ -178,12 +178,14 @@ export const buildVuePressSite: SiteModelBuilder = async (source, siteRoot) => {
     route: string,
     groups: string[],
     owner: object | undefined,
-    key: string,
+    key: string | number,
   ) => {
     if (entries.length >= maximumEntries) return;
     entries.push({
       reference,
-      ...lines.locate(reference, owner === undefined ? undefined : key, owner),
+      ...(typeof key === 'number'
+        ? lines.locate(reference, undefined, owner, key)
+        : lines.locate(reference, owner === undefined ? undefined : key, owner)),
       groups,
       target: resolveItem(route),
     });
@@ -201,19 +203,26 @@ export const buildVuePressSite: SiteModelBuilder = async (source, siteRoot) => {
         `${configFile}: the navigation is partly computed by code (${reason}); it is unchecked`,
       );
   };
-  const visit = (item: unknown, prefix: string, groups: string[], depth: number): void => {
+  const visit = (
+    item: unknown,
+    prefix: string,
+    groups: string[],
+    depth: number,
+    parent?: readonly unknown[],
+    index?: number,
+  ): void => {
     if (depth > maximumDepth || entries.length >= maximumEntries) return;
     if (typeof item === 'string') {
-      push(item, joinPrefix(prefix, item), groups, undefined, '');
+      push(item, joinPrefix(prefix, item), groups, parent, index ?? '');
       return;
     }
     if (Array.isArray(item)) {
       // VuePress 1's `[path, title]`.
       if (typeof item[0] === 'string' && item.length === 2 && typeof item[1] === 'string') {
-        push(item[0], joinPrefix(prefix, item[0]), groups, undefined, '');
+        push(item[0], joinPrefix(prefix, item[0]), groups, item, 0);
         return;
       }
-      for (const child of item) visit(child, prefix, groups, depth + 1);
+      for (const [position, child] of item.entries()) visit(child, prefix, groups, depth + 1, item, position);
       return;
     }
     if (item instanceof UnknownValue || item instanceof CallValue) {
