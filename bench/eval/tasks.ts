@@ -74,6 +74,8 @@ const rslibLinkingPages = [
   'guide/solution/react.mdx',
 ].map((path) => `website/docs/en/${path}`);
 
+const vuepressDocs = committedSite('vuepress__docs');
+
 const changed = (result: TaskResult): Record<string, string> | string =>
   result.files ?? 'no branch was pushed';
 const unchangedExcept = (
@@ -1291,6 +1293,63 @@ export const evaluationTasks: EvaluationTask[] = [
       call('validate', {}),
       answer(
         'Renamed the English output-structure page to bundle-modes.mdx: its _meta.json entry and the links in seven English pages now name it; the Chinese pages keep linking their own page.',
+      ),
+    ],
+  },
+  {
+    // A real VuePress 2 site (vuepress/docs, committed under test/fixtures/docs-sites/): its navbar
+    // and sidebar are arrays of `.md` paths in TypeScript modules that the configuration imports
+    // through `export *`; the Chinese pages have their own. Renaming the English Bundler page rewrites
+    // both entries (each at its own file) and lists the two English links to fix.
+    name: 'real-vuepress-rename-page',
+    fixture: vuepressDocs,
+    prompt:
+      'Rename docs/guide/bundler.md to docs/guide/bundlers.md, keeping the navbar, the sidebar and every link to it working. Leave the Chinese docs alone.',
+    check(result) {
+      const files = changed(result);
+      if (typeof files === 'string') return files;
+      if (
+        files['docs/guide/bundler.md'] !== undefined ||
+        files['docs/guide/bundlers.md'] !== vuepressDocs['docs/guide/bundler.md']
+      )
+        return 'the page is not at docs/guide/bundlers.md, unchanged';
+      const renamed = (path: string, from: string, to: string) => vuepressDocs[path]?.replace(from, to);
+      const expected: Record<string, string | undefined> = {
+        'docs/.vuepress/configs/navbar/en.ts': renamed(
+          'docs/.vuepress/configs/navbar/en.ts',
+          "'/guide/bundler.md'",
+          "'/guide/bundlers.md'",
+        ),
+        'docs/.vuepress/configs/sidebar/en.ts': renamed(
+          'docs/.vuepress/configs/sidebar/en.ts',
+          "'/guide/bundler.md'",
+          "'/guide/bundlers.md'",
+        ),
+        'docs/guide/migration.md': renamed('docs/guide/migration.md', '(./bundler.md)', '(./bundlers.md)'),
+        'docs/reference/config.md': renamed(
+          'docs/reference/config.md',
+          '(../guide/bundler.md)',
+          '(../guide/bundlers.md)',
+        ),
+      };
+      for (const [path, text] of Object.entries(expected)) {
+        if (files[path] !== text) return `${path} does not name the page at its new path, or changed more`;
+      }
+      return unchangedExcept(result, vuepressDocs, [
+        'docs/guide/bundler.md',
+        'docs/guide/bundlers.md',
+        ...Object.keys(expected),
+      ]);
+    },
+    script: [
+      call('move_file', { from: 'docs/guide/bundler.md', to: 'docs/guide/bundlers.md' }),
+      read('docs/guide/migration.md'),
+      edit('docs/guide/migration.md', '(./bundler.md)', '(./bundlers.md)'),
+      read('docs/reference/config.md'),
+      edit('docs/reference/config.md', '(../guide/bundler.md)', '(../guide/bundlers.md)'),
+      call('validate', {}),
+      answer(
+        'Renamed the Bundler page to docs/guide/bundlers.md: its navbar and sidebar entries (in their own modules) and the two English links now name it; the Chinese pages keep their own page.',
       ),
     ],
   },
