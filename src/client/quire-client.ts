@@ -85,7 +85,7 @@ export interface WaitOptions {
 export type QuireClient = ReturnType<typeof createQuireClient>;
 
 export function createQuireClient(options: QuireClientOptions) {
-  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const baseUrl = options.baseUrl.replace(/(?<!\/)\/+$/, '');
   const fetchImplementation = options.fetch ?? fetch;
 
   async function request<T>(

@@ -22,7 +22,7 @@ export function parseRepositoryUrl(repository: string): RepositoryAddress {
       'The repository URL must not contain credentials; put them in the project settings',
     );
   }
-  const path = url.pathname.replace(/^\/+|\/+$/g, '').replace(/\.git$/, '');
+  const path = url.pathname.replace(/^\/+|(?<!\/)\/+$/g, '').replace(/\.git$/, '');
   if (!path.includes('/'))
     throw new NonRetriableError(`The repository "${repository}" has no owner/name path`);
   return { origin: url.origin, path };

@@ -43,7 +43,7 @@ export async function readSubmoduleFolders(files: RepositoryFiles): Promise<stri
   for (const line of text.split('\n')) {
     const path = /^path\s*=(.*)$/.exec(line.trim())?.[1]?.trim();
     if (path === undefined) continue;
-    const folder = path.replace(/^"(.*)"$/, '$1').replace(/^\.?\/+|\/+$/g, '');
+    const folder = path.replace(/^"(.*)"$/, '$1').replace(/^\.?\/+|(?<!\/)\/+$/g, '');
     if (folder !== '' && !folder.split('/').includes('..')) folders.push(folder);
     if (folders.length >= maximumIgnoreFiles) break;
   }
@@ -68,6 +68,8 @@ export function createSubmoduleTest(folders: readonly string[]): (path: string) 
  */
 export function generatedPlace(ignored: (path: string) => boolean, candidate: string): string | null {
   const segments = candidate.split('/');
+  // No build writes pages 64 folders deep; a hostile link of thousands of segments is not searched.
+  if (segments.length > 64) return null;
   for (let end = segments.length; end > 0; end -= 1) {
     const place = segments.slice(0, end).join('/');
     const name = segments[end - 1] ?? '';

@@ -128,9 +128,8 @@ export class ModuleLines {
           : key === undefined
             ? undefined
             : propertyPlace(owner, key);
-    const placeText = place === undefined ? undefined : this.#texts.get(place.file);
-    if (place !== undefined && placeText !== undefined)
-      return { file: place.file, line: countLines(placeText, place.offset) };
+    if (place !== undefined && this.#texts.has(place.file))
+      return { file: place.file, line: this.#linesOf(place.file).lineAt(place.offset) };
     if (key !== undefined && value.length <= 500) {
       const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
       const pattern = new RegExp(`\\b${key}\\s*:\\s*['"\`]${escaped}['"\`]`, 'g');
@@ -141,27 +140,25 @@ export class ModuleLines {
         const match = pattern.exec(text);
         if (match === null) continue;
         this.#cursors.set(cursorKey, match.index + match[0].length);
-        return { file, line: countLines(text, match.index) };
+        return { file, line: this.#linesOf(file).lineAt(match.index) };
       }
     }
     for (const file of this.#files) {
       const text = this.#texts.get(file) ?? '';
       if (!text.includes(value)) continue;
-      let lines = this.#lines.get(file);
-      if (lines === undefined) {
-        lines = new ConfigLines(text);
-        this.#lines.set(file, lines);
-      }
-      const line = lines.lineOf(value);
+      const line = this.#linesOf(file).lineOf(value);
       if (line > 1 || text.split('\n', 1)[0]?.includes(value)) return { file, line };
     }
     return { file: this.#files[0] ?? '', line: 1 };
   }
-}
 
-function countLines(text: string, offset: number): number {
-  let line = 1;
-  for (let index = text.indexOf('\n'); index >= 0 && index < offset; index = text.indexOf('\n', index + 1))
-    line += 1;
-  return line;
+  /** A file's line index, built once: an offset's line is then a binary search, not a count. */
+  #linesOf(file: string): ConfigLines {
+    let lines = this.#lines.get(file);
+    if (lines === undefined) {
+      lines = new ConfigLines(this.#texts.get(file) ?? '');
+      this.#lines.set(file, lines);
+    }
+    return lines;
+  }
 }

@@ -46,7 +46,7 @@ export function decodePath(path: string): string {
 export function joinInside(folder: string, relative: string): string | null {
   const joined = posix.normalize(posix.join(folder === '' ? '.' : folder, relative));
   if (joined === '..' || joined.startsWith('../') || posix.isAbsolute(joined)) return null;
-  const trimmed = joined.replace(/\/+$/, '');
+  const trimmed = joined.replace(/(?<!\/)\/+$/, '');
   return trimmed === '.' ? '' : trimmed;
 }
 
@@ -66,7 +66,7 @@ export function resolveFromPageUrl(pageUrl: string, relative: string): string {
 export function normalizeRoute(route: string): string {
   let result = `/${route}`.replace(/\/{2,}/g, '/');
   result = result.replace(/\/index(\.html?)?$/i, '/');
-  if (result.length > 1) result = result.replace(/\/+$/, '');
+  if (result.length > 1) result = result.replace(/(?<!\/)\/+$/, '');
   return result;
 }
 

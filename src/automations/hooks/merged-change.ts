@@ -15,7 +15,7 @@ export function normalizeRepositoryName(name: string): string {
   return name
     .trim()
     .toLowerCase()
-    .replace(/\/+$/, '')
+    .replace(/(?<!\/)\/+$/, '')
     .replace(/\.git$/, '');
 }
 

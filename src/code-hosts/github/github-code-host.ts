@@ -25,7 +25,7 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): CodeHost {
   const baseUrl = (
     options.apiBaseUrl ??
     (address.origin === 'https://github.com' ? 'https://api.github.com' : `${address.origin}/api/v3`)
-  ).replace(/\/+$/, '');
+  ).replace(/(?<!\/)\/+$/, '');
   const request = options.fetch === undefined ? {} : { request: { fetch: options.fetch } };
   let installationOctokit: Promise<Octokit> | null = null;
 

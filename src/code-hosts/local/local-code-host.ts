@@ -44,7 +44,7 @@ export function createLocalCodeHost(options: {
 
 /** The review page of `reviewId`: the local code host's pull-request URL. */
 export function reviewUrl(publicUrl: string, reviewId: string): string {
-  return `${publicUrl.replace(/\/+$/, '')}/review/${encodeURIComponent(reviewId)}`;
+  return `${publicUrl.replace(/(?<!\/)\/+$/, '')}/review/${encodeURIComponent(reviewId)}`;
 }
 
 /** The review id of a review page's URL; the host is not compared, so a changed public URL still finds it. */

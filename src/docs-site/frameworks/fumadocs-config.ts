@@ -154,7 +154,7 @@ function openapiBaseDirs(values: readonly unknown[], depth: number): string[] {
         isPlainRecord(options) &&
         typeof options.baseDir === 'string'
       )
-        found.push(options.baseDir.replace(/^\.?\/+|\/+$/g, ''));
+        found.push(options.baseDir.replace(/^\.?\/+|(?<!\/)\/+$/g, ''));
       found.push(...openapiBaseDirs(value.arguments_, depth + 1));
     } else if (isPlainRecord(value)) found.push(...openapiBaseDirs(Object.values(value), depth + 1));
     else if (Array.isArray(value)) found.push(...openapiBaseDirs(value, depth + 1));

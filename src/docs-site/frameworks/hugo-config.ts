@@ -99,7 +99,7 @@ export async function readHugoConfig(files: RepositoryFiles, siteRoot: string): 
   const text = (value: unknown, fallback: string) => (typeof value === 'string' ? value : fallback);
   const baseUrl = text(values.baseurl, '/');
   const withHost = /^(?:[a-z][a-z0-9+.-]*:)?\/\/[^/]*(\/.*)?$/i.exec(baseUrl);
-  const basePath = (withHost === null ? baseUrl : (withHost[1] ?? '')).replace(/\/+$/, '');
+  const basePath = (withHost === null ? baseUrl : (withHost[1] ?? '')).replace(/(?<!\/)\/+$/, '');
 
   const languageValues = isRecord(values.languages) ? values.languages : {};
   const defaultLanguage = text(values.defaultcontentlanguage, 'en').toLowerCase();
@@ -109,7 +109,7 @@ export async function readHugoConfig(files: RepositoryFiles, siteRoot: string): 
   const mountsOf = (component: 'content' | 'static'): HugoMount[] => {
     const result: HugoMount[] = [];
     for (const mount of mounts) {
-      const target = text(mount.target, '').replace(/^\/+|\/+$/g, '');
+      const target = text(mount.target, '').replace(/^\/+|(?<!\/)\/+$/g, '');
       if (target !== component && !target.startsWith(`${component}/`)) continue;
       const source = joinInside(siteRoot, text(mount.source, ''));
       if (source === null) continue;

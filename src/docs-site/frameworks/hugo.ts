@@ -234,7 +234,11 @@ export const buildHugoSite: SiteModelBuilder = async (source, siteRoot) => {
   ): HugoPage | null => {
     const language = from?.language ?? config.defaultLanguage;
     const hasExtension = pageExtension.test(reference);
-    const path = reference.replace(/\\/g, '/').replace(/\/+$/, '').replace(pageExtension, '').toLowerCase();
+    const path = reference
+      .replace(/\\/g, '/')
+      .replace(/(?<!\/)\/+$/, '')
+      .replace(pageExtension, '')
+      .toLowerCase();
     const find = (logical: string | null) =>
       logical === null ? null : (byPath.get(`${language}\0${logical.replace(/(^|\/)_?index$/, '')}`) ?? null);
     if (path === '' || path === '/') return find('');

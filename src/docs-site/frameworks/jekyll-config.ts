@@ -85,7 +85,7 @@ export async function readJekyllConfig(files: RepositoryFiles, siteRoot: string)
     );
   const baseurlValue = typeof values.baseurl === 'string' ? values.baseurl.trim() : '';
   const baseurl =
-    baseurlValue === '' || baseurlValue === '/' ? '' : `/${baseurlValue.replace(/^\/+|\/+$/g, '')}`;
+    baseurlValue === '' || baseurlValue === '/' ? '' : `/${baseurlValue.replace(/^\/+|(?<!\/)\/+$/g, '')}`;
 
   const exclude = [...strings(values.exclude), ...defaultExcludes]
     .slice(0, maximumPatterns)
@@ -99,7 +99,7 @@ export async function readJekyllConfig(files: RepositoryFiles, siteRoot: string)
   };
 
   const collectionsDir =
-    typeof values.collections_dir === 'string' ? values.collections_dir.replace(/^\/+|\/+$/g, '') : '';
+    typeof values.collections_dir === 'string' ? values.collections_dir.replace(/^\/+|(?<!\/)\/+$/g, '') : '';
   const collections: JekyllConfig['collections'] = new Map();
   const collectionValues = values.collections;
   const labels: Array<[string, unknown]> = Array.isArray(collectionValues)
@@ -122,7 +122,7 @@ export async function readJekyllConfig(files: RepositoryFiles, siteRoot: string)
     if (!isRecord(item) || !isRecord(item.values) || typeof item.values.permalink !== 'string') continue;
     const scope = isRecord(item.scope) ? item.scope : {};
     permalinkDefaults.push({
-      path: typeof scope.path === 'string' ? scope.path.replace(/^\/+|\/+$/g, '') : '',
+      path: typeof scope.path === 'string' ? scope.path.replace(/^\/+|(?<!\/)\/+$/g, '') : '',
       type: typeof scope.type === 'string' ? scope.type : null,
       permalink: item.values.permalink,
     });

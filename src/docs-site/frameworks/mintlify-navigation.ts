@@ -166,5 +166,5 @@ function specificationOf(value: unknown): string | null {
 }
 
 function trimSlashes(path: string): string {
-  return path.replace(/^\.?\/+/, '').replace(/\/+$/, '');
+  return path.replace(/^\.?\/+/, '').replace(/(?<!\/)\/+$/, '');
 }

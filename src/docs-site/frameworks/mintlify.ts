@@ -220,7 +220,10 @@ function pageTarget(
   routes: MintlifyRoutes,
   pages: ReadonlyMap<string, readonly string[]>,
 ): string | null | Unchecked {
-  const path = reference.trim().replace(/^\/+/, '').replace(/\/+$/, '');
+  const path = reference
+    .trim()
+    .replace(/^\/+/, '')
+    .replace(/(?<!\/)\/+$/, '');
   const inRoot = routes.siteRoot === '' ? path : `${routes.siteRoot}/${path}`;
   if (pages.has(inRoot)) return inRoot;
   for (const extension of pageExtensions) {

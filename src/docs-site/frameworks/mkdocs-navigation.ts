@@ -51,7 +51,7 @@ export function gitignoreMatcher(patterns: string): (path: string) => boolean {
     const negated = line.startsWith('!');
     if (negated) line = line.slice(1);
     const directoryOnly = line.endsWith('/');
-    line = line.replace(/\/+$/, '');
+    line = line.replace(/(?<!\/)\/+$/, '');
     const anchored = line.includes('/');
     line = line.replace(/^\/+/, '');
     if ((line.match(/\*/g)?.length ?? 0) > maximumWildcards || line === '') continue;

@@ -299,7 +299,7 @@ function navigationUrlTarget(site: MkDocsSite, reference: string): string | Unch
   const name = reference
     .replace(/[?#].*$/, '')
     .replace(/^(\.\/)+/, '')
-    .replace(/\/+$/, '');
+    .replace(/(?<!\/)\/+$/, '');
   const page = site.files.get(normalizeRoute(`${site.routePrefix}/${name}`));
   if (page !== undefined) return page;
   if (/\.[^/]+$/.test(name.slice(name.lastIndexOf('/') + 1))) return null;

@@ -216,7 +216,7 @@ export const buildMystSite: SiteModelBuilder = async (source, siteRoot) => {
     0,
     maximumStaticEntries,
   )) {
-    const path = joinInside(siteRoot, entry.replace(/^\.?\/+|\/+$/g, ''));
+    const path = joinInside(siteRoot, entry.replace(/^\.?\/+|(?<!\/)\/+$/g, ''));
     if (path === null) continue;
     const name = path.slice(path.lastIndexOf('/') + 1);
     if (files.has(path)) staticUrls.add(`/${name}`);
@@ -251,7 +251,7 @@ export const buildMystSite: SiteModelBuilder = async (source, siteRoot) => {
     const resolved = decoded.startsWith('/')
       ? decoded
       : resolveFromPageUrl(pageUrl.slice(0, pageUrl.lastIndexOf('/') + 1), decoded);
-    const route = resolved.replace(/\/+$/, '') || '/';
+    const route = resolved.replace(/(?<!\/)\/+$/, '') || '/';
     const routed = byRoute.get(route);
     if (routed !== undefined) return { kind: 'file', file: routed };
     if (folderSet.has(target)) return { kind: 'unchecked', reason: 'a folder' };

@@ -57,7 +57,7 @@ export const buildRspressSite: SiteModelBuilder = async (source, siteRoot) => {
     unsupported.push(`${configFile}: \`root\` is computed by code; the \`docs\` folder is read`);
     docsRoot = inRoot('docs');
   }
-  const base = typeof config.base === 'string' ? config.base.replace(/\/+$/, '') : '';
+  const base = typeof config.base === 'string' ? config.base.replace(/(?<!\/)\/+$/, '') : '';
   const themeConfig = isPlainRecord(config.themeConfig) ? config.themeConfig : {};
   // The languages are `locales` (or `themeConfig.locales`); each language's nav and sidebar come from
   // `themeConfig.locales` only (RouteService, normalizeThemeConfig).
@@ -190,7 +190,7 @@ export const buildRspressSite: SiteModelBuilder = async (source, siteRoot) => {
    * no sign of it.
    */
   const generatedPage = (served: string): string | null => {
-    const pure = served.replace(/^\/+/, '').replace(/\/+$/, '');
+    const pure = served.replace(/^\/+/, '').replace(/(?<!\/)\/+$/, '');
     if (pure === '') return null;
     const [version, lang, rest] = splitRoutePath(pure, layout);
     const folders = [version || layout.version, lang || layout.lang];
@@ -206,7 +206,7 @@ export const buildRspressSite: SiteModelBuilder = async (source, siteRoot) => {
   /** The file at exactly this route (Rspress 2's `isExistRoute`: case-sensitive, `/x` or `/x/`). */
   const exactFile = (path: string): string | undefined => {
     const route = routePathOf(path, layout, extensions);
-    const other = route.endsWith('/') ? route.replace(/\/+$/, '') || '/' : `${route}/`;
+    const other = route.endsWith('/') ? route.replace(/(?<!\/)\/+$/, '') || '/' : `${route}/`;
     return exactRoutes.get(route) ?? exactRoutes.get(other);
   };
   const resolveLink: SiteModel['resolveLink'] = (from, url, link) => {
@@ -419,7 +419,7 @@ const assetExtension =
   /\.(png|jpe?g|gif|svg|webp|avif|ico|bmp|pdf|zip|gz|tgz|tar|json|ya?ml|toml|txt|csv|xml|css|s[ac]ss|less|m?js|cjs|ts|tsx|jsx|wasm|mp4|webm|mov|mp3|wav|ogg|woff2?|ttf|otf|eot|map|sh|ps1|py|rs|go|java|kt|swift|c|h|cpp|dmg|exe|apk|ipa|whl|deb|rpm|msi|riv|lottie)$/i;
 
 function isAsset(path: string): boolean {
-  return assetExtension.test(path.replace(/\/+$/, ''));
+  return assetExtension.test(path.replace(/(?<!\/)\/+$/, ''));
 }
 
 function stringList(value: unknown): string[] {
@@ -518,7 +518,7 @@ function compileIgnoreGlobs(patterns: readonly string[]): (path: string) => bool
   const expressions = patterns
     .slice(0, 200)
     .filter((pattern) => pattern.length <= 1024)
-    .flatMap((pattern) => expandBraces(pattern.replace(/^\.\//, '').replace(/\/+$/, '')))
+    .flatMap((pattern) => expandBraces(pattern.replace(/^\.\//, '').replace(/(?<!\/)\/+$/, '')))
     .map((pattern) => {
       let expression = '';
       for (let index = 0; index < pattern.length; index += 1) {

@@ -47,7 +47,7 @@ export function findGeneratedFolders(
       folders.push(value.get('gallery_dirs') as string);
     } else return 'all';
   }
-  return folders.map((folder) => folder.replace(/^\.?\/+|\/+$/g, ''));
+  return folders.map((folder) => folder.replace(/^\.?\/+|(?<!\/)\/+$/g, ''));
 }
 
 /**

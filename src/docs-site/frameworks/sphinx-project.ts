@@ -191,7 +191,7 @@ export function sourceFolder(config: SphinxConfig, siteRoot: string, unsupported
 export function joinDocname(base: string, name: string): string | null {
   // As `posixpath.normpath` from the root: `..` above the source folder stays at it.
   const joined = posix.normalize(name.startsWith('/') ? name : posix.join(`/${base}`, '..', name)).slice(1);
-  return joined === '' || joined === '.' ? null : joined.replace(/\/+$/, '');
+  return joined === '' || joined === '.' ? null : joined.replace(/(?<!\/)\/+$/, '');
 }
 
 /** Sphinx's glob (`_translate_pattern` in sphinx/util/matching.py), for RE2. */

@@ -74,7 +74,7 @@ export async function readStarlightConfig(
   }
   if (typeof root.base === 'string')
     config.base = root.base
-      .replace(/\/+$/, '')
+      .replace(/(?<!\/)\/+$/, '')
       .replace(/^(?!\/)/, '/')
       .replace(/^\/$/, '');
   if (root.trailingSlash === 'always' || root.trailingSlash === 'never')

@@ -98,6 +98,6 @@ export function resolveFileReference(
 
 /** File extensions of pages and routes; anything else with an extension is an asset. */
 export function isAssetPath(path: string): boolean {
-  const extension = posix.extname(path.replace(/\/+$/, '')).toLowerCase();
+  const extension = posix.extname(path.replace(/(?<!\/)\/+$/, '')).toLowerCase();
   return extension !== '' && !/^\.(md|mdx|mdoc|html?)$/.test(extension) && !/^\.\d+$/.test(extension);
 }

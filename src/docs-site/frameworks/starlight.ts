@@ -37,7 +37,8 @@ export const buildStarlightSite: SiteModelBuilder = async (source, siteRoot) => 
     }
     const facts = await source.pageFacts(path);
     const written = facts?.frontMatter?.slug;
-    const slug = typeof written === 'string' ? written.replace(/^\/+|\/+$/g, '') : slugFromPath(relative);
+    const slug =
+      typeof written === 'string' ? written.replace(/^\/+|(?<!\/)\/+$/g, '') : slugFromPath(relative);
     const route = `${config.base}/${slug}${slug === '' || config.trailingSlash === 'never' ? '' : '/'}`;
     pages.set(path, [route === '' ? '/' : route]);
     routes.addPage(`/${slug}`, path);
@@ -93,8 +94,8 @@ export const buildStarlightSite: SiteModelBuilder = async (source, siteRoot) => 
       };
     if (isAssetPath(path)) return { kind: 'unchecked', reason: `no file for ${path}` };
     const candidates = [
-      posix.join(`${pageRoute.replace(/\/+$/, '')}/`, path),
-      posix.join(posix.dirname(pageRoute.replace(/\/+$/, '')), path),
+      posix.join(`${pageRoute.replace(/(?<!\/)\/+$/, '')}/`, path),
+      posix.join(posix.dirname(pageRoute.replace(/(?<!\/)\/+$/, '')), path),
     ];
     for (const candidate of candidates) {
       const found = resolveRoute(candidate);
@@ -111,7 +112,7 @@ export const buildStarlightSite: SiteModelBuilder = async (source, siteRoot) => 
   const sidebar = readStarlightSidebar(config.sidebar, {
     lines,
     pageForSlug: (slug) =>
-      defaultPages.get(slug.replace(/^\/+|\/+$/g, '').replace(/(^|\/)index$/, '')) ?? null,
+      defaultPages.get(slug.replace(/^\/+|(?<!\/)\/+$/g, '').replace(/(^|\/)index$/, '')) ?? null,
     resolveLink: (url) => resolveLink(contentFolder, url),
   });
 

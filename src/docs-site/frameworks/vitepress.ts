@@ -39,7 +39,7 @@ export const buildVitePressSite: SiteModelBuilder = async (source, siteRoot) => 
     .normalize(inRoot(typeof config.srcDir === 'string' ? config.srcDir : '.'))
     .replace(/^\.$/, '')
     .replace(/\/$/, '');
-  const base = typeof config.base === 'string' ? config.base.replace(/\/+$/, '') : '';
+  const base = typeof config.base === 'string' ? config.base.replace(/(?<!\/)\/+$/, '') : '';
   const rewrites = compileRewrites(config.rewrites);
   if (rewrites === null)
     unsupported.push(

@@ -75,4 +75,54 @@ describe('VuePress sites', () => {
     assert.ok(hope.model.unsupported.some((line) => line.includes('not read')));
     assert.deepEqual(pagesMissingFromNavigation(hope.model, ['src/guide/new.md']), []);
   });
+
+  it('follows what VuePress serves besides files: sanitised paths, permalinks, redirects, theme pages', async () => {
+    const two = await analyze(
+      memoryFiles({
+        'package.json': '{"devDependencies": {"vuepress": "2.0.0-rc.24"}}',
+        'docs/.vuepress/config.ts':
+          "import { defaultTheme } from '@vuepress/theme-default'\nexport default defineUserConfig({\n  theme: defaultTheme({ sidebar: { '/guide/': ['/guide/README.md', '/guide/install.md'] } }),\n})\n",
+        'docs/.vuepress/public/_redirects': '/chat https://discord.gg/x 302\n',
+        'docs/.github/TEMPLATE.md': '[Contributing](../CONTRIBUTING.md)\n',
+        'docs/guide/README.md':
+          '# Guide\n\n[Post](/posts/hello.html)\n[Chat](/chat)\n[Not found](/404.html)\n[Data](./data.json)\n',
+        'docs/guide/install.md': '# Install\n',
+        'docs/guide/data.json': '{}',
+        'docs/_posts/hello.md': '# Hello\n',
+      }),
+    );
+    // Two strings are a list in VuePress 2, not `[path, title]`: install.md is listed.
+    assert.deepEqual(pagesMissingFromNavigation(two.model, ['docs/guide/install.md']), []);
+    assert.deepEqual(
+      two.problems.map((problem) => `${problem.file}:${problem.line} ${problem.message}`),
+      [
+        'docs/guide/README.md:6 Broken link "./data.json": docs/guide/data.json is not published: VuePress serves pages and its public folder only',
+      ],
+    );
+    const one = await analyze(
+      memoryFiles({
+        'package.json': '{"devDependencies": {"vuepress": "1.9.10"}}',
+        'docs/.vuepress/config.js':
+          "module.exports = {\n  locales: { '/': {}, '/zh/': {} },\n  themeConfig: { nav: [{ text: 'Storybook', link: '/storybook/', target: '_blank' }] },\n}\n",
+        'docs/README.md': '# Home\n\n[About](/about/)\n[Start](/zh/start/)\n[Play](./playground.html)\n',
+        'docs/about.md': '---\npermalink: about\n---\n# About\n',
+        'docs/zh/intro.md': '---\npermalink: /start/\n---\n# 介绍\n',
+        'docs/playground.vue': '<template><div/></template>\n',
+      }),
+    );
+    assert.deepEqual(one.problems, []);
+    const hope = await analyze(
+      memoryFiles({
+        'package.json': '{"devDependencies": {"vuepress-theme-hope": "2.0.0-rc.94"}}',
+        'src/.vuepress/config.ts':
+          "import { hopeTheme } from 'vuepress-theme-hope'\nexport default defineUserConfig({ theme: hopeTheme({}) })\n",
+        'src/README.md': '# Home\n\n[Basics](/java/basis/)\n[Tags](/tag/)\n[Gone](/java/gone.md)\n',
+        'src/java/basis/a.md': '# A\n',
+      }),
+    );
+    assert.deepEqual(
+      hope.problems.map((problem) => `${problem.file}:${problem.line} ${problem.message}`),
+      ['src/README.md:5 Broken link "/java/gone.md": no page is served at /java/gone'],
+    );
+  });
 });

@@ -3,7 +3,15 @@ import { parseDocument } from 'yaml';
 import { generatedPlace, readGitIgnored } from '../git-ignored.ts';
 import { CallValue, hasUnknownSpread, isPlainRecord, UnknownValue } from '../javascript-config.ts';
 import { ModuleLines } from '../javascript-modules.ts';
-import { folderOf, isExternalUrl, isWithin, relativeTo, splitUrl } from '../link-urls.ts';
+import {
+  folderOf,
+  isExternalUrl,
+  isWithin,
+  joinInside,
+  listFolders,
+  relativeTo,
+  splitUrl,
+} from '../link-urls.ts';
 import { majorOf, nearestDependencies } from '../package-dependencies.ts';
 import {
   type LinkTarget,
@@ -14,6 +22,7 @@ import {
   type SiteProblem,
 } from '../site-model.ts';
 import { createCheckoutCoverage } from './checkout-coverage.ts';
+import { readNetlifyRedirects } from './netlify-redirects.ts';
 import { addPublicFiles, isAssetPath, RouteTable, resolveFileReference } from './starlight-routes.ts';
 import { tomlValue } from './toml-value.ts';
 import { readConfigModule } from './vitepress-config.ts';
@@ -50,7 +59,8 @@ export const buildVuePressSite: SiteModelBuilder = async (source, siteRoot) => {
   let wrapped = false;
   let lines: ModuleLines;
   const configFiles = [configFile];
-  if (/\.(ya?ml|toml)$/.test(configFile)) {
+  const dataConfig = /\.(ya?ml|toml)$/.test(configFile);
+  if (dataConfig) {
     const text = (await files.read(configFile)) ?? '';
     const read = configFile.endsWith('.toml')
       ? tomlValue(text, configFile)
@@ -71,30 +81,80 @@ export const buildVuePressSite: SiteModelBuilder = async (source, siteRoot) => {
   if (!known)
     unsupported.push(`${configFile}: the configuration is partly computed by code; navigation is unchecked`);
   const major = await vuepressMajor(files, siteRoot, configFile);
-  const base =
-    typeof config.base === 'string' ? `/${config.base.replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, '') : '';
+  const base = typeof config.base === 'string' ? `/${trimSlashes(config.base)}`.replace(/^\/$/, '') : '';
   if (Array.isArray(config.pagePatterns))
     unsupported.push(
       `${configFile}: \`pagePatterns\` choose the pages; pages are read as the default patterns find them`,
     );
 
+  const localePaths = isPlainRecord(config.locales)
+    ? Object.keys(config.locales).filter((key) => key.startsWith('/') && key !== '/')
+    : [];
+  // Permalinks made from patterns (`permalink: /:year/:slug`, VuePress 1's global `permalink`,
+  // VuePress 2's `permalinkPattern`) are not followed: routes they make are not known.
+  let patternPermalinks = typeof config.permalink === 'string' || typeof config.permalinkPattern === 'string';
   const routes = new RouteTable();
   const pages = new Map<string, string[]>();
   const pageRoutes = new Map<string, string>();
   for (const path of files.paths) {
-    if (!isWithin(siteRoot, path) || !path.toLowerCase().endsWith('.md')) continue;
+    if (!isWithin(siteRoot, path)) continue;
     const relative = relativeTo(siteRoot, path);
-    if (/(^|\/)(node_modules|\.vuepress)\//.test(relative) || relative.startsWith('.vuepress/')) continue;
+    // Both versions' globs (`**/*.md`) leave out dot folders (`.vuepress/`, `.github/`) and `node_modules`.
+    if (/(^|\/)(\.|node_modules\/)/.test(relative)) continue;
+    if (major === 1 && relative.endsWith('.vue')) {
+      // VuePress 1 makes a page of every `.vue` file too.
+      routes.addServed(
+        routeKey(inferRoutePath(`/${relative.slice(0, -4)}.md`)),
+        `a page written in Vue (${path})`,
+      );
+      continue;
+    }
+    if (!relative.endsWith('.md')) continue;
     const inferred = inferRoutePath(`/${relative}`);
     const facts = await source.pageFacts(path);
     const permalink = facts?.frontMatter?.permalink;
-    const served = typeof permalink === 'string' && permalink.startsWith('/') ? permalink : inferred;
+    let served = inferred;
+    if (typeof permalink === 'string' && permalink.trim() !== '') {
+      if (permalink.includes(':')) patternPermalinks = true;
+      else if (major === 1) {
+        // VuePress 1 (`getPermalink`): the page's locale, then the permalink, ending in a slash.
+        const locale = localePaths.find((candidate) => inferred.startsWith(candidate)) ?? '/';
+        const written = trimSlashes(permalink);
+        served = `${locale}${written}${written.endsWith('.html') || written === '' ? '' : '/'}`;
+      } else if (permalink.startsWith('/')) served = permalink;
+      else patternPermalinks = true;
+    }
     pages.set(path, [`${base}${served}`]);
     pageRoutes.set(path, served);
     routes.addPage(routeKey(inferred), path);
     if (served !== inferred) routes.addPage(routeKey(served), path);
+    // VuePress 2 serves a page at its path with each segment sanitised (`_posts/x.md` at `/posts/x.html`).
+    const sanitised = served
+      .split('/')
+      .map((segment) => segment.replace(/["#$%&*+,:;<=>?[\]^`{|}]/g, '_').replace(/^_+/, ''))
+      .join('/');
+    if (major === 2 && sanitised !== served) routes.addPage(routeKey(sanitised), path);
   }
-  addPublicFiles(files, inRoot('.vuepress/public'), routes);
+  const publicFolder = typeof config.public === 'string' ? joinInside(siteRoot, config.public) : null;
+  addPublicFiles(files, publicFolder ?? inRoot('.vuepress/public'), routes);
+  routes.addServed('/404.html', 'the page VuePress writes for routes it does not serve');
+  // Redirects the server answers: a Netlify `_redirects` among the public files, and the
+  // `.vuepress/redirects` file of @vuepress/plugin-html-redirect (`from to` per line).
+  const isNetlifyRedirect = await readNetlifyRedirects(files, {
+    toml: [inRoot('netlify.toml'), 'netlify.toml'].filter((path) => files.has(path)),
+    rules: [`${publicFolder ?? inRoot('.vuepress/public')}/_redirects`, inRoot('.vuepress/redirects')].filter(
+      (path) => files.has(path),
+    ),
+  });
+  // Pages vuepress-theme-hope and blog plugins write: a catalog for each folder, blog type pages.
+  const generatedRoutes =
+    themeKind(config, major) === 'other'
+      ? ['/article/', '/category/', '/categories/', '/tag/', '/tags/', '/star/', '/timeline/', '/blog/']
+      : [];
+  for (const page of Array.isArray(config.additionalPages) ? config.additionalPages : []) {
+    if (isPlainRecord(page) && typeof page.path === 'string')
+      routes.addServed(page.path, 'an additional page');
+  }
   // vuepress-plugin-redirect's `redirectors` send their `base` to a default page under it.
   for (const base of redirectorBases(config.plugins))
     routes.addServed(base, 'redirected by vuepress-plugin-redirect');
@@ -102,9 +162,24 @@ export const buildVuePressSite: SiteModelBuilder = async (source, siteRoot) => {
   const isExpected = createCheckoutCoverage(files.paths);
   const ignored = await readGitIgnored(files);
 
+  const folders = listFolders(files.paths);
   const lookup = (route: string): LinkTarget | null => {
     const withoutBase = base !== '' && route.startsWith(`${base}/`) ? route.slice(base.length) : route;
-    return routes.lookup(routeKey(withoutBase)) ?? routes.lookup(withoutBase);
+    const found = routes.lookup(routeKey(withoutBase)) ?? routes.lookup(withoutBase);
+    if (found !== null) return found;
+    if (isNetlifyRedirect(withoutBase)) return { kind: 'served', reason: 'a redirect the server answers' };
+    if (generatedRoutes.some((prefix) => `${withoutBase}/`.startsWith(prefix)))
+      return { kind: 'unchecked', reason: 'a page the theme or a blog plugin writes' };
+    // vuepress-theme-hope writes a catalog page for a folder without a README.
+    if (
+      generatedRoutes.length > 0 &&
+      withoutBase.endsWith('/') &&
+      folders.has(joinInside(siteRoot, trimSlashes(withoutBase)) ?? '')
+    )
+      return { kind: 'unchecked', reason: 'a catalog page the theme writes for the folder' };
+    if (patternPermalinks)
+      return { kind: 'unchecked', reason: 'permalink patterns make routes not followed here' };
+    return null;
   };
   const resolveLink: SiteModel['resolveLink'] = (from, url, link) => {
     if (isExternalUrl(url)) return { kind: 'external' };
@@ -123,10 +198,18 @@ export const buildVuePressSite: SiteModelBuilder = async (source, siteRoot) => {
       return { kind: 'broken', reason: `no file ${file}` };
     }
     const reference = resolveFileReference(files, from, path);
-    if (reference !== null && !pages.has(reference.file) && isAssetPath(path)) return reference;
+    if (reference !== null && !pages.has(reference.file) && isAssetPath(path)) {
+      // A link (not an image) to a file that is no page: VuePress copies only its public files.
+      if (kind === 'link' && !path.startsWith('/') && isAssetPath(path) && isExpected(reference.file))
+        return {
+          kind: 'broken',
+          reason: `${reference.file} is not published: VuePress serves pages and its public folder only`,
+        };
+      return reference;
+    }
     // VuePress 2 leaves an absolute link outside the `base` (not to a `.md` file) to the server.
     if (
-      major === 2 &&
+      (major === 2 || !/(\.md|\.html|\/)$/.test(path)) &&
       base !== '' &&
       path.startsWith('/') &&
       !path.startsWith(`${base}/`) &&
@@ -158,7 +241,9 @@ export const buildVuePressSite: SiteModelBuilder = async (source, siteRoot) => {
   const localTheme = ['index.js', 'index.ts']
     .map((name) => inRoot(`.vuepress/theme/${name}`))
     .find((path) => files.has(path));
-  const localThemeText = localTheme === undefined ? null : ((await files.read(localTheme)) ?? '');
+  const hasLocalTheme = files.paths.some((path) => path.startsWith(inRoot('.vuepress/theme/')));
+  const localThemeText =
+    localTheme === undefined ? (hasLocalTheme ? '' : null) : ((await files.read(localTheme)) ?? '');
   const themeOptions =
     major === 1 && localThemeText !== null
       ? /\bextends?\s*:\s*['"]@vuepress\/(theme-)?default['"]/.test(localThemeText)
@@ -167,12 +252,19 @@ export const buildVuePressSite: SiteModelBuilder = async (source, siteRoot) => {
           : {}
         : null
       : themeOptionsOf(config, major);
-  const resolveItem = (link: string): NavigationEntry['target'] =>
-    navigationTarget(
-      isExternalUrl(link)
-        ? { kind: 'external' }
-        : (lookup(splitUrl(link).path) ?? { kind: 'broken', reason: 'no page' }),
+  const resolveItem = (link: string): NavigationEntry['target'] => {
+    if (isExternalUrl(link)) return navigationTarget({ kind: 'external' });
+    const { path } = splitUrl(link);
+    const found = lookup(path);
+    if (found !== null) return navigationTarget(found);
+    const generated = generatedPlace(
+      ignored,
+      `${siteRoot === '' ? '' : `${siteRoot}/`}${routeKey(path).replace(/^\/+/, '')}`,
     );
+    if (generated !== null || !baseKnown)
+      return { unchecked: 'a page the build writes, or under a base set by code' };
+    return null;
+  };
   const push = (
     reference: string,
     route: string,
@@ -183,9 +275,12 @@ export const buildVuePressSite: SiteModelBuilder = async (source, siteRoot) => {
     if (entries.length >= maximumEntries) return;
     entries.push({
       reference,
-      ...(typeof key === 'number'
-        ? lines.locate(reference, undefined, owner, key)
-        : lines.locate(reference, owner === undefined ? undefined : key, owner)),
+      // A YAML or TOML configuration keeps no places: its values are found by their text.
+      ...(dataConfig
+        ? lines.locate(reference)
+        : typeof key === 'number'
+          ? lines.locate(reference, undefined, owner, key)
+          : lines.locate(reference, owner === undefined ? undefined : key, owner)),
       groups,
       target: resolveItem(route),
     });
@@ -217,12 +312,12 @@ export const buildVuePressSite: SiteModelBuilder = async (source, siteRoot) => {
       return;
     }
     if (Array.isArray(item)) {
-      // VuePress 1's `[path, title]`.
-      if (typeof item[0] === 'string' && item.length === 2 && typeof item[1] === 'string') {
-        push(item[0], joinPrefix(prefix, item[0]), groups, item, 0);
-        return;
+      for (const [position, child] of item.entries()) {
+        // VuePress 1's `[path, title]`, an element of a list (VuePress 2 has no such form).
+        if (major === 1 && Array.isArray(child) && child.length === 2 && typeof child[0] === 'string')
+          push(child[0], joinPrefix(prefix, child[0]), groups, child, 0);
+        else visit(child, prefix, groups, depth + 1, item, position);
       }
-      for (const [position, child] of item.entries()) visit(child, prefix, groups, depth + 1, item, position);
       return;
     }
     if (item instanceof UnknownValue || item instanceof CallValue) {
@@ -232,9 +327,12 @@ export const buildVuePressSite: SiteModelBuilder = async (source, siteRoot) => {
     if (!isPlainRecord(item)) return;
     const title =
       typeof item.text === 'string' ? item.text : typeof item.title === 'string' ? item.title : '';
+    // A link opened in a new window leaves the router (and the base); a VuePress 1 dropdown (an
+    // item with `items`) shows no link of its own.
+    const shown = item.target !== '_blank' && !(major === 1 && Array.isArray(item.items));
     for (const key of ['link', 'path']) {
       const value = item[key];
-      if (typeof value === 'string' && !isExternalUrl(value))
+      if (shown && typeof value === 'string' && !isExternalUrl(value))
         push(value, joinPrefix(prefix, value), groups, item, key);
     }
     const childPrefix = typeof item.prefix === 'string' ? joinPrefix(prefix, item.prefix) : prefix;
@@ -249,8 +347,10 @@ export const buildVuePressSite: SiteModelBuilder = async (source, siteRoot) => {
       if (value instanceof UnknownValue || value instanceof CallValue)
         computed(value instanceof UnknownValue ? value.reason : `a call to ${value.callee}`);
     if (Array.isArray(sidebar)) {
-      sidebarPrefixes.push(groups.length === 0 ? '/' : (groups[0] ?? '/'));
-      visit(sidebar, groups.length === 0 ? '/' : (groups[0] ?? '/'), [...groups, 'sidebar'], 0);
+      const locale = groups.length === 0 ? '/' : (groups[0] ?? '/');
+      sidebarPrefixes.push(locale);
+      // VuePress 1 resolves an array sidebar's items from `/`, VuePress 2 from the locale.
+      visit(sidebar, major === 1 ? '/' : locale, [...groups, 'sidebar'], 0);
     } else if (isPlainRecord(sidebar)) {
       for (const [prefix, value] of Object.entries(sidebar)) {
         if (value === 'auto' || value === 'heading' || value === false) continue;
@@ -260,7 +360,8 @@ export const buildVuePressSite: SiteModelBuilder = async (source, siteRoot) => {
       }
     }
     const nav = options.navbar ?? options.nav;
-    if (Array.isArray(nav)) visit(nav, groups.length === 0 ? '/' : (groups[0] ?? '/'), [...groups, 'nav'], 0);
+    // Navbar links are resolved from `/` (VuePress 2's `resolveNavbarItem` gets no prefix).
+    if (Array.isArray(nav)) visit(nav, '/', [...groups, 'nav'], 0);
   };
   if (!known || themeOptions === null) {
     entries.push({
@@ -338,13 +439,14 @@ function routeKey(route: string): string {
   return route
     .replace(/(^|\/)(index|README)(\.md|\.html)?$/i, '$1')
     .replace(/\.(md|html)$/i, '')
-    .replace(/\/+$/, '');
+    .replace(/(?<!\/)\/+$/, '');
 }
 
 /** A sidebar item's path under its prefix (VuePress 1's `resolvePath`, VuePress 2's `resolvePrefix`). */
 function joinPrefix(prefix: string, path: string): string {
   if (path.startsWith('/') || isExternalUrl(path)) return path;
-  const folder = prefix.endsWith('/') ? prefix : `${prefix}/`;
+  // As a URL resolves: a prefix without a trailing slash names a page, its folder is the base.
+  const folder = prefix.endsWith('/') ? prefix : `${posix.dirname(prefix)}/`.replace(/^\/\/$/, '/');
   return posix.join(folder, path) + (path === '' || path.endsWith('/') ? '/' : '');
 }
 
@@ -405,4 +507,24 @@ function redirectorBases(plugins: unknown): string[] {
       if (isPlainRecord(redirector) && typeof redirector.base === 'string') bases.push(redirector.base);
   }
   return bases;
+}
+
+/** `text` without slashes at either end (one pass each). */
+function trimSlashes(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && text.charCodeAt(start) === 47) start += 1;
+  while (end > start && text.charCodeAt(end - 1) === 47) end -= 1;
+  return text.slice(start, end);
+}
+
+/** The theme: VuePress 1's default (or none), VuePress 2's `defaultTheme(...)`, or another. */
+function themeKind(config: Record<string, unknown>, major: 1 | 2): 'default' | 'other' {
+  const theme = config.theme;
+  if (theme === undefined) return 'default';
+  if (major === 1)
+    return typeof theme === 'string' && /^(@vuepress\/(theme-)?(default|vue)|default)$/.test(theme)
+      ? 'default'
+      : 'other';
+  return theme instanceof CallValue && /^(defaultTheme|default)$/.test(theme.callee) ? 'default' : 'other';
 }
