@@ -170,3 +170,16 @@ await time('Rspress: 2,000 folders, each walked through a listing', () =>
     ),
   }),
 );
+// A link of slashes: every `/\/+$/` was quadratic on a run of slashes before its end.
+await time('VuePress: a link of 200,000 slashes', () =>
+  site({
+    'docs/.vuepress/config.js': 'module.exports = {}\n',
+    'docs/README.md': `# Home\n\n[x](${'/'.repeat(200_000)}a)\n`,
+  }),
+);
+await time(`VuePress: a sidebar of ${entries.toLocaleString('en')} paths after 1,000,000 blank lines`, () =>
+  site({
+    'docs/.vuepress/config.js': `${'\n'.repeat(1_000_000)}module.exports = { themeConfig: { sidebar: [${Array.from({ length: entries }, (_, index) => `'/p${index}'`).join(',')}] } }\n`,
+    'docs/README.md': '# Home\n',
+  }),
+);
