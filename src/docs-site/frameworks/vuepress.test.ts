@@ -85,7 +85,7 @@ describe('VuePress sites', () => {
         'docs/.vuepress/public/_redirects': '/chat https://discord.gg/x 302\n',
         'docs/.github/TEMPLATE.md': '[Contributing](../CONTRIBUTING.md)\n',
         'docs/guide/README.md':
-          '# Guide\n\n[Post](/posts/hello.html)\n[Chat](/chat)\n[Not found](/404.html)\n[Data](./data.json)\n',
+          '# Guide\n\n[Post](/posts/hello.html)\n[Chat](/chat)\n[Not found](/404.html)\n[Data](./data.json)\n\n<a href="./install.md">Install</a>\n',
         'docs/guide/install.md': '# Install\n',
         'docs/guide/data.json': '{}',
         'docs/_posts/hello.md': '# Hello\n',
@@ -97,6 +97,7 @@ describe('VuePress sites', () => {
       two.problems.map((problem) => `${problem.file}:${problem.line} ${problem.message}`),
       [
         'docs/guide/README.md:6 Broken link "./data.json": docs/guide/data.json is not published: VuePress serves pages and its public folder only',
+        'docs/guide/README.md:8 Broken link "./install.md": ./install.md is written in HTML, which VuePress does not turn into the page\'s route',
       ],
     );
     const one = await analyze(

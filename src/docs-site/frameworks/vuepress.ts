@@ -217,6 +217,12 @@ export const buildVuePressSite: SiteModelBuilder = async (source, siteRoot) => {
     )
       return { kind: 'unchecked', reason: `${path} is outside the site's base ${base}/` };
     const target = path.startsWith('/') ? path : posix.join(fromFolder, path);
+    // Raw HTML is not converted: `<a href="./x.md">` asks the server for the Markdown file itself.
+    if (kind === 'html' && /\.md$/i.test(path))
+      return {
+        kind: 'broken',
+        reason: `${path} is written in HTML, which VuePress does not turn into the page's route`,
+      };
     const found = lookup(target);
     if (found !== null) return found;
     if (!baseKnown && path.startsWith('/'))
