@@ -271,6 +271,19 @@ export const buildVuePressSite: SiteModelBuilder = async (source, siteRoot) => {
       return { unchecked: 'a page the build writes, or under a base set by code' };
     return null;
   };
+  // VuePress 1's sidebar (`resolvePage`) matches a page by its path without `.md`/`.html` exactly:
+  // `/guide/README.md` or `intro/` name no page (`/guide/` and `/guide/intro` do).
+  const regularPaths = new Map<string, string>();
+  for (const file of pages.keys())
+    regularPaths.set(v1Normalize(inferRoutePath(`/${relativeTo(siteRoot, file)}`)), file);
+  const resolveSidebarPage = (route: string): NavigationEntry['target'] => {
+    if (isExternalUrl(route)) return { unchecked: 'external link' };
+    const file = regularPaths.get(v1Normalize(route));
+    if (file !== undefined) return file;
+    const lenient = resolveItem(route);
+    // A page written another way (`README.md`, a trailing slash) is no match either.
+    return typeof lenient === 'string' ? null : lenient;
+  };
   const push = (
     reference: string,
     route: string,
@@ -288,7 +301,7 @@ export const buildVuePressSite: SiteModelBuilder = async (source, siteRoot) => {
           ? lines.locate(reference, undefined, owner, key)
           : lines.locate(reference, owner === undefined ? undefined : key, owner)),
       groups,
-      target: resolveItem(route),
+      target: major === 1 && groups.includes('sidebar') ? resolveSidebarPage(route) : resolveItem(route),
     });
   };
   const computed = (reason: string) => {
@@ -533,4 +546,15 @@ function themeKind(config: Record<string, unknown>, major: 1 | 2): 'default' | '
       ? 'default'
       : 'other';
   return theme instanceof CallValue && /^(defaultTheme|default)$/.test(theme.callee) ? 'default' : 'other';
+}
+
+/** VuePress 1's `normalize`: decoded, without the fragment and a `.md`/`.html` ending. */
+function v1Normalize(path: string): string {
+  let decoded = path;
+  try {
+    decoded = decodeURI(path);
+  } catch {
+    // As written.
+  }
+  return decoded.replace(/#.*$/, '').replace(/\.(md|html)$/, '');
 }
