@@ -26,7 +26,8 @@ describe('VuePress sites', () => {
         'docs/README.md': '# Home\n\n[Start](./guide/getting-started.md#install)\n[Guide](/guide/)\n',
         'docs/guide/README.md':
           '# Guide\n\n[Start](getting-started.html)\n[Missing](./missing.md)\n[Logo](/logo.png)\n[Raw](/guide/getting-started)\n',
-        'docs/guide/getting-started.md': '# Getting started\n\n[Guide](./README.md)\n[Home](../)\n',
+        'docs/guide/getting-started.md':
+          '# Getting started\n\n[Guide](./README.md)\n[Home](../)\n[Folder](./getting-started/)\n',
         'docs/guide/new-page.md': '# New\n',
       }),
     );
@@ -39,6 +40,8 @@ describe('VuePress sites', () => {
       [
         'docs/.vuepress/configs/sidebar.ts:3 Navigation entry "/guide/gone.md" names no page',
         'docs/guide/README.md:4 Broken link "./missing.md": no page is served at /guide/missing',
+        // A folder route for a page that is a file: VuePress's router serves `/guide/getting-started.html` only.
+        'docs/guide/getting-started.md:5 Broken link "./getting-started/": no page is served at /guide/getting-started/ (the page is at /guide/getting-started.html)',
       ],
     );
     assert.deepEqual(

@@ -4,6 +4,7 @@ import { generatedPlace, readGitIgnored } from '../git-ignored.ts';
 import { CallValue, hasUnknownSpread, isPlainRecord, UnknownValue } from '../javascript-config.ts';
 import { ModuleLines } from '../javascript-modules.ts';
 import {
+  decodePath,
   folderOf,
   isExternalUrl,
   isWithin,
@@ -96,6 +97,8 @@ export const buildVuePressSite: SiteModelBuilder = async (source, siteRoot) => {
   const routes = new RouteTable();
   const pages = new Map<string, string[]>();
   const pageRoutes = new Map<string, string>();
+  /** Every page's route and inferred path, as VuePress's router takes them. */
+  const exactRoutes = new Set<string>();
   for (const path of files.paths) {
     if (!isWithin(siteRoot, path)) continue;
     const relative = relativeTo(siteRoot, path);
@@ -126,6 +129,8 @@ export const buildVuePressSite: SiteModelBuilder = async (source, siteRoot) => {
     }
     pages.set(path, [`${base}${served}`]);
     pageRoutes.set(path, served);
+    exactRoutes.add(inferred);
+    exactRoutes.add(served);
     routes.addPage(routeKey(inferred), path);
     if (served !== inferred) routes.addPage(routeKey(served), path);
     // VuePress 2 serves a page at its path with each segment sanitised (`_posts/x.md` at `/posts/x.html`).
@@ -133,7 +138,10 @@ export const buildVuePressSite: SiteModelBuilder = async (source, siteRoot) => {
       .split('/')
       .map((segment) => segment.replace(/["#$%&*+,:;<=>?[\]^`{|}]/g, '_').replace(/^_+/, ''))
       .join('/');
-    if (major === 2 && sanitised !== served) routes.addPage(routeKey(sanitised), path);
+    if (major === 2 && sanitised !== served) {
+      routes.addPage(routeKey(sanitised), path);
+      exactRoutes.add(sanitised);
+    }
   }
   const publicFolder = typeof config.public === 'string' ? joinInside(siteRoot, config.public) : null;
   addPublicFiles(files, publicFolder ?? inRoot('.vuepress/public'), routes);
@@ -224,6 +232,18 @@ export const buildVuePressSite: SiteModelBuilder = async (source, siteRoot) => {
         reason: `${path} is written in HTML, which VuePress does not turn into the page's route`,
       };
     const found = lookup(target);
+    // A route link (`x.md`, `x.html`, `x/`) names one route exactly: `x.html` once the page became
+    // `x/README.md`, or `x/` for `x.md`, is a 404 (the router takes only the page's route and its
+    // inferred path).
+    if (found?.kind === 'file' && kind === 'link' && /(\.md|\.html|\/)$/.test(path)) {
+      const withoutBase = base !== '' && target.startsWith(`${base}/`) ? target.slice(base.length) : target;
+      const route = inferRoutePath(withoutBase.replace(/(^|\/)index\.html$/, '$1'));
+      if (!exactRoutes.has(route) && !exactRoutes.has(decodePath(route)))
+        return {
+          kind: 'broken',
+          reason: `no page is served at ${route} (the page is at ${pageRoutes.get(found.file) ?? 'another route'})`,
+        };
+    }
     if (found !== null) return found;
     if (!baseKnown && path.startsWith('/'))
       return { kind: 'unchecked', reason: "the site's base is set by code; the link may include it" };
