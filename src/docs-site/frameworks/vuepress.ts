@@ -38,12 +38,12 @@ const maximumDepth = 32;
  * VuePress sites (https://vuepress.vuejs.org/guide/page.html#routing, v1.vuepress.vuejs.org), read
  * as VuePress 2's `inferRoutePath` and `linksPlugin` (vuepress/core) and VuePress 1's `link.js` and
  * default theme (vuejs/vuepress) read them: the site root is the folder holding `.vuepress/`; every
- * `.md` file under it (outside `.vuepress/` and `node_modules/`) is a page at its path with `.html`
+ * `.md` file under it (outside dot folders and `node_modules/`) is a page at its path with `.html`
  * (`README.md` and `index.md` serve their folder), or at its front matter's `permalink`;
  * `.vuepress/public/` files are served at the root. A Markdown link ending in `.md`, `.html` or `/`
- * is a route link, relative to the page's file or absolute (written without the `base`); any other
- * link is left as written and served as is. VuePress checks no link at build: a link to no page is a
- * 404 for the reader.
+ * is a route link to exactly one route, relative to the page's file or absolute (written without the
+ * `base`); any other link is left as written and served as is. VuePress checks no link at build: a
+ * link to no page is a 404 for the reader.
  */
 export const buildVuePressSite: SiteModelBuilder = async (source, siteRoot) => {
   const { files } = source;
