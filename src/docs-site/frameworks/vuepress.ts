@@ -170,6 +170,7 @@ export const buildVuePressSite: SiteModelBuilder = async (source, siteRoot) => {
   const isExpected = createCheckoutCoverage(files.paths);
   const ignored = await readGitIgnored(files);
 
+  const exactRoutesFolded = new Set([...exactRoutes].map((route) => route.toLowerCase()));
   const folders = listFolders(files.paths);
   const lookup = (route: string): LinkTarget | null => {
     const withoutBase = base !== '' && route.startsWith(`${base}/`) ? route.slice(base.length) : route;
@@ -238,7 +239,12 @@ export const buildVuePressSite: SiteModelBuilder = async (source, siteRoot) => {
     if (found?.kind === 'file' && kind === 'link' && /(\.md|\.html|\/)$/.test(path)) {
       const withoutBase = base !== '' && target.startsWith(`${base}/`) ? target.slice(base.length) : target;
       const route = inferRoutePath(withoutBase.replace(/(^|\/)index\.html$/, '$1'));
-      if (!exactRoutes.has(route) && !exactRoutes.has(decodePath(route)))
+      // VuePress 1's vue-router 3 matches routes without case; VuePress 2 looks its routes up exactly.
+      const known =
+        major === 1
+          ? (candidate: string) => exactRoutesFolded.has(candidate.toLowerCase())
+          : (candidate: string) => exactRoutes.has(candidate);
+      if (!known(route) && !known(decodePath(route)))
         return {
           kind: 'broken',
           reason: `no page is served at ${route} (the page is at ${pageRoutes.get(found.file) ?? 'another route'})`,
