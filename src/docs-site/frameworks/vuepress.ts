@@ -352,6 +352,11 @@ export const buildVuePressSite: SiteModelBuilder = async (source, siteRoot) => {
     index?: number,
   ): void => {
     if (depth > maximumDepth || entries.length >= maximumEntries) return;
+    // vuepress-theme-hope's `'structure'`: the folder's pages, listed by the theme.
+    if (item === 'structure') {
+      computed('a sidebar the theme builds from a folder');
+      return;
+    }
     if (typeof item === 'string') {
       push(item, joinPrefix(prefix, item), groups, parent, index ?? '');
       return;
@@ -363,6 +368,11 @@ export const buildVuePressSite: SiteModelBuilder = async (source, siteRoot) => {
           push(child[0], joinPrefix(prefix, child[0]), groups, child, 0);
         else visit(child, prefix, groups, depth + 1, item, position);
       }
+      return;
+    }
+    // vuepress-theme-hope's typing helpers (`sidebar({...})`, `navbar([...])`) hold the value itself.
+    if (item instanceof CallValue && configHelpers.test(item.callee) && item.arguments_.length === 1) {
+      visit(item.arguments_[0], prefix, groups, depth + 1, parent, index);
       return;
     }
     if (item instanceof UnknownValue || item instanceof CallValue) {
@@ -387,8 +397,9 @@ export const buildVuePressSite: SiteModelBuilder = async (source, siteRoot) => {
     }
   };
   const readTheme = (options: Record<string, unknown>, groups: string[]) => {
-    const sidebar = options.sidebar;
-    for (const value of [sidebar, options.navbar ?? options.nav])
+    const sidebar = unwrapHelper(options.sidebar);
+    if (sidebar === 'structure') computed('a sidebar the theme builds from the folders');
+    for (const value of [sidebar, unwrapHelper(options.navbar ?? options.nav)])
       if (value instanceof UnknownValue || value instanceof CallValue)
         computed(value instanceof UnknownValue ? value.reason : `a call to ${value.callee}`);
     if (Array.isArray(sidebar)) {
@@ -400,11 +411,12 @@ export const buildVuePressSite: SiteModelBuilder = async (source, siteRoot) => {
       for (const [prefix, value] of Object.entries(sidebar)) {
         if (value === 'auto' || value === 'heading' || value === false) continue;
         // A sidebar computed by code may list any page under its prefix.
-        if (!(value instanceof UnknownValue || value instanceof CallValue)) sidebarPrefixes.push(prefix);
+        if (!(value instanceof UnknownValue || value instanceof CallValue || value === 'structure'))
+          sidebarPrefixes.push(prefix);
         visit(value, prefix, [...groups, 'sidebar', prefix], 0);
       }
     }
-    const nav = options.navbar ?? options.nav;
+    const nav = unwrapHelper(options.navbar ?? options.nav);
     // Navbar links are resolved from `/` (VuePress 2's `resolveNavbarItem` gets no prefix).
     if (Array.isArray(nav)) visit(nav, '/', [...groups, 'nav'], 0);
   };
@@ -512,7 +524,8 @@ function themeOptionsOf(config: Record<string, unknown>, major: 1 | 2): Record<s
   }
   const theme = config.theme;
   if (theme === undefined) return {};
-  if (theme instanceof CallValue && /^(defaultTheme|default)$/.test(theme.callee)) {
+  // vuepress-theme-hope reads the default theme's sidebar and navbar shapes (plus `structure`).
+  if (theme instanceof CallValue && /^(defaultTheme|default|hopeTheme)$/.test(theme.callee)) {
     const options = theme.arguments_[0];
     if (options === undefined) return {};
     return isPlainRecord(options) && !hasUnknownSpread(options) ? options : null;
@@ -583,4 +596,14 @@ function v1Normalize(path: string): string {
     // As written.
   }
   return decoded.replace(/#.*$/, '').replace(/\.(md|html)$/, '');
+}
+
+/** vuepress-theme-hope's and the default theme's typing helpers, which return their argument. */
+const configHelpers =
+  /^(sidebar|navbar|arraySidebar|objectSidebar|defineSidebarConfig|defineNavbarConfig|defineSidebarArrayConfig|defineSidebarObjectConfig|defineNavbarArrayConfig)$/;
+
+function unwrapHelper(value: unknown): unknown {
+  return value instanceof CallValue && configHelpers.test(value.callee) && value.arguments_.length === 1
+    ? value.arguments_[0]
+    : value;
 }
