@@ -23,7 +23,8 @@ describe('VuePress sites', () => {
         'docs/.vuepress/configs/sidebar.ts':
           "export const sidebarEn = {\n  '/guide/': [\n    { text: 'Guide', children: ['/guide/README.md', '/guide/getting-started.md', '/guide/gone.md'] },\n  ],\n}\n",
         'docs/.vuepress/public/logo.png': '',
-        'docs/README.md': '# Home\n\n[Start](./guide/getting-started.md#install)\n[Guide](/guide/)\n',
+        'docs/README.md':
+          '---\nhome: true\nactions:\n  - text: Get Started\n    link: /guide/getting-started.html\n  - text: Gone\n    link: /guide/gone.html\n---\n\n[Start](./guide/getting-started.md#install)\n[Guide](/guide/)\n',
         'docs/guide/README.md':
           '# Guide\n\n[Start](getting-started.html)\n[Missing](./missing.md)\n[Logo](/logo.png)\n[Raw](/guide/getting-started)\n',
         'docs/guide/getting-started.md':
@@ -39,6 +40,8 @@ describe('VuePress sites', () => {
       problems.map((problem) => `${problem.file}:${problem.line} ${problem.message}`),
       [
         'docs/.vuepress/configs/sidebar.ts:3 Navigation entry "/guide/gone.md" names no page',
+        // The home page's hero buttons (front matter `actions`).
+        'docs/README.md:7 Navigation entry "/guide/gone.html" names no page',
         'docs/guide/README.md:4 Broken link "./missing.md": no page is served at /guide/missing',
         // A folder route for a page that is a file: VuePress's router serves `/guide/getting-started.html` only.
         'docs/guide/getting-started.md:5 Broken link "./getting-started/": no page is served at /guide/getting-started/ (the page is at /guide/getting-started.html)',

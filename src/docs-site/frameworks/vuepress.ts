@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import { parseDocument } from 'yaml';
+import { ConfigLines } from '../config-lines.ts';
 import { generatedPlace, readGitIgnored } from '../git-ignored.ts';
 import { CallValue, hasUnknownSpread, isPlainRecord, UnknownValue } from '../javascript-config.ts';
 import { ModuleLines } from '../javascript-modules.ts';
@@ -440,6 +441,34 @@ export const buildVuePressSite: SiteModelBuilder = async (source, siteRoot) => {
     if (isPlainRecord(themeOptions.locales)) {
       for (const [locale, options] of Object.entries(themeOptions.locales)) {
         if (isPlainRecord(options)) readTheme(options, locale === '/' ? [] : [locale]);
+      }
+    }
+  }
+
+  // The home page's buttons (the default theme's and theme-hope's hero): VuePress 1's `actionLink`,
+  // VuePress 2's `actions: [{ text, link }]` in the front matter, links a reader follows like a nav's.
+  if (themeOptions !== null) {
+    for (const page of pages.keys()) {
+      const frontMatter = (await source.pageFacts(page))?.frontMatter;
+      if (frontMatter === null || frontMatter === undefined) continue;
+      const links = [
+        frontMatter.actionLink,
+        ...(Array.isArray(frontMatter.actions)
+          ? frontMatter.actions.map((action) => (isPlainRecord(action) ? action.link : undefined))
+          : []),
+      ].filter((link): link is string => typeof link === 'string' && !isExternalUrl(link));
+      if (links.length === 0) continue;
+      const pageLines = new ConfigLines((await files.read(page)) ?? '');
+      const folder = (pageRoutes.get(page) ?? '/').replace(/[^/]*$/, '');
+      for (const link of links.slice(0, 50)) {
+        if (entries.length >= maximumEntries) break;
+        entries.push({
+          reference: link,
+          file: page,
+          line: pageLines.lineOf(link),
+          groups: ['home'],
+          target: resolveItem(joinPrefix(folder, link)),
+        });
       }
     }
   }
