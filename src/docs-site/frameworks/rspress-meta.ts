@@ -209,6 +209,16 @@ export async function readRspressMeta(
           : isPlainRecord(item) && typeof item.name === 'string'
             ? item.name
             : null;
+      // Rspress 2 stops on a file or folder entry without a name ("The file name ... is not a string").
+      if (major === 2 && name === null && ['file', 'dir', 'dir-section-header'].includes(String(type))) {
+        problems.push({
+          file: listing.file,
+          line: node === undefined ? 1 : listing.lines.lineAt(node.offset),
+          message: `${listing.file}: a \`${String(type)}\` entry without a \`name\`; Rspress stops`,
+          key: `configuration\0meta name ${index}`,
+        });
+        continue;
+      }
       if (type === 'file' && name !== null) {
         // A name with its extension that names no file is dropped from the sidebar without a word,
         // or shows the page its route serves (`a.mdx` for `a.md`); one without fails the build.

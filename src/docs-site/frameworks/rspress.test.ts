@@ -286,4 +286,25 @@ export default defineConfig({ lang: 'en', locales: [{ lang: 'en' }, { lang: 'zh'
     assert.deepEqual(spread.problems, []);
     assert.ok(spread.model.unsupported.some((line) => line.includes('partly computed')));
   });
+
+  it('checks a home page’s hero and feature links, and stops on a _meta.json entry without a name', async () => {
+    const { problems } = await analyze(
+      memoryFiles({
+        'rspress.config.ts':
+          "import { defineConfig } from '@rspress/core';\nexport default defineConfig({});\n",
+        // felixmosh/bull-board's home links its guide and a demo app the build copies to `/demo/`.
+        'docs/index.md':
+          '---\npageType: home\nhero:\n  actions:\n    - text: Start\n      link: /guide/start\n    - text: Demo\n      link: /demo/\n    - text: Gone\n      link: /guide/gone\nfeatures:\n  - title: API\n    link: /guide/start#api\n---\n',
+        'docs/guide/start.md': '# Start\n',
+        'docs/guide/_meta.json': '[\n  "start",\n  { "type": "file", "label": "Nameless" }\n]\n',
+      }),
+    );
+    assert.deepEqual(
+      problems.map((problem) => `${problem.file}:${problem.line} ${problem.message}`),
+      [
+        'docs/guide/_meta.json:3 docs/guide/_meta.json: a `file` entry without a `name`; Rspress stops',
+        'docs/index.md:10 Navigation entry "/guide/gone" names no page',
+      ],
+    );
+  });
 });

@@ -1,12 +1,27 @@
 import { posix } from 'node:path';
 import { RE2JS } from 're2js';
+import { ConfigLines } from '../config-lines.ts';
 import { generatedPlace, readGitIgnored } from '../git-ignored.ts';
 import { readHeadingAnchors } from '../heading-anchors.ts';
 import { hasUnknownSpread, isPlainRecord, UnknownValue } from '../javascript-config.ts';
 import { ModuleLines } from '../javascript-modules.ts';
-import { folderOf, isExternalUrl, isWithin, joinInside, relativeTo, splitUrl } from '../link-urls.ts';
+import {
+  folderOf,
+  isExternalUrl,
+  isWithin,
+  joinInside,
+  listFolders,
+  relativeTo,
+  splitUrl,
+} from '../link-urls.ts';
 import { majorOf, nearestDependencies } from '../package-dependencies.ts';
-import type { LinkTarget, SiteModel, SiteModelBuilder, SiteProblem } from '../site-model.ts';
+import {
+  type LinkTarget,
+  navigationTarget,
+  type SiteModel,
+  type SiteModelBuilder,
+  type SiteProblem,
+} from '../site-model.ts';
 import { createCheckoutCoverage } from './checkout-coverage.ts';
 import { filePathValue } from './docusaurus-config.ts';
 import { type RspressLayout, readRspressMeta } from './rspress-meta.ts';
@@ -354,6 +369,56 @@ export const buildRspressSite: SiteModelBuilder = async (source, siteRoot) => {
     configFiles.push(...meta.files);
     needsNavigationEntry = meta.needsNavigationEntry;
     navigationFileFor = meta.navigationFileFor;
+  }
+
+  const pageFolders = listFolders([...pages.keys()]);
+  const inPageFolder = (route: string): boolean => {
+    const folder = posix.dirname(`/${route.replace(/^\/+/, '').replace(/(?<!\/)\/+$/, '')}`).slice(1);
+    if (folder === '') return false;
+    return [layout.version, layout.lang, ''].some((prefix) => {
+      const path = joinInside(docsRoot, [prefix, folder].filter((part) => part !== '').join('/'));
+      return path !== null && pageFolders.has(path);
+    });
+  };
+  // A home page's hero buttons and feature cards (`pageType: home`; HomeHero renders `hero.actions`
+  // as links, written with or without the page's language prefix).
+  for (const page of pages.keys()) {
+    const frontMatter = (await source.pageFacts(page))?.frontMatter;
+    if (frontMatter?.pageType !== 'home') continue;
+    const hero = isPlainRecord(frontMatter.hero) ? frontMatter.hero : {};
+    const links = [
+      ...(Array.isArray(hero.actions) ? hero.actions : []),
+      ...(Array.isArray(frontMatter.features) ? frontMatter.features : []),
+    ]
+      .map((item) => (isPlainRecord(item) ? item.link : undefined))
+      .filter(
+        (link): link is string => typeof link === 'string' && !isExternalUrl(link) && link.startsWith('/'),
+      )
+      .slice(0, 50);
+    if (links.length === 0) continue;
+    const pageLines = new ConfigLines((await files.read(page)) ?? '');
+    const fromRelative = relativeTo(docsRoot, page);
+    for (const link of links) {
+      const asWritten = resolveRoute(link);
+      const target =
+        asWritten.kind === 'broken' ? resolveRoute(prefixLink(link, fromRelative, layout)) : asWritten;
+      navigation.entries.push({
+        reference: link,
+        file: page,
+        line: pageLines.lineOf(link),
+        groups: ['home'],
+        // A route outside every folder of pages may be a build output (bull-board copies a demo app
+        // to `/demo/`); one inside a folder of pages that names none is a broken link.
+        target: navigationTarget(
+          target.kind === 'broken' &&
+            (!prefixesKnown ||
+              generatedPage(routePathOf(link, layout, extensions)) !== null ||
+              !inPageFolder(routePathOf(link, layout, extensions)))
+            ? { kind: 'unchecked', reason: 'a route this check cannot tell' }
+            : target,
+        ),
+      });
+    }
   }
 
   let exampleLink: string | null = null;
