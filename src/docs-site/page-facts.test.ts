@@ -162,4 +162,22 @@ describe('links written by a template language', () => {
       ],
     );
   });
+
+  it('reads no link in an MDX comment, a markdown-it-video embed or a Vue binding', () => {
+    // Shapes from ipfs/ipfs-docs (`@[youtube](id)`), xugaoyi/vuepress-theme-vdoing (`:href`) and
+    // web-infra-dev/rspress's own pages (links left in `{/* */}` comments).
+    const mdx = readPageFacts('{/*\n[old](/removed)\n*/}\n[kept](/kept)\n', 'mdx');
+    assert.deepEqual(
+      mdx.links.map((link) => `${link.line} ${link.url}`),
+      ['4 /kept'],
+    );
+    const markdown = readPageFacts(
+      '@[youtube](Z5zNPwMDYGg)\n\n<a :href="qqUrl">QQ</a> <a href="/real">x</a>\n',
+      'commonmark',
+    );
+    assert.deepEqual(
+      markdown.links.map((link) => `${link.line} ${link.url}`),
+      ['3 /real'],
+    );
+  });
 });

@@ -110,7 +110,7 @@ export const buildRspressSite: SiteModelBuilder = async (source, siteRoot) => {
 
   const route = isPlainRecord(config.route) ? config.route : {};
   const extensions = Array.isArray(route.extensions)
-    ? route.extensions.filter((extension): extension is string => typeof extension === 'string')
+    ? route.extensions.filter((extension): extension is string => typeof extension === 'string').slice(0, 20)
     : defaultExtensions;
   const excluded = compileIgnoreGlobs(stringList(route.exclude));
   // Rspress 2 leaves out names starting with one `_` (`**/_[^_]*`); Rspress 1 had no such convention.
@@ -399,6 +399,7 @@ export const buildRspressSite: SiteModelBuilder = async (source, siteRoot) => {
     const pageLines = new ConfigLines((await files.read(page)) ?? '');
     const fromRelative = relativeTo(docsRoot, page);
     for (const link of links) {
+      const served = routePathOf(link, layout, extensions);
       const asWritten = resolveRoute(link);
       const target =
         asWritten.kind === 'broken' ? resolveRoute(prefixLink(link, fromRelative, layout)) : asWritten;
@@ -411,9 +412,7 @@ export const buildRspressSite: SiteModelBuilder = async (source, siteRoot) => {
         // to `/demo/`); one inside a folder of pages that names none is a broken link.
         target: navigationTarget(
           target.kind === 'broken' &&
-            (!prefixesKnown ||
-              generatedPage(routePathOf(link, layout, extensions)) !== null ||
-              !inPageFolder(routePathOf(link, layout, extensions)))
+            (!prefixesKnown || generatedPage(served) !== null || !inPageFolder(served))
             ? { kind: 'unchecked', reason: 'a route this check cannot tell' }
             : target,
         ),

@@ -80,8 +80,6 @@ export const buildVuePressSite: SiteModelBuilder = async (source, siteRoot) => {
     configFiles.splice(0, 1, ...(main.modules?.files ?? [configFile]));
     lines = new ModuleLines(main.modules ?? { files: [configFile], texts: new Map() });
   }
-  if (!known)
-    unsupported.push(`${configFile}: the configuration is partly computed by code; navigation is unchecked`);
   const major = await vuepressMajor(files, siteRoot, configFile);
   const base = typeof config.base === 'string' ? `/${trimSlashes(config.base)}`.replace(/^\/$/, '') : '';
   if (Array.isArray(config.pagePatterns))
@@ -172,19 +170,24 @@ export const buildVuePressSite: SiteModelBuilder = async (source, siteRoot) => {
   const ignored = await readGitIgnored(files);
 
   const exactRoutesFolded = new Set([...exactRoutes].map((route) => route.toLowerCase()));
+  const withoutBase = (route: string) =>
+    base !== '' && route.startsWith(`${base}/`) ? route.slice(base.length) : route;
+  /** Where the build writes the page of `route`, when the `.gitignore` names that place (typedoc). */
+  const generatedFor = (route: string) =>
+    generatedPlace(ignored, `${siteRoot === '' ? '' : `${siteRoot}/`}${routeKey(route).replace(/^\/+/, '')}`);
   const folders = listFolders(files.paths);
-  const lookup = (route: string): LinkTarget | null => {
-    const withoutBase = base !== '' && route.startsWith(`${base}/`) ? route.slice(base.length) : route;
-    const found = routes.lookup(routeKey(withoutBase)) ?? routes.lookup(withoutBase);
+  const lookup = (written: string): LinkTarget | null => {
+    const route = withoutBase(written);
+    const found = routes.lookup(routeKey(route)) ?? routes.lookup(route);
     if (found !== null) return found;
-    if (isNetlifyRedirect(withoutBase)) return { kind: 'served', reason: 'a redirect the server answers' };
-    if (generatedRoutes.some((prefix) => `${withoutBase}/`.startsWith(prefix)))
+    if (isNetlifyRedirect(route)) return { kind: 'served', reason: 'a redirect the server answers' };
+    if (generatedRoutes.some((prefix) => `${route}/`.startsWith(prefix)))
       return { kind: 'unchecked', reason: 'a page the theme or a blog plugin writes' };
     // vuepress-theme-hope writes a catalog page for a folder without a README.
     if (
       generatedRoutes.length > 0 &&
-      withoutBase.endsWith('/') &&
-      folders.has(joinInside(siteRoot, trimSlashes(withoutBase)) ?? '')
+      route.endsWith('/') &&
+      folders.has(joinInside(siteRoot, trimSlashes(route)) ?? '')
     )
       return { kind: 'unchecked', reason: 'a catalog page the theme writes for the folder' };
     if (patternPermalinks)
@@ -210,7 +213,7 @@ export const buildVuePressSite: SiteModelBuilder = async (source, siteRoot) => {
     const reference = resolveFileReference(files, from, path);
     if (reference !== null && !pages.has(reference.file) && isAssetPath(path)) {
       // A link (not an image) to a file that is no page: VuePress copies only its public files.
-      if (kind === 'link' && !path.startsWith('/') && isAssetPath(path) && isExpected(reference.file))
+      if (kind === 'link' && !path.startsWith('/') && isExpected(reference.file))
         return {
           kind: 'broken',
           reason: `${reference.file} is not published: VuePress serves pages and its public folder only`,
@@ -238,8 +241,7 @@ export const buildVuePressSite: SiteModelBuilder = async (source, siteRoot) => {
     // `x/README.md`, or `x/` for `x.md`, is a 404 (the router takes only the page's route and its
     // inferred path).
     if (found?.kind === 'file' && kind === 'link' && /(\.md|\.html|\/)$/.test(path)) {
-      const withoutBase = base !== '' && target.startsWith(`${base}/`) ? target.slice(base.length) : target;
-      const route = inferRoutePath(withoutBase.replace(/(^|\/)index\.html$/, '$1'));
+      const route = inferRoutePath(withoutBase(target).replace(/(^|\/)index\.html$/, '$1'));
       // VuePress 1's vue-router 3 matches routes without case; VuePress 2 looks its routes up exactly.
       const known =
         major === 1
@@ -255,18 +257,15 @@ export const buildVuePressSite: SiteModelBuilder = async (source, siteRoot) => {
     if (!baseKnown && path.startsWith('/'))
       return { kind: 'unchecked', reason: "the site's base is set by code; the link may include it" };
     if (isAssetPath(path)) return { kind: 'unchecked', reason: `no file for ${path}` };
-    const generated = generatedPlace(
-      ignored,
-      `${siteRoot === '' ? '' : `${siteRoot}/`}${routeKey(target).replace(/^\/+/, '')}`,
-    );
+    const generated = generatedFor(target);
     if (generated !== null)
       return { kind: 'unchecked', reason: `${generated} is written by the build (the .gitignore names it)` };
     return { kind: 'broken', reason: `no page is served at ${routeKey(target) || '/'}` };
   };
 
   // Navigation: VuePress 1's `themeConfig` (`sidebar`, `nav`, `locales`), VuePress 2's default theme
-  // (`theme: defaultTheme({ sidebar, navbar, locales })`). Other themes (vuepress-theme-hope's
-  // structure sidebars) build navigation their own way: unchecked, said so.
+  // and vuepress-theme-hope (`theme: defaultTheme({ sidebar, navbar, locales })`). Other themes
+  // (vdoing's) build navigation their own way: unchecked, said so.
   const entries: NavigationEntry[] = [];
   const sidebarPrefixes: string[] = [];
   // VuePress 1 takes a local theme (`.vuepress/theme/`) before the configured one; one that extends
@@ -290,11 +289,7 @@ export const buildVuePressSite: SiteModelBuilder = async (source, siteRoot) => {
     const { path } = splitUrl(link);
     const found = lookup(path);
     if (found !== null) return navigationTarget(found);
-    const generated = generatedPlace(
-      ignored,
-      `${siteRoot === '' ? '' : `${siteRoot}/`}${routeKey(path).replace(/^\/+/, '')}`,
-    );
-    if (generated !== null || !baseKnown)
+    if (generatedFor(path) !== null || !baseKnown)
       return { unchecked: 'a page the build writes, or under a base set by code' };
     return null;
   };
@@ -421,22 +416,19 @@ export const buildVuePressSite: SiteModelBuilder = async (source, siteRoot) => {
     // Navbar links are resolved from `/` (VuePress 2's `resolveNavbarItem` gets no prefix).
     if (Array.isArray(nav)) visit(nav, '/', [...groups, 'nav'], 0);
   };
-  if (!known || themeOptions === null) {
+  if (themeOptions === null) {
     entries.push({
       reference: '(computed)',
       file: configFile,
       line: 1,
       groups: [],
-      target: {
-        unchecked:
-          themeOptions === null ? 'a theme whose navigation is not read' : 'configuration computed by code',
-      },
+      target: { unchecked: 'a theme whose navigation is not read' },
     });
-    if (themeOptions === null)
-      unsupported.push(
-        `${configFile}: the theme's navigation is not read (only the default theme's is); it is unchecked`,
-      );
-  } else {
+    unsupported.push(
+      `${configFile}: the theme's navigation is not read (only the default theme's and theme-hope's are); it is unchecked`,
+    );
+  } else if (!known) computed('configuration computed by code');
+  else {
     readTheme(themeOptions, []);
     if (isPlainRecord(themeOptions.locales)) {
       for (const [locale, options] of Object.entries(themeOptions.locales)) {
@@ -542,13 +534,7 @@ function joinPrefix(prefix: string, path: string): string {
  */
 function themeOptionsOf(config: Record<string, unknown>, major: 1 | 2): Record<string, unknown> | null {
   if (major === 1) {
-    const theme = config.theme;
-    // VuePress's own docs theme (`@vuepress/vue`) extends the default one.
-    if (
-      theme !== undefined &&
-      !(typeof theme === 'string' && /^(@vuepress\/(theme-)?(default|vue)|default)$/.test(theme))
-    )
-      return null;
+    if (themeKind(config, major) === 'other') return null;
     return isPlainRecord(config.themeConfig) ? config.themeConfig : {};
   }
   const theme = config.theme;
@@ -609,12 +595,12 @@ function trimSlashes(text: string): string {
 function themeKind(config: Record<string, unknown>, major: 1 | 2): 'default' | 'other' {
   const theme = config.theme;
   if (theme === undefined) return 'default';
-  if (major === 1)
-    return typeof theme === 'string' && /^(@vuepress\/(theme-)?(default|vue)|default)$/.test(theme)
-      ? 'default'
-      : 'other';
+  if (major === 1) return typeof theme === 'string' && defaultThemeNames.test(theme) ? 'default' : 'other';
   return theme instanceof CallValue && /^(defaultTheme|default)$/.test(theme.callee) ? 'default' : 'other';
 }
+
+/** VuePress 1's default theme by name, and VuePress's own docs theme (`@vuepress/vue`), which extends it. */
+const defaultThemeNames = /^(@vuepress\/(theme-)?(default|vue)|default)$/;
 
 /** VuePress 1's `normalize`: decoded, without the fragment and a `.md`/`.html` ending. */
 function v1Normalize(path: string): string {
