@@ -22,6 +22,7 @@ const frameworkNames: Record<DocsFramework, string> = {
   antora: 'Antora (AsciiDoc)',
   quarto: 'Quarto',
   myst: 'MyST (Jupyter Book 2)',
+  docfx: 'DocFX',
   markdown: 'plain Markdown',
 };
 

@@ -169,6 +169,14 @@ const signatures: Signature[] = [
     siteRoot: folderOfFile,
     confirm: (text) => /^name[ \t]*:/m.test(text),
   },
+  // DocFX (https://dotnet.github.io/docfx/reference/docfx-json-reference.html): `docfx.json` with a
+  // `build` or `metadata` section.
+  {
+    framework: 'docfx',
+    pattern: /(^|\/)docfx\.json$/,
+    siteRoot: folderOfFile,
+    confirm: (text) => /"(build|metadata)"\s*:/.test(text),
+  },
   // Jekyll (GitHub Pages): many repositories carry a `_config.yml` for a theme beside another site.
   {
     framework: 'jekyll',

@@ -24,7 +24,8 @@ import {
  * before the Markdown) or `hugo` (`ref` and `relref` shortcodes): see template-links.ts. Sphinx
  * pages are `rst` (reStructuredText, rst-facts.ts) or `myst` (MyST Markdown, myst-facts.ts);
  * Antora's are `asciidoc` (asciidoc-facts.ts); Quarto's `quarto` (Pandoc Markdown, as `commonmark`, and
- * `{{< include file.qmd >}}` shortcodes). Jupyter notebooks (`.ipynb`) of Sphinx and Quarto sites are
+ * `{{< include file.qmd >}}` shortcodes); DocFX's `docfx` (CommonMark with DocFX Flavored Markdown's
+ * includes, code snippets and `:::image` blocks: `readDocfxExtensions`). Jupyter notebooks (`.ipynb`) of Sphinx and Quarto sites are
  * `myst-notebook` and `quarto-notebook`: their Markdown cells read as `myst` and `quarto`
  * (notebook-text.ts).
  */
@@ -39,6 +40,7 @@ export type MarkdownDialect =
   | 'myst'
   | 'asciidoc'
   | 'quarto'
+  | 'docfx'
   | 'myst-notebook'
   | 'quarto-notebook';
 
@@ -136,6 +138,7 @@ export function readPageFacts(text: string, dialect: MarkdownDialect): PageFacts
   if (dialect === 'mdx') readImports(body, codeLines, links);
   if (dialect === 'gitbook') readGitBookTags(body, codeLines, links);
   if (dialect === 'quarto') readQuartoIncludes(body, links);
+  if (dialect === 'docfx') readDocfxExtensions(body, codeLines, links);
   if (dialect === 'jekyll') for (const link of links) link.url = showLiquidUrl(link.url);
   if (dialect === 'hugo') for (const link of links) link.url = showHugoUrl(link.url);
   links.sort((left, right) => left.line - right.line);
@@ -395,6 +398,53 @@ function readQuartoIncludes(body: string, links: PageLink[]): void {
     const shown = text.replace(/(`+)[^`]*?\1/g, '').replace(/\{\{\{<[^<>]*>\}\}\}/g, '');
     for (const match of shown.matchAll(quartoIncludePattern)) {
       links.push({ url: (match[1] ?? '').replace(/^["']|["']$/g, ''), line: index + 1, kind: 'import' });
+    }
+  }
+}
+
+// DocFX Flavored Markdown (https://dotnet.github.io/docfx/docs/markdown.html): `[!INCLUDE [title](path)]`
+// includes a file, `[!code-csharp[name](path)]` a code snippet; Learn's triple-colon blocks
+// (`:::image source="media/x.png":::`, `:::code source="x.cs":::`) name files by attribute.
+const docfxInclusionPattern =
+  /\[!(include|code(?:-[\w#+.-]{1,40})?)[ \t]*\[[^\]\n]{0,500}\]\([ \t]*([^)\s]+)[^)\n]{0,500}\)\]/gi;
+const docfxTripleColonPattern = /^[ \t>]*:::[ \t]*(image|code|video)\b(.{0,2000}?):::/i;
+const docfxSourcePattern = /\b(source|lightbox)[ \t]*=[ \t]*"([^"\n]*)"/g;
+// No include or block is kilobytes long; longer lines are not searched (hostile pages).
+const maximumDocfxLine = 4_096;
+
+/**
+ * DocFX's includes and code snippets as `import` links (titled `include` or `code`, for the model to
+ * tell them apart) in place of the ordinary link markdown-it reads inside them; the files
+ * `:::image` and `:::code` blocks name, as `image` and `import` links. Outside code and inline code.
+ */
+function readDocfxExtensions(body: string, codeLines: ReadonlySet<number>, links: PageLink[]): void {
+  if (!body.includes('[!') && !body.includes(':::')) return;
+  for (const [index, text] of body.split('\n').entries()) {
+    if (codeLines.has(index) || text.length > maximumDocfxLine) continue;
+    const line = index + 1;
+    const outsideCode = text.includes('`') ? text.replace(/(`+)[^`]*?\1/g, '') : text;
+    if (outsideCode.includes('[!')) {
+      for (const match of outsideCode.matchAll(docfxInclusionPattern)) {
+        const url = match[2] ?? '';
+        const title = (match[1] ?? '').toLowerCase() === 'include' ? 'include' : 'code';
+        // markdown-it read the `[title](path)` inside as a link (or, after `!`, an image): not one.
+        const read = links.findIndex(
+          (link) => link.line === line && link.url === url && link.kind !== 'import',
+        );
+        if (read >= 0) links.splice(read, 1);
+        links.push({ url, line, kind: 'import', title });
+      }
+    }
+    const block = outsideCode.includes(':::') ? docfxTripleColonPattern.exec(outsideCode) : null;
+    if (block === null) continue;
+    const kind = (block[1] ?? '').toLowerCase();
+    if (kind === 'video') continue;
+    for (const match of (block[2] ?? '').matchAll(docfxSourcePattern)) {
+      const url = match[2] ?? '';
+      if (url === '') continue;
+      links.push(
+        kind === 'image' ? { url, line, kind: 'image' } : { url, line, kind: 'import', title: 'code' },
+      );
     }
   }
 }

@@ -26,6 +26,7 @@ export type DocsFramework =
   | 'antora'
   | 'quarto'
   | 'myst'
+  | 'docfx'
   | 'markdown';
 
 /** The repository's files as a model reads them (a worktree, a commit, or either with changes on top). */
@@ -43,7 +44,10 @@ export interface PageLink {
   line: number;
   /** `link`: Markdown link or definition; `image`; `html`: an `href`/`src` attribute; `import`: an MDX import. */
   kind: 'link' | 'image' | 'html' | 'import';
-  /** A Markdown link's or image's title, when it has one (Docsify's `':include'`, `':ignore'`). */
+  /**
+   * A Markdown link's or image's title, when it has one (Docsify's `':include'`, `':ignore'`); for
+   * DocFX's `import` links, what names the file: `include` (`[!INCLUDE]`) or `code` (a code snippet).
+   */
   title?: string;
   /** Written under an AsciiDoc preprocessor condition (`ifdef::`, `ifeval::`): rendered in some builds only. */
   conditional?: boolean;

@@ -1,5 +1,6 @@
 import type { DocsFramework, SiteModelBuilder } from '../site-model.ts';
 import { buildAntoraSite } from './antora.ts';
+import { buildDocfxSite } from './docfx.ts';
 import { buildDocsifySite } from './docsify.ts';
 import { buildDocusaurusSite } from './docusaurus.ts';
 import { buildFumadocsSite } from './fumadocs.ts';
@@ -40,5 +41,6 @@ export const siteModelBuilders: Readonly<Record<DocsFramework, SiteModelBuilder>
   antora: buildAntoraSite,
   quarto: buildQuartoSite,
   myst: buildMystSite,
+  docfx: buildDocfxSite,
   markdown: buildMarkdownSite,
 };

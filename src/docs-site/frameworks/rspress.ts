@@ -2,6 +2,7 @@ import { posix } from 'node:path';
 import { RE2JS } from 're2js';
 import { ConfigLines } from '../config-lines.ts';
 import { generatedPlace, readGitIgnored } from '../git-ignored.ts';
+import { expandBraces } from '../glob-braces.ts';
 import { readHeadingAnchors } from '../heading-anchors.ts';
 import { hasUnknownSpread, isPlainRecord, UnknownValue } from '../javascript-config.ts';
 import { ModuleLines } from '../javascript-modules.ts';
@@ -612,25 +613,4 @@ function compileIgnoreGlobs(patterns: readonly string[]): (path: string) => bool
     })
     .filter((expression) => expression !== null);
   return (path) => expressions.some((expression) => expression.matches(path));
-}
-
-/** `a/{b,c}/d` as its alternatives (no nesting), at most 32, expanded group by group (8 groups). */
-function expandBraces(pattern: string): string[] {
-  let results = [''];
-  let rest = pattern;
-  for (let group = 0; group < 8; group += 1) {
-    const open = rest.indexOf('{');
-    const close = open < 0 ? -1 : rest.indexOf('}', open);
-    if (close < 0) break;
-    const choices = rest
-      .slice(open + 1, close)
-      .split(',')
-      .slice(0, 32);
-    const before = rest.slice(0, open);
-    results = results
-      .flatMap((result) => choices.map((choice) => `${result}${before}${choice}`))
-      .slice(0, 32);
-    rest = rest.slice(close + 1);
-  }
-  return results.map((result) => `${result}${rest}`);
 }
