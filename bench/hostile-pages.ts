@@ -35,6 +35,8 @@ const pages: Array<[string, MarkdownDialect, string]> = [
   ['MDX: comment openers never closed', 'mdx', repeat('{/*')],
   ['MDX: links after comment openers', 'mdx', repeat('{/* [a](b) ')],
   ['MDX: attributes and HTML comment openers', 'mdx', repeat('<a href="x"> <!--')],
+  ['DocFX: include openers never closed', 'docfx', repeat('[!include[a](b.md) [!INCLUDE[')],
+  ['DocFX: triple-colon image lines', 'docfx', repeat(':::image source="a.png" lightbox="b.png":::\n')],
   [
     'Notebook: strings 4,000 deep',
     'myst-notebook',
@@ -181,5 +183,37 @@ await time(`VuePress: a sidebar of ${entries.toLocaleString('en')} paths after 1
   site({
     'docs/.vuepress/config.js': `${'\n'.repeat(1_000_000)}module.exports = { themeConfig: { sidebar: [${Array.from({ length: entries }, (_, index) => `'/p${index}'`).join(',')}] } }\n`,
     'docs/README.md': '# Home\n',
+  }),
+);
+await time(`DocFX: 200 content globs of stars over ${(2000).toLocaleString('en')} pages`, () =>
+  site({
+    'docfx.json': JSON.stringify({
+      build: { content: [{ files: Array.from({ length: 200 }, () => `${'*'.repeat(500)}.md`) }] },
+    }),
+    ...Object.fromEntries(
+      Array.from({ length: 2000 }, (_, index) => [`d${index % 40}/p${index}.md`, '# P\n']),
+    ),
+  }),
+);
+await time(
+  `DocFX: a toc.yml of ${entries.toLocaleString('en')} items nested 30 deep and a toc.md of as many headings`,
+  () =>
+    site({
+      'docfx.json': '{"build": {"content": [{"files": ["**.md", "**/toc.yml", "**/toc.md"]}]}}',
+      'toc.yml': Array.from(
+        { length: entries },
+        (_, index) => `${'  '.repeat(index % 30)}- href: p${index}.md\n${'  '.repeat(index % 30)}  items:\n`,
+      ).join(''),
+      'guide/toc.md': Array.from(
+        { length: entries },
+        (_, index) => `${'#'.repeat(1 + (index % 6))} [P](p${index}.md)\n`,
+      ).join(''),
+      'index.md': '# Home\n',
+    }),
+);
+await time('DocFX: a link of 200,000 backslashes', () =>
+  site({
+    'docfx.json': '{"build": {"content": [{"files": ["**.md"]}]}}',
+    'index.md': `# Home\n\n[x](${'\\'.repeat(200_000)}a.md)\n`,
   }),
 );
