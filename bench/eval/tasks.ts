@@ -75,6 +75,7 @@ const rslibLinkingPages = [
 ].map((path) => `website/docs/en/${path}`);
 
 const vuepressDocs = committedSite('vuepress__docs');
+const docfxDocs = committedSite('dotnet__docfx');
 
 const changed = (result: TaskResult): Record<string, string> | string =>
   result.files ?? 'no branch was pushed';
@@ -1350,6 +1351,68 @@ export const evaluationTasks: EvaluationTask[] = [
       call('validate', {}),
       answer(
         'Renamed the Bundler page to docs/guide/bundlers.md: its navbar and sidebar entries (in their own modules) and the two English links now name it; the Chinese pages keep their own page.',
+      ),
+    ],
+  },
+  {
+    // DocFX's own site (dotnet/docfx): the page is listed in `docs/docs/toc.yml` by a path relative
+    // to it, and three pages link it by file path (one from the site's root folder, one with a
+    // fragment), each of which DocFX would warn of once the file is gone.
+    name: 'real-docfx-rename-page',
+    fixture: docfxDocs,
+    prompt:
+      'Rename docs/docs/table-of-contents.md to docs/docs/tables-of-contents.md, keeping the table of contents and every link to it working.',
+    check(result) {
+      const files = changed(result);
+      if (typeof files === 'string') return files;
+      if (
+        files['docs/docs/table-of-contents.md'] !== undefined ||
+        files['docs/docs/tables-of-contents.md'] !== docfxDocs['docs/docs/table-of-contents.md']
+      )
+        return 'the page is not at docs/docs/tables-of-contents.md, unchanged';
+      const renamed = (path: string, from: string, to: string) => docfxDocs[path]?.replace(from, to);
+      const expected: Record<string, string | undefined> = {
+        'docs/docs/toc.yml': renamed(
+          'docs/docs/toc.yml',
+          'href: table-of-contents.md',
+          'href: tables-of-contents.md',
+        ),
+        'docs/index.md': renamed(
+          'docs/index.md',
+          '(docs/table-of-contents.md)',
+          '(docs/tables-of-contents.md)',
+        ),
+        'docs/docs/pdf.md': renamed(
+          'docs/docs/pdf.md',
+          '(./table-of-contents.md#',
+          '(./tables-of-contents.md#',
+        ),
+        'docs/docs/additional-languages.md': renamed(
+          'docs/docs/additional-languages.md',
+          '(./table-of-contents.md)',
+          '(./tables-of-contents.md)',
+        ),
+      };
+      for (const [path, text] of Object.entries(expected)) {
+        if (files[path] !== text) return `${path} does not name the page at its new path, or changed more`;
+      }
+      return unchangedExcept(result, docfxDocs, [
+        'docs/docs/table-of-contents.md',
+        'docs/docs/tables-of-contents.md',
+        ...Object.keys(expected),
+      ]);
+    },
+    script: [
+      call('move_file', { from: 'docs/docs/table-of-contents.md', to: 'docs/docs/tables-of-contents.md' }),
+      read('docs/index.md'),
+      edit('docs/index.md', '(docs/table-of-contents.md)', '(docs/tables-of-contents.md)'),
+      read('docs/docs/pdf.md'),
+      edit('docs/docs/pdf.md', '(./table-of-contents.md#', '(./tables-of-contents.md#'),
+      read('docs/docs/additional-languages.md'),
+      edit('docs/docs/additional-languages.md', '(./table-of-contents.md)', '(./tables-of-contents.md)'),
+      call('validate', {}),
+      answer(
+        'Renamed the table-of-contents page to docs/docs/tables-of-contents.md: its entry in docs/docs/toc.yml and the three pages that link it by path now name the new file.',
       ),
     ],
   },
