@@ -36,6 +36,12 @@ export interface AnchorRules {
    * heading the front matter's `title` slugged too.
    */
   rspress?: boolean;
+  /**
+   * Markdig's `AutoIdentifierOptions.GitHub` (DocFX): `LinkHelper.UrilizeAsGfm` of the heading's
+   * text (letters and digits lowercased, `-` and `_` kept, a space as `-`, all else dropped), an
+   * empty one `section`, repeats `-1`, `-2`.
+   */
+  markdig?: boolean;
 }
 
 /**
@@ -48,7 +54,7 @@ export interface AnchorRules {
  */
 export function readHeadingAnchors(text: string, rules: AnchorRules): PageAnchors {
   if (text.length > maximumCharacters) return { anchors: new Set(), complete: false };
-  const key = `${rules.mdx}|${rules.customIds}|${rules.maintainCase}|${rules.rspress === true}|${rules.always.join(' ')}`;
+  const key = `${rules.mdx}|${rules.customIds}|${rules.maintainCase}|${rules.rspress === true}|${rules.markdig === true}|${rules.always.join(' ')}`;
   return cachedAnchors(key, text, () => readAnchors(text, rules));
 }
 
@@ -63,6 +69,7 @@ function readAnchors(text: string, rules: AnchorRules): PageAnchors {
   const tokens = (mdx ? mdxParser : markdownParser).parse(body, {});
   const anchors = new Set<string>(rules.always);
   const slugger = new GithubSlugger();
+  const markdigIds = new Map<string, number>();
   let complete = true;
   let hasTitle = false;
   const codeLines = new Set<number>();
@@ -86,6 +93,10 @@ function readAnchors(text: string, rules: AnchorRules): PageAnchors {
           continue;
         }
         const title = plainText(token.children ?? []);
+        if (rules.markdig === true) {
+          anchors.add(uniqueId(markdigGfmId(title), markdigIds));
+          continue;
+        }
         // The last `{#` only, matched from there: a pattern from every `{#` was quadratic.
         const open = rules.customIds ? title.lastIndexOf('{#') : -1;
         const custom = open < 0 ? null : /^\{#([^}]+)\}\s*$/.exec(title.slice(open));
@@ -110,6 +121,41 @@ function readAnchors(text: string, rules: AnchorRules): PageAnchors {
     }
   }
   return { anchors, complete };
+}
+
+/** Markdig's `LinkHelper.UrilizeAsGfm`, code unit by code unit as .NET's `char.IsLetterOrDigit` reads them. */
+function markdigGfmId(text: string): string {
+  let id = '';
+  for (const unit of text) {
+    for (let index = 0; index < unit.length; index += 1) {
+      const character = unit[index] ?? '';
+      if (character === ' ') id += '-';
+      else if (character === '-' || character === '_' || /[\p{L}\p{Nd}]/u.test(character))
+        id += character.toLowerCase();
+    }
+  }
+  return id === '' ? 'section' : id;
+}
+
+/**
+ * `id`, or `id-1`, `id-2`, ... when the page has it already (Markdig's repeats). `taken` holds each
+ * id given with the next number to try after it, so a page of equal headings is not searched from
+ * `-1` every time.
+ */
+function uniqueId(id: string, taken: Map<string, number>): string {
+  let next = taken.get(id);
+  if (next === undefined) {
+    taken.set(id, 1);
+    return id;
+  }
+  let unique = `${id}-${next}`;
+  while (taken.has(unique)) {
+    next += 1;
+    unique = `${id}-${next}`;
+  }
+  taken.set(id, next + 1);
+  taken.set(unique, 1);
+  return unique;
 }
 
 /**

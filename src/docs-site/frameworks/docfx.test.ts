@@ -133,6 +133,25 @@ describe('DocFX sites', () => {
     );
   });
 
+  it('checks fragments against the ids DocFX gives headings, as its ValidateBookmark does', async () => {
+    const { problems } = await analyze(
+      memoryFiles({
+        'docfx.json': '{"build": {"content": [{"files": ["**.md"]}]}}\n',
+        'config.md':
+          '# Configuration\n\n## ⚙️ Changes to `Client`\n\n### HttpRequest\n\n### HttpRequest\n\n## <a name="custom"></a>Custom\n\n## C# & .NET: v2.0\n',
+        'usage.md':
+          '# Usage\n\n[a](config.md#-changes-to-client)\n[b](config.md#httprequest-1)\n[c](config.md#custom)\n[d](config.md#c--net-v20)\n[e](config.md#top)\n[f](config.md#HttpRequest)\n[g](#usage)\n[h](#nothing)\n[i](shared.md#anything)\n',
+        // Included files add headings this reader does not follow: their page's anchors are unknown.
+        'shared.md': '# Shared\n\n[!INCLUDE [x](includes/x.md)]\n',
+        'includes/x.md': '## Anything\n',
+      }),
+    );
+    assert.deepEqual(problemLines(problems), [
+      'usage.md:8 Broken anchor "config.md#HttpRequest": config.md has no heading or element with the id "HttpRequest"',
+      'usage.md:10 Broken anchor "#nothing": usage.md has no heading or element with the id "nothing"',
+    ]);
+  });
+
   it('reads includes, code snippets and triple-colon images as DocFX Flavored Markdown writes them', () => {
     const facts = readPageFacts(
       '# Page\n\n[!INCLUDE [title](../includes/a.md)]\nText [!include[inline](b.md)] here.\n[!code-csharp[Main](../samples/Program.cs#L1-L5)]\n:::image type="content" source="media/shot.png" alt-text="A shot." lightbox="media/shot-big.png":::\n:::code language="csharp" source="snippets/x.cs" range="1-3":::\n`[!INCLUDE [shown](not-read.md)]`\n[Plain](plain.md)\n',

@@ -1,4 +1,5 @@
 import { generatedPlace, readGitIgnored } from '../git-ignored.ts';
+import { type PageAnchors, readHeadingAnchors } from '../heading-anchors.ts';
 import {
   decodePath,
   folderOf,
@@ -296,6 +297,7 @@ export const buildDocfxSite: SiteModelBuilder = async (source, siteRoot) => {
       !config.apiFolders.some((folder) => isWithin(folder, file)) &&
       nearestToc(file) !== undefined,
     navigationFileFor: (file) => nearestToc(file) ?? configFile,
+    pageAnchors: (file, text) => (pages.has(file) ? docfxAnchors(text) : null),
     resolveLink,
     configurationProblems: [...config.problems, ...toc.problems],
     unsupported,
@@ -377,6 +379,25 @@ async function readRedirections(
     }
   }
   return redirected;
+}
+
+// What adds headings or ids this reader does not follow: included files, tabs, zones, code snippets.
+const openAnchors = /\[!include|\[!code|#tab\/|^[ \t>]*:::/im;
+
+/**
+ * The bookmarks DocFX's `ValidateBookmark` (Docfx.Build/PostProcessors/ValidateBookmark.cs) finds in
+ * a page: each heading's id (Markdig's GitHub identifiers; `<a name="x"></a>` at a heading's start
+ * names it instead, and stays an anchor here too), every element's `id` or `name`, and `top`.
+ */
+function docfxAnchors(text: string): PageAnchors {
+  if (openAnchors.test(text)) return { anchors: new Set(), complete: false };
+  return readHeadingAnchors(text, {
+    mdx: false,
+    customIds: false,
+    maintainCase: false,
+    always: ['top'],
+    markdig: true,
+  });
 }
 
 /**
