@@ -36,6 +36,12 @@ const pages: Array<[string, MarkdownDialect, string]> = [
   ['MDX: links after comment openers', 'mdx', repeat('{/* [a](b) ')],
   ['MDX: attributes and HTML comment openers', 'mdx', repeat('<a href="x"> <!--')],
   ['DocFX: include openers never closed', 'docfx', repeat('[!include[a](b.md) [!INCLUDE[')],
+  // Each line just under the 4 KiB searched: a path pattern that overlapped its title's took 173 s.
+  [
+    'DocFX: lines of include openers with a path and no end',
+    'docfx',
+    repeat(`${'[!include[](x'.repeat(300)}\n`),
+  ],
   ['DocFX: triple-colon image lines', 'docfx', repeat(':::image source="a.png" lightbox="b.png":::\n')],
   [
     'Notebook: strings 4,000 deep',
@@ -215,5 +221,33 @@ await time('DocFX: a link of 200,000 backslashes', () =>
   site({
     'docfx.json': '{"build": {"content": [{"files": ["**.md"]}]}}',
     'index.md': `# Home\n\n[x](${'\\'.repeat(200_000)}a.md)\n`,
+  }),
+);
+// Folder entries opened the first page of their table of contents afresh each time (24 s for 80).
+await time('DocFX: 80 tables of contents, each referencing every folder', () =>
+  site({
+    'docfx.json': '{"build": {"content": [{"files": ["**/*.md", "**/toc.yml"]}]}}',
+    'index.md': '# Home\n',
+    ...Object.fromEntries(
+      Array.from({ length: 80 }, (_, index) => [
+        `d${index}/toc.yml`,
+        Array.from({ length: 80 }, (_, other) => `- href: ../d${other}/\n`).join(''),
+      ]),
+    ),
+  }),
+);
+// Every pattern was its own expression tried on every path (78 s for 50 mappings).
+await time('DocFX: 50 mappings of 200 brace patterns over 2,000 pages', () =>
+  site({
+    'docfx.json': JSON.stringify({
+      build: {
+        content: Array.from({ length: 50 }, () => ({
+          files: Array.from({ length: 200 }, (_, index) => `{a,b,c,d}{e,f,g,h}{i,j}/x${index}/**/*.md`),
+        })),
+      },
+    }),
+    ...Object.fromEntries(
+      Array.from({ length: 2000 }, (_, index) => [`d${index % 40}/p${index}.md`, '# P\n']),
+    ),
   }),
 );

@@ -405,34 +405,37 @@ function readQuartoIncludes(body: string, links: PageLink[]): void {
 // DocFX Flavored Markdown (https://dotnet.github.io/docfx/docs/markdown.html): `[!INCLUDE [title](path)]`
 // includes a file, `[!code-csharp[name](path)]` a code snippet; Learn's triple-colon blocks
 // (`:::image source="media/x.png":::`, `:::code source="x.cs":::`) name files by attribute.
+// The path may be written in angle brackets; it holds no `[`, `]` or space, so a line of openers
+// never closed is not searched again from each (hostile pages).
 const docfxInclusionPattern =
-  /\[!(include|code(?:-[\w#+.-]{1,40})?)[ \t]*\[[^\]\n]{0,500}\]\([ \t]*([^)\s]+)[^)\n]{0,500}\)\]/gi;
+  /\[!(include|notebook|code(?:-[\w#+.-]{1,40})?)[+-]?[ \t]*\[[^\]\n]{0,500}\]\([ \t]*(?:<([^>\n]{1,1000})>|([^)\s[\]]{1,1000}))(?:[ \t][^)\n]{0,500})?\)\]/gi;
 const docfxTripleColonPattern = /^[ \t>]*:::[ \t]*(image|code|video)\b(.{0,2000}?):::/i;
 const docfxSourcePattern = /\b(source|lightbox)[ \t]*=[ \t]*"([^"\n]*)"/g;
 // No include or block is kilobytes long; longer lines are not searched (hostile pages).
 const maximumDocfxLine = 4_096;
 
 /**
- * DocFX's includes and code snippets as `import` links (titled `include` or `code`, for the model to
- * tell them apart) in place of the ordinary link markdown-it reads inside them; the files
- * `:::image` and `:::code` blocks name, as `image` and `import` links. Outside code and inline code.
+ * DocFX's includes, notebooks and code snippets as `import` links (titled `include` or `code`, for
+ * the model to tell them apart) in place of the ordinary link markdown-it reads inside them; the
+ * files `:::image` and `:::code` blocks name, as `image` and `import` links. Outside code, inline
+ * code and HTML comments (an HTML block to Markdig: nothing in it is expanded).
  */
 function readDocfxExtensions(body: string, codeLines: ReadonlySet<number>, links: PageLink[]): void {
   if (!body.includes('[!') && !body.includes(':::')) return;
-  for (const [index, text] of body.split('\n').entries()) {
+  const uncommented = body.includes('<!--') ? blankDelimited(body, '<!--', '-->') : body;
+  // markdown-it read the `[title](path)` inside an include as a link (or, after `!`, an image): not one.
+  const readInside = new Map<string, number>();
+  for (const [index, text] of uncommented.split('\n').entries()) {
     if (codeLines.has(index) || text.length > maximumDocfxLine) continue;
     const line = index + 1;
     const outsideCode = text.includes('`') ? text.replace(/(`+)[^`]*?\1/g, '') : text;
     if (outsideCode.includes('[!')) {
       for (const match of outsideCode.matchAll(docfxInclusionPattern)) {
-        const url = match[2] ?? '';
-        const title = (match[1] ?? '').toLowerCase() === 'include' ? 'include' : 'code';
-        // markdown-it read the `[title](path)` inside as a link (or, after `!`, an image): not one.
-        const read = links.findIndex(
-          (link) => link.line === line && link.url === url && link.kind !== 'import',
-        );
-        if (read >= 0) links.splice(read, 1);
-        links.push({ url, line, kind: 'import', title });
+        const url = match[2] ?? match[3] ?? '';
+        const name = (match[1] ?? '').toLowerCase();
+        const key = `${line}\0${url}`;
+        readInside.set(key, (readInside.get(key) ?? 0) + 1);
+        links.push({ url, line, kind: 'import', title: name === 'include' ? 'include' : 'code' });
       }
     }
     const block = outsideCode.includes(':::') ? docfxTripleColonPattern.exec(outsideCode) : null;
@@ -447,6 +450,19 @@ function readDocfxExtensions(body: string, codeLines: ReadonlySet<number>, links
       );
     }
   }
+  if (readInside.size === 0) return;
+  let kept = 0;
+  for (const link of links) {
+    const key = `${link.line}\0${link.url}`;
+    const left = link.kind === 'import' ? 0 : (readInside.get(key) ?? 0);
+    if (left > 0) {
+      readInside.set(key, left - 1);
+      continue;
+    }
+    links[kept] = link;
+    kept += 1;
+  }
+  links.length = kept;
 }
 
 /** The files GitBook's block tags name, outside code: pages, uploaded files and reusable content. */

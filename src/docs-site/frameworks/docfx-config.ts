@@ -17,6 +17,8 @@ export interface DocfxFileMapping {
 export interface DocfxConfig {
   content: DocfxFileMapping[];
   resource: DocfxFileMapping[];
+  /** `build.overwrite`: Markdown merged into API pages, not published on its own. */
+  overwrite: DocfxFileMapping[];
   /** `metadata[].dest`: the folders API pages are generated into, as repository paths. */
   apiFolders: string[];
   /** Those of them `outputFormat: markdown` writes Markdown pages into (the others get YAML). */
@@ -29,6 +31,7 @@ export interface DocfxConfig {
 const maximumMappings = 100;
 const maximumPatterns = 200;
 const maximumPatternLength = 1_024;
+const maximumAlternatives = 512;
 
 /**
  * `docfx.json` as DocFX reads it (https://dotnet.github.io/docfx/reference/docfx-json-reference.html):
@@ -55,7 +58,8 @@ export function readDocfxConfig(text: string, file: string, siteRoot: string): D
   for (const section of metadata?.type === 'array' ? (metadata.children ?? []) : [metadata]) {
     const dest = propertyOf(section, 'dest');
     if (section === undefined) continue;
-    const folder = joinInside(siteRoot, typeof dest?.value === 'string' ? dest.value : '_api');
+    // DocFX writes API pages to the configuration's folder when no `dest` is given (DotnetApiCatalog.cs).
+    const folder = joinInside(siteRoot, typeof dest?.value === 'string' ? dest.value : '');
     if (folder === null) continue;
     apiFolders.push(folder);
     if (propertyOf(section, 'outputFormat')?.value === 'markdown') apiMarkdownFolders.push(folder);
@@ -65,6 +69,7 @@ export function readDocfxConfig(text: string, file: string, siteRoot: string): D
   return {
     content: mappings('content'),
     resource: mappings('resource'),
+    overwrite: mappings('overwrite'),
     apiFolders,
     apiMarkdownFolders,
     externalXrefs: hasValue(xref) || hasValue(xrefService),
@@ -101,7 +106,7 @@ function readMappings(node: JsonNode | undefined, siteRoot: string): DocfxFileMa
   // A list of glob strings is one mapping from the configuration's folder.
   const globs = items.filter((item) => item.type === 'string').map((item) => item.value as string);
   const mappings: DocfxFileMapping[] = [];
-  if (globs.length > 0) mappings.push(mapping(siteRoot, '', globs, []));
+  if (globs.length > 0) mappings.push(mapping(siteRoot, '', globs, [], {}));
   for (const item of items.slice(0, maximumMappings)) {
     if (item.type !== 'object') continue;
     const src = propertyOf(item, 'src');
@@ -109,33 +114,56 @@ function readMappings(node: JsonNode | undefined, siteRoot: string): DocfxFileMa
     mappings.push(
       mapping(
         joinInside(siteRoot, typeof src?.value === 'string' ? src.value : ''),
-        typeof dest?.value === 'string' ? dest.value.replace(/^\.?\/+|(?<!\/)\/+$/g, '') : '',
+        // `.`, `./x/` and `x/` are normalised as DocFX does (FileCollection.cs): `x`.
+        (typeof dest?.value === 'string' ? joinInside('', dest.value.replace(/^\/+/, '')) : '') ?? '',
         strings(propertyOf(item, 'files')),
         strings(propertyOf(item, 'exclude')),
+        {
+          dot: propertyOf(item, 'dot')?.value === true,
+          caseSensitive: propertyOf(item, 'case')?.value === true,
+        },
       ),
     );
   }
   return mappings;
 }
 
-function mapping(src: string | null, dest: string, files: string[], exclude: string[]): DocfxFileMapping {
-  const included = compileDocfxGlobs(files);
-  const excluded = compileDocfxGlobs(exclude);
+function mapping(
+  src: string | null,
+  dest: string,
+  files: string[],
+  exclude: string[],
+  options: GlobOptions,
+): DocfxFileMapping {
+  const included = compileDocfxGlobs(files, options);
+  const excluded = compileDocfxGlobs(exclude, options);
   return { src, dest, matches: (path) => included(path) && !excluded(path) };
+}
+
+/** A mapping's `dot` (names starting with a dot match `*` and `**` too) and `case` (case-sensitive). */
+export interface GlobOptions {
+  dot?: boolean;
+  caseSensitive?: boolean;
 }
 
 /**
  * DocFX's globs (Docfx.Glob/GlobMatcher.cs, its default options): case-insensitive; `{a,b}`
  * alternatives; a `**` segment spans any folders, none too (`**.md` is `**` + `/` + `*.md`, `a**b`
- * is `a*b`); `*`, `?` and `[...]` within a segment; names starting with a dot are matched only by a
- * pattern segment that starts with one. At most 200 patterns of 1 KiB, compiled for RE2 (repository
- * content is hostile); a negated pattern (`!x`) is not read.
+ * is `a*b`); `*`, `?` and `[...]` within a segment; a wildcard never matches a name's leading dot
+ * (nor does `**` cross a dot folder) unless the mapping sets `dot`. A list's patterns are one RE2
+ * expression (repository content is hostile: no backtracking), of at most 200 patterns of 1 KiB and
+ * 512 alternatives once braces are expanded; a negated pattern (`!x`) is not read.
  */
-export function compileDocfxGlobs(patterns: readonly string[]): (path: string) => boolean {
-  const compiled = patterns
+export function compileDocfxGlobs(
+  patterns: readonly string[],
+  options: GlobOptions = {},
+): (path: string) => boolean {
+  const leading = options.dot === true ? '[^/]' : '[^/.]';
+  const expressions = patterns
     .slice(0, maximumPatterns)
     .filter((pattern) => pattern.length <= maximumPatternLength && !pattern.startsWith('!'))
-    .flatMap((pattern) => expandBraces(pattern.replace(/^(\.\/)+/, '')))
+    .flatMap((pattern) => expandBraces(pattern.replace(/^(\.\/)+/, ''), 64))
+    .slice(0, maximumAlternatives)
     .map((pattern) => {
       const segments = pattern
         .split('/')
@@ -146,34 +174,32 @@ export function compileDocfxGlobs(patterns: readonly string[]): (path: string) =
           const star = segment.replace(/\*{2,}/g, '*');
           return segment.startsWith('**') ? ['**', star] : [star];
         });
-      const dotNames = segments.some((segment) => segment.startsWith('.'));
       let expression = '';
       for (const [index, segment] of segments.entries()) {
         const last = index === segments.length - 1;
-        if (segment === '**') {
-          expression += last ? '(?:[^/]+/)*[^/]+' : '(?:[^/]+/)*';
-          continue;
-        }
-        expression += `${segmentExpression(segment)}${last ? '' : '/'}`;
+        if (segment === '**')
+          expression += last ? `(?:${leading}[^/]*/)*${leading}[^/]*` : `(?:${leading}[^/]*/)*`;
+        else expression += `${segmentExpression(segment, leading)}${last ? '' : '/'}`;
       }
-      try {
-        const regex = RE2JS.compile(`^(?:${expression})$`, RE2JS.DOTALL | RE2JS.CASE_INSENSITIVE);
-        return { regex, dotNames };
-      } catch {
-        return null;
-      }
-    })
-    .filter((item) => item !== null);
-  return (path) =>
-    compiled.some(({ regex, dotNames }) => (dotNames || !/(^|\/)\./.test(path)) && regex.matches(path));
+      return expression;
+    });
+  if (expressions.length === 0) return () => false;
+  try {
+    const flags = RE2JS.DOTALL | (options.caseSensitive === true ? 0 : RE2JS.CASE_INSENSITIVE);
+    const regex = RE2JS.compile(`^(?:${expressions.join('|')})$`, flags);
+    return (path) => regex.matches(path);
+  } catch {
+    return () => false;
+  }
 }
 
-function segmentExpression(segment: string): string {
+/** One segment's expression; a wildcard that starts it takes no leading dot unless `leading` allows one. */
+function segmentExpression(segment: string, leading: string): string {
   let expression = '';
   for (let index = 0; index < segment.length; index += 1) {
     const character = segment[index] ?? '';
-    if (character === '*') expression += '[^/]*';
-    else if (character === '?') expression += '[^/]';
+    if (character === '*') expression += index === 0 ? `(?:${leading}[^/]*)?` : '[^/]*';
+    else if (character === '?') expression += index === 0 ? leading : '[^/]';
     else if (character === '\\' && index + 1 < segment.length) {
       index += 1;
       expression += (segment[index] ?? '').replace(/[.*+?()[\]{}|^$\\]/g, '\\$&');

@@ -177,25 +177,81 @@ describe('DocFX sites', () => {
     const matches = compileDocfxGlobs(['**.md', 'api/**.yml', 'docs/{a,b}/*.yml', 'Articles/**']);
     assert.equal(matches('x.md'), true, '`**.md` is `**/*.md`, at the top too');
     assert.equal(matches('a/b/x.md'), true);
-    assert.equal(matches('.github/x.md'), false, 'dot folders need a pattern with a dot');
+    assert.equal(matches('.github/x.md'), false, 'a wildcard takes no leading dot');
     assert.equal(matches('api/sub/t.yml'), true);
     assert.equal(matches('docs/b/t.yml'), true);
     assert.equal(matches('docs/c/t.yml'), false);
     assert.equal(matches('articles/intro/x.png'), true, 'without case');
     assert.equal(compileDocfxGlobs(['*.md'])('a/x.md'), false);
     assert.equal(compileDocfxGlobs(['docs/**'])('docs/a/b.png'), true);
+    assert.equal(
+      compileDocfxGlobs(['**/*.png'])('a/.attachments/x.png'),
+      false,
+      '`**` crosses no dot folder',
+    );
+    assert.equal(compileDocfxGlobs(['*'])('.gitignore'), false);
+    assert.equal(
+      compileDocfxGlobs(['**/*.png'], { dot: true })('a/.attachments/x.png'),
+      true,
+      'unless `dot` is set',
+    );
+    assert.equal(
+      compileDocfxGlobs(['A.md'], { caseSensitive: true })('a.md'),
+      false,
+      '`case` makes it case-sensitive',
+    );
   });
 
-  it('reads a toc.md’s headings under their titles', () => {
+  it('reads a toc.md as DocFX does: headings, comments, and the lines that stop its build', () => {
     assert.deepEqual(
       readMarkdownToc(
-        '# [Home](index.md)\n# Guides\n## [Setup](guides/setup.md "Setup")\n## @uid-one\n```\n# [Code](no.md)\n```\n',
+        '# [Home](index.md)\n<!--\n# [Old](old.md)\n-->\n# Guides\n## [Setup](guides/setup.md "Setup")\n## @uid-one\n## [By xref](xref:uid-two)\n## <xref:uid-three>\n## @intro.\n',
+        'toc.md',
       ),
-      [
-        { key: 'href', value: 'index.md', line: 1, groups: [] },
-        { key: 'href', value: 'guides/setup.md', line: 3, groups: ['Guides'] },
-        { key: 'uid', value: 'uid-one', line: 4, groups: ['Guides'] },
-      ],
+      {
+        references: [
+          { key: 'href', value: 'index.md', line: 1, groups: [] },
+          { key: 'href', value: 'guides/setup.md', line: 6, groups: ['Guides'] },
+          { key: 'uid', value: 'uid-one', line: 7, groups: ['Guides'] },
+          { key: 'uid', value: 'uid-two', line: 8, groups: ['Guides'] },
+          { key: 'uid', value: 'uid-three', line: 9, groups: ['Guides'] },
+        ],
+        problems: [],
+      },
     );
+    const messages = (text: string) =>
+      readMarkdownToc(text, 'toc.md').problems.map((problem) => problem.message);
+    assert.deepEqual(messages('# [A](a.md)\n- [B](b.md)\n'), [
+      'toc.md: DocFX cannot read line 2 (not a heading, comment or blank line), so the build stops',
+    ]);
+    assert.deepEqual(messages('# [A](a.md)\n### [B](b.md)\n# [C](c.md)\n'), [
+      'toc.md: DocFX cannot read line 2 (a heading more than one level below the one before), so the build stops',
+    ]);
+    assert.deepEqual(messages('# [A](a.md)\n### [B](b.md)\n'), [], 'a skipped level on the last line passes');
+  });
+
+  it('follows what the review against DocFX’s sources found', async () => {
+    const { model, problems } = await analyze(
+      memoryFiles({
+        '.openpublishing.publish.config.json':
+          '{"dependent_repositories": [{"path_to_root": "reusable-content", "url": "https://github.com/MicrosoftDocs/reusable-content"}]}\n',
+        'docs/docfx.json':
+          '{"metadata": [{"src": [{"files": ["**.csproj"]}], "dest": "api"}], "build": {"content": [{"files": ["**/*.md", "**/toc.yml"], "exclude": ["includes/**"], "dest": "."}, {"files": ["**/*.png"], "dot": true}]}}\n',
+        'docs/toc.yml':
+          '- href: guide/a.html\n- href: guide/\n- href: api/toc.yml\n- name: By uid\n  uid: guide-a\n  href: stale.md\n- tocHref: guide/a.md\n',
+        'docs/guide/a.md':
+          '---\nuid: guide-a\n---\n# A\n\n[B](~/guide/b.html)\n![Attachment](.attachments/shot.png)\n',
+        'docs/guide/b.md':
+          '# B\n\n<!-- [!INCLUDE [old](../includes/old.md)] -->\n<!--\n:::image source="media/gone.png" alt-text="x":::\n-->\n[!INCLUDE [shared](~/reusable-content/shared.md)]\n[!INCLUDE [note](../includes/note.md)]\n',
+        'docs/guide/index.md': '# Guide\n',
+        'docs/guide/.attachments/shot.png': '',
+        'docs/includes/note.md':
+          '[Markdown, from the include](../guide/a.md)\n<a href="b.md">HTML, from the page</a>\n',
+      }),
+    );
+    assert.deepEqual(model.pages.get('docs/guide/a.md'), ['/guide/a.html'], '`dest: "."` is the root');
+    assert.deepEqual(problemLines(problems), [
+      'docs/toc.yml:7 tocHref "guide/a.md" must name a toc.yml or toc.md (or an absolute URL); DocFX stops the build',
+    ]);
   });
 });

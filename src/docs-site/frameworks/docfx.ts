@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import { generatedPlace, readGitIgnored } from '../git-ignored.ts';
 import { type PageAnchors, readHeadingAnchors } from '../heading-anchors.ts';
 import {
@@ -20,6 +21,7 @@ import {
   type SiteModelBuilder,
   type SiteProblem,
   type SiteSource,
+  type Unchecked,
 } from '../site-model.ts';
 import { createCheckoutCoverage } from './checkout-coverage.ts';
 import { type DocfxFileMapping, readDocfxConfig } from './docfx-config.ts';
@@ -55,7 +57,8 @@ export const buildDocfxSite: SiteModelBuilder = async (source, siteRoot) => {
   const unsupported: string[] = [];
   const outputOf = new Map<string, string>();
   const contentFiles = new Set<string>();
-  const place = (mappings: readonly DocfxFileMapping[], content: boolean) => {
+  const overwriteFiles = new Set<string>();
+  const place = (mappings: readonly DocfxFileMapping[], kind: 'content' | 'resource' | 'overwrite') => {
     for (const mapping of mappings) {
       const { src } = mapping;
       if (src === null) {
@@ -68,14 +71,19 @@ export const buildDocfxSite: SiteModelBuilder = async (source, siteRoot) => {
         if (!isWithin(src, path) || path === src) continue;
         const relative = relativeTo(src, path);
         if (!mapping.matches(relative)) continue;
+        if (kind === 'overwrite') {
+          overwriteFiles.add(path);
+          continue;
+        }
         if (!outputOf.has(path))
           outputOf.set(path, mapping.dest === '' ? relative : `${mapping.dest}/${relative}`);
-        if (content) contentFiles.add(path);
+        if (kind === 'content') contentFiles.add(path);
       }
     }
   };
-  place(config.content, true);
-  place(config.resource, false);
+  place(config.content, 'content');
+  place(config.resource, 'resource');
+  place(config.overwrite, 'overwrite');
   if (config.content.length === 0)
     unsupported.push(`${configFile} has no \`build.content\`: no page is built`);
 
@@ -125,7 +133,10 @@ export const buildDocfxSite: SiteModelBuilder = async (source, siteRoot) => {
       : { kind: 'unchecked', reason: 'a uid of generated API pages or a cross-reference map' };
   };
 
+  const partials = new Set<string>();
   const redirected = await readRedirections(source, siteRoot);
+  const dependentFolders = await readDependentRepositories(source, siteRoot);
+  const inDependentRepository = (path: string) => dependentFolders.some((folder) => isWithin(folder, path));
   const ignored = await readGitIgnored(files);
   const isExpected = createCheckoutCoverage(files.paths);
   const folders = listFolders(files.paths);
@@ -135,7 +146,26 @@ export const buildDocfxSite: SiteModelBuilder = async (source, siteRoot) => {
     config.apiFolders.some((folder) => isWithin(folder, path)) &&
     (!markdownFile.test(path) || config.apiMarkdownFolders.some((folder) => isWithin(folder, path)));
 
-  const resolveLink = (from: string, url: string, link?: Pick<PageLink, 'kind' | 'title'>): LinkTarget => {
+  /**
+   * The file the build writes where a link from `from` to `target` (a source path) lands: `page.html`
+   * for `page.md`, or a folder for its `index.html`. DocFX itself warns of such a link (it knows
+   * source files only) but the published site serves it. The link is relative in the output as it
+   * is in the sources (`~/` links become relative ones, FileLinkInfo.cs).
+   */
+  const builtFileAt = (from: string, target: string): string | undefined => {
+    const fromOutput = outputOf.get(from);
+    if (fromOutput === undefined) return undefined;
+    const output = joinInside(folderOf(fromOutput), posix.relative(folderOf(from), target) || '.');
+    if (output === null) return undefined;
+    const lower = output.toLowerCase();
+    return fileAtOutput.get(lower) ?? fileAtOutput.get(lower === '' ? 'index.html' : `${lower}/index.html`);
+  };
+
+  const resolveLink = (
+    from: string,
+    url: string,
+    link?: Pick<PageLink, 'kind' | 'title' | 'attribute'>,
+  ): LinkTarget => {
     const trimmed = url.trim();
     if (/^xref:/i.test(trimmed)) return resolveUid(trimmed.slice(5));
     if (isExternalUrl(trimmed)) return { kind: 'external' };
@@ -147,6 +177,12 @@ export const buildDocfxSite: SiteModelBuilder = async (source, siteRoot) => {
     const fromSite = path.startsWith('~/') || path === '~';
     const target = joinInside(fromSite ? siteRoot : folderOf(from), fromSite ? path.slice(2) : path);
     if (target === null) return { kind: 'unchecked', reason: 'the link leaves the repository' };
+    // DocFX rebases an included file's Markdown links to it, but its raw HTML is read from the page
+    // that includes it (MarkupUtility): from which page, this reader does not follow.
+    if (link?.attribute === true && partials.has(from) && !pages.has(from))
+      return { kind: 'unchecked', reason: 'raw HTML in an included file is read from the including page' };
+    if (inDependentRepository(target))
+      return { kind: 'unchecked', reason: 'a repository Learn clones beside the docset when it builds' };
     const actual = existing(target);
     if (link?.kind === 'import') {
       if (actual !== undefined) return { kind: 'file', file: actual };
@@ -158,19 +194,12 @@ export const buildDocfxSite: SiteModelBuilder = async (source, siteRoot) => {
       return { kind: 'unchecked', reason: 'a code snippet this checkout may not hold' };
     }
     if (actual !== undefined && outputOf.has(actual)) return { kind: 'file', file: actual };
-    // A link to what the build writes: `page.html`, or a folder for its `index.html`.
-    const fromOutput = outputOf.get(from);
-    const output =
-      fromOutput === undefined
-        ? undefined
-        : joinInside(folderOf(fromOutput), fromSite ? relativeTo(siteRoot, target) : path);
-    if (output !== undefined && output !== null) {
-      const lower = output.toLowerCase();
-      const file =
-        fileAtOutput.get(lower) ?? fileAtOutput.get(lower === '' ? 'index.html' : `${lower}/index.html`);
-      if (file !== undefined) return { kind: 'file', file };
-    }
+    const built = builtFileAt(from, target);
+    if (built !== undefined) return { kind: 'file', file: built };
     if (redirected.has(target.toLowerCase())) return { kind: 'served', reason: 'a redirection of the site' };
+    // DocFX knows overwrite files as sources and does not warn; they are merged into API pages.
+    if (actual !== undefined && overwriteFiles.has(actual))
+      return { kind: 'unchecked', reason: 'an overwrite file, merged into API pages' };
     if (actual !== undefined)
       return {
         kind: 'broken',
@@ -187,7 +216,6 @@ export const buildDocfxSite: SiteModelBuilder = async (source, siteRoot) => {
   };
 
   // Files pages include: their links are checked too, from their own folder.
-  const partials = new Set<string>();
   let including = [...pages.keys()];
   for (let depth = 0; depth < maximumIncludeDepth && including.length > 0; depth += 1) {
     const next: string[] = [];
@@ -207,13 +235,33 @@ export const buildDocfxSite: SiteModelBuilder = async (source, siteRoot) => {
   const toc = await readTablesOfContents(source, tocFiles, siteRoot, existing);
   const tocFolders = new Map(tocFiles.map((file) => [folderOf(file), file]));
   const tocAt = new Map(tocFiles.map((file) => [file.toLowerCase(), file]));
+  // Each table of contents' first page, once (a folder entry opens it): a site of many tables that
+  // reference one another is not walked again for each entry. A cycle stops at the table it revisits.
+  const firstPages = new Map<string, string | null>();
   const firstPageOf = (tocFile: string, seen: Set<string>): string | null => {
+    const known = firstPages.get(tocFile);
+    if (known !== undefined) return known;
     if (seen.has(tocFile)) return null;
     seen.add(tocFile);
+    let first: string | null = null;
     for (const reference of toc.references.get(tocFile) ?? []) {
       const target = tocTarget(tocFile, reference, seen);
-      if (typeof target === 'string') return target;
+      if (typeof target === 'string') {
+        first = target;
+        break;
+      }
     }
+    firstPages.set(tocFile, first);
+    return first;
+  };
+  const generatedUnchecked = (target: string): Unchecked | null => {
+    if (redirected.has(target.toLowerCase()))
+      return { unchecked: 'a redirection of the site', onlyFiles: [] };
+    if (inDependentRepository(target))
+      return { unchecked: 'a repository Learn clones beside the docset when it builds', onlyFiles: [] };
+    if (generatedApiPage(target)) return { unchecked: 'API pages DocFX generates', onlyFiles: [] };
+    if (generatedPlace(ignored, target.replace(/\.(md|html?|ya?ml)$/i, '')) !== null)
+      return { unchecked: 'a page a build step writes (the .gitignore lists its place)', onlyFiles: [] };
     return null;
   };
   const tocTarget = (
@@ -221,45 +269,53 @@ export const buildDocfxSite: SiteModelBuilder = async (source, siteRoot) => {
     reference: DocfxTocReference,
     seen: Set<string>,
   ): NavigationEntry['target'] => {
-    if (reference.key === 'uid' || reference.key === 'topicUid') {
+    if (reference.key === 'uid' || reference.key === 'topicUid')
       return navigationTarget(resolveUid(reference.value), []);
-    }
     const path = splitUrl(reference.value).path.replaceAll('\\', '/');
     const fromSite = path.startsWith('~/');
     const target = joinInside(fromSite ? siteRoot : folderOf(tocFile), fromSite ? path.slice(2) : path);
     // What is unchecked here is no new page: a new page is listed only by an entry naming it.
     if (target === null) return { unchecked: 'the entry leaves the repository', onlyFiles: [] };
-    // A folder: its own table of contents (toc.yml, else toc.md), whose first page the entry opens.
+    const name = target.slice(target.lastIndexOf('/') + 1);
+    // A folder: its own table of contents (toc.yml, else toc.md), whose first page the entry opens;
+    // without one DocFX warns and leaves the link to the folder, which its index page serves.
     if (path.endsWith('/') || path === '.' || path === '..') {
       const prefix = target === '' ? '' : `${target.toLowerCase()}/`;
       const nested = tocAt.get(`${prefix}toc.yml`) ?? tocAt.get(`${prefix}toc.md`);
-      if (nested === undefined)
-        return generatedApiPage(`${target}/toc.yml`)
-          ? { unchecked: 'API pages DocFX generates', onlyFiles: [] }
-          : null;
-      return firstPageOf(nested, seen) ?? { unchecked: `${nested} lists no page`, onlyFiles: [] };
+      if (nested !== undefined)
+        return firstPageOf(nested, seen) ?? { unchecked: `${nested} lists no page`, onlyFiles: [] };
+      // An API folder's table of contents is generated: the entry opens its first page.
+      if (generatedApiPage(`${target}/toc.yml`))
+        return { unchecked: 'API pages DocFX generates', onlyFiles: [] };
+      return builtFileAt(tocFile, target) ?? generatedUnchecked(target);
     }
     const actual = existing(target);
-    const name = target.slice(target.lastIndexOf('/') + 1);
-    const generated = generatedPlace(ignored, target.replace(/\.(md|html?|ya?ml)$/i, '')) !== null;
     if (tocName.test(name)) {
-      if (actual === undefined)
-        return generated
-          ? { unchecked: 'a page a build step writes (the .gitignore lists its place)', onlyFiles: [] }
-          : null;
-      return firstPageOf(actual, seen) ?? { unchecked: `${actual} lists no page`, onlyFiles: [] };
+      if (actual !== undefined)
+        return firstPageOf(actual, seen) ?? { unchecked: `${actual} lists no page`, onlyFiles: [] };
+      return generatedUnchecked(target);
     }
     if (actual !== undefined && outputOf.has(actual)) return actual;
-    if (redirected.has(target.toLowerCase()))
-      return { unchecked: 'a redirection of the site', onlyFiles: [] };
-    if (generatedApiPage(target)) return { unchecked: 'API pages DocFX generates', onlyFiles: [] };
-    if (generated)
-      return { unchecked: 'a page a build step writes (the .gitignore lists its place)', onlyFiles: [] };
-    return null;
+    // DocFX keeps an entry to what the build writes (`page.html`) as it is (TocDocumentProcessor.cs).
+    return builtFileAt(tocFile, target) ?? generatedUnchecked(target);
   };
   const navigation: NavigationEntry[] = [];
+  const tocProblems: SiteProblem[] = [];
   for (const [file, references] of toc.references) {
     for (const reference of references) {
+      if (reference.key === 'tocHref' && !isExternalUrl(reference.value)) {
+        const path = splitUrl(reference.value).path;
+        if (!path.startsWith('/') && !tocName.test(path.slice(path.lastIndexOf('/') + 1))) {
+          // TocResolver.cs: UnsupportedTocHrefType, an error that stops the build.
+          tocProblems.push({
+            file,
+            line: reference.line,
+            message: `tocHref "${reference.value}" must name a toc.yml or toc.md (or an absolute URL); DocFX stops the build`,
+            key: `configuration\0tocHref\0${reference.value}`,
+          });
+          continue;
+        }
+      }
       if (reference.key !== 'uid' && reference.key !== 'topicUid') {
         const { path } = splitUrl(reference.value);
         if (isExternalUrl(reference.value) || path === '' || path.startsWith('/')) continue;
@@ -294,12 +350,12 @@ export const buildDocfxSite: SiteModelBuilder = async (source, siteRoot) => {
       markdownFile.test(file) &&
       file !== home &&
       !partials.has(file) &&
-      !config.apiFolders.some((folder) => isWithin(folder, file)) &&
+      !config.apiFolders.some((folder) => folder !== siteRoot && isWithin(folder, file)) &&
       nearestToc(file) !== undefined,
     navigationFileFor: (file) => nearestToc(file) ?? configFile,
     pageAnchors: (file, text) => (pages.has(file) ? docfxAnchors(text) : null),
     resolveLink,
-    configurationProblems: [...config.problems, ...toc.problems],
+    configurationProblems: [...config.problems, ...toc.problems, ...tocProblems],
     unsupported,
     conventions: await describeConventions(source, pages, resolveLink, configFile, uids.size > 0),
   };
@@ -327,13 +383,9 @@ async function readTablesOfContents(
     if (references.has(file)) continue;
     const text = await source.files.read(file);
     if (text === null) continue;
-    let read: DocfxTocReference[];
-    if (/\.md$/i.test(file)) read = readMarkdownToc(text);
-    else {
-      const yaml = readYamlToc(text, file);
-      read = yaml.references;
-      problems.push(...yaml.problems);
-    }
+    const parsed = /\.md$/i.test(file) ? readMarkdownToc(text, file) : readYamlToc(text, file);
+    const read = parsed.references;
+    problems.push(...parsed.problems);
     references.set(file, read);
     for (const reference of read) {
       const { path } = splitUrl(reference.value);
@@ -347,6 +399,29 @@ async function readTablesOfContents(
     }
   }
   return { references, outsideContent, problems };
+}
+
+/**
+ * The folders Learn's build clones other repositories into (`.openpublishing.publish.config.json`'s
+ * `dependent_repositories[].path_to_root`: shared includes, themes), from the repository's root and
+ * from the docset's: a checkout does not hold them.
+ */
+async function readDependentRepositories(source: SiteSource, siteRoot: string): Promise<string[]> {
+  let value: unknown;
+  try {
+    value = JSON.parse((await source.files.read('.openpublishing.publish.config.json')) ?? 'null');
+  } catch {
+    return [];
+  }
+  const repositories = (value as { dependent_repositories?: unknown } | null)?.dependent_repositories;
+  if (!Array.isArray(repositories)) return [];
+  return repositories.slice(0, 100).flatMap((repository) => {
+    const path = (repository as { path_to_root?: unknown } | null)?.path_to_root;
+    if (typeof path !== 'string' || path.trim() === '') return [];
+    return [joinInside('', path), joinInside(siteRoot, path)].filter(
+      (folder): folder is string => folder !== null && folder !== '',
+    );
+  });
 }
 
 /**
