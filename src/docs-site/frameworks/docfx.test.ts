@@ -56,8 +56,8 @@ describe('DocFX sites', () => {
       'a folder opens the first page of its toc.yml',
     );
     assert.deepEqual(problemLines(problems), [
-      'docs/docs/toc.yml:7 Navigation entry "gone.md" names no page',
       'docs/toc.yml:4 Navigation entry "nowhere/" names no page',
+      'docs/docs/toc.yml:7 Navigation entry "gone.md" names no page',
       'docs/docs/getting-started.md:6 Broken link "gone.md": no file docs/docs/gone.md',
       'docs/docs/getting-started.md:11 Broken link "../includes/missing.md": no file docs/includes/missing.md to include',
       'docs/includes/note.md:2 Broken link "../docs/none.md": no file docs/docs/none.md',

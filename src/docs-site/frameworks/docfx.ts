@@ -232,6 +232,12 @@ export const buildDocfxSite: SiteModelBuilder = async (source, siteRoot) => {
     including = next;
   }
 
+  // The navigation in reading order: the site's own table of contents (its navigation bar) first,
+  // then the others from the top folder down.
+  tocFiles.sort(
+    (left, right) =>
+      left.split('/').length - right.split('/').length || (left < right ? -1 : left > right ? 1 : 0),
+  );
   const toc = await readTablesOfContents(source, tocFiles, siteRoot, existing);
   const tocFolders = new Map(tocFiles.map((file) => [folderOf(file), file]));
   const tocAt = new Map(tocFiles.map((file) => [file.toLowerCase(), file]));
