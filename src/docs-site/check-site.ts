@@ -91,7 +91,9 @@ async function missingAnchor(
   if (fragment === null || fragment === '') return null;
   const anchors = await anchorsOf(target);
   if (anchors === null || !anchors.complete) return null;
-  const decoded = decodePath(fragment);
+  const decoded =
+    anchors.trimsHashes === true ? decodePath(fragment).replace(/^#+/, '') : decodePath(fragment);
+  if (decoded === '') return null;
   if (anchors.anchors.has(fragment) || anchors.anchors.has(decoded)) return null;
   if (anchors.knownPrefixes?.some((prefix) => decoded.startsWith(prefix)) === true) return null;
   return `${target} has no heading or element with the id "${decoded}"`;

@@ -12,6 +12,8 @@ export interface PageAnchors {
   complete: boolean;
   /** Ids the build numbers for itself, known by their start (Python-Markdown's `__tabbed_1_2`). */
   knownPrefixes?: readonly string[];
+  /** A fragment's leading `#`s are dropped before it is looked up (DocFX's `TrimStart('#')`: `##x` names `x`). */
+  trimsHashes?: boolean;
 }
 
 // A page this long is not parsed whole for its anchors (the full parse is about 20 times the cost
@@ -94,7 +96,10 @@ function readAnchors(text: string, rules: AnchorRules): PageAnchors {
         }
         const title = plainText(token.children ?? []);
         if (rules.markdig === true) {
-          anchors.add(uniqueId(markdigGfmId(title), markdigIds));
+          // DocFX's Markdig reads `$...$` as math, which adds no text to the id.
+          anchors.add(
+            uniqueId(markdigGfmId(title.replace(/\$\$[^$]*\$\$|\$[^$\s][^$]*\$/g, '')), markdigIds),
+          );
           continue;
         }
         // The last `{#` only, matched from there: a pattern from every `{#` was quadratic.
@@ -120,7 +125,7 @@ function readAnchors(text: string, rules: AnchorRules): PageAnchors {
       }
     }
   }
-  return { anchors, complete };
+  return rules.markdig === true ? { anchors, complete, trimsHashes: true } : { anchors, complete };
 }
 
 /** Markdig's `LinkHelper.UrilizeAsGfm`, code unit by code unit as .NET's `char.IsLetterOrDigit` reads them. */

@@ -138,9 +138,9 @@ describe('DocFX sites', () => {
       memoryFiles({
         'docfx.json': '{"build": {"content": [{"files": ["**.md"]}]}}\n',
         'config.md':
-          '# Configuration\n\n## ⚙️ Changes to `Client`\n\n### HttpRequest\n\n### HttpRequest\n\n## <a name="custom"></a>Custom\n\n## C# & .NET: v2.0\n',
+          '# Configuration\n\n## ⚙️ Changes to `Client`\n\n### HttpRequest\n\n### HttpRequest\n\n## <a name="custom"></a>Custom\n\n## C# & .NET: v2.0\n\n## $\\alpha$-shape filter\n',
         'usage.md':
-          '# Usage\n\n[a](config.md#-changes-to-client)\n[b](config.md#httprequest-1)\n[c](config.md#custom)\n[d](config.md#c--net-v20)\n[e](config.md#top)\n[f](config.md#HttpRequest)\n[g](#usage)\n[h](#nothing)\n[i](shared.md#anything)\n',
+          '# Usage\n\n[a](config.md#-changes-to-client)\n[b](config.md#httprequest-1)\n[c](config.md#custom)\n[d](config.md#c--net-v20)\n[e](config.md#top)\n[f](config.md#HttpRequest)\n[g](#usage)\n[h](#nothing)\n[i](shared.md#anything)\n[j](config.md#-shape-filter)\n[k](config.md##custom)\n',
         // Included files add headings this reader does not follow: their page's anchors are unknown.
         'shared.md': '# Shared\n\n[!INCLUDE [x](includes/x.md)]\n',
         'includes/x.md': '## Anything\n',
