@@ -251,3 +251,9 @@ await time('DocFX: 50 mappings of 200 brace patterns over 2,000 pages', () =>
     ),
   }),
 );
+// TSX configurations have their JSX blanked before TypeScript is stripped: one pass, whatever the text.
+for (const unit of ['(<a ', '(<a><a><a>', 'x = <a b={']) {
+  await time(`TSX configuration: ${JSON.stringify(unit)} repeated`, () =>
+    site({ 'vocs.config.tsx': `export default { a: ${repeat(unit)} }\n`, 'docs/pages/index.md': '# Home\n' }),
+  );
+}

@@ -19,6 +19,7 @@ const sites: Record<string, { framework: string; pages: number }> = {
   'grpc__grpc.io': { framework: 'hugo', pages: 176 },
   jestjs__jest: { framework: 'docusaurus', pages: 171 },
   'just-the-docs__just-the-docs': { framework: 'jekyll', pages: 47 },
+  ithacaxyz__porto: { framework: 'vocs', pages: 122 },
   'jupyter-book__workshop-template': { framework: 'myst', pages: 19 },
   'k8up-io__k8up': { framework: 'antora', pages: 38 },
   'kazupon__vue-i18n': { framework: 'vuepress', pages: 76 },
@@ -37,6 +38,7 @@ const sites: Record<string, { framework: string; pages: number }> = {
   vitejs__vite: { framework: 'vitepress', pages: 57 },
   vuepress__docs: { framework: 'vuepress', pages: 68 },
   'web-infra-dev__rslib': { framework: 'rspress', pages: 138 },
+  wevm__vocs: { framework: 'vocs', pages: 42 },
   withastro__starlight: { framework: 'starlight', pages: 338 },
 };
 

@@ -23,6 +23,7 @@ const frameworkNames: Record<DocsFramework, string> = {
   quarto: 'Quarto',
   myst: 'MyST (Jupyter Book 2)',
   docfx: 'DocFX',
+  vocs: 'Vocs',
   markdown: 'plain Markdown',
 };
 

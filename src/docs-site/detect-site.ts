@@ -112,6 +112,12 @@ const signatures: Signature[] = [
     pattern: /(^|\/)rspress\.config\.(js|cjs|mjs|ts|cts|mts)$/,
     siteRoot: folderOfFile,
   },
+  // Vocs (https://vocs.dev/docs/api/config): its own configuration file name.
+  {
+    framework: 'vocs',
+    pattern: /(^|\/)vocs\.config\.(js|jsx|ts|tsx|mjs|mts)$/,
+    siteRoot: folderOfFile,
+  },
   // Rstack (rsbuild's and rspack's sites): Rspress configured by `define.doc({...})`, built by `rs doc build`.
   {
     framework: 'rspress',

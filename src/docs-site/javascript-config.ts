@@ -466,7 +466,9 @@ function stripTypes(text: string): string {
 
 export function parseProgram(text: string, fileName: string): { program: AnyNode } | { error: string } {
   try {
-    const source = /\.(c|m)?tsx?$/.test(fileName) ? stripTypes(text) : text;
+    // A configuration's JSX (`head() { return <script /> }`) is no value this reader needs.
+    const unJsx = /\.(tsx|jsx)$/.test(fileName) ? blankJsx(text) : text;
+    const source = /\.(c|m)?tsx?$/.test(fileName) ? stripTypes(unJsx) : unJsx;
     return {
       program: parse(source, {
         ecmaVersion: 'latest',
@@ -485,6 +487,168 @@ export function parseProgram(text: string, fileName: string): { program: AnyNode
           : ''),
     };
   }
+}
+
+const maximumJsxDepth = 200;
+/** What the JSX skippers answer when the text ends first (-1: not an element here). */
+const ranOffTheEnd = -2;
+
+/**
+ * JSX elements replaced by `0` and spaces (newlines kept, so places hold): neither amaro's type
+ * stripper nor acorn reads JSX in TypeScript. An element starts at a `<` followed by a name or `>`
+ * where an expression may start (after `(`, `,`, `=`, `:`, `?`, `[`, `{`, `!`, `&`, `|`, `=>` or
+ * `return`); one never closed is left as it is. One pass over the text: repository content is
+ * hostile.
+ */
+export function blankJsx(text: string): string {
+  if (!text.includes('<')) return text;
+  let result = '';
+  let copied = 0;
+  let index = 0;
+  let previous = '';
+  // Once an element runs off the end of the text, no later one can end either: one pass stays one.
+  let exhausted = false;
+  while (index < text.length) {
+    const character = text[index] ?? '';
+    if (character === '"' || character === "'" || character === '`') {
+      index = skipString(text, index);
+      previous = character;
+      continue;
+    }
+    if (character === '/' && (text[index + 1] === '/' || text[index + 1] === '*')) {
+      const end = text[index + 1] === '/' ? text.indexOf('\n', index) : text.indexOf('*/', index + 2) + 2;
+      index = end <= 0 ? text.length : end;
+      continue;
+    }
+    if (
+      !exhausted &&
+      character === '<' &&
+      /[A-Za-z>]/.test(text[index + 1] ?? '') &&
+      (/^[(,=:?[{!&|]$/.test(previous) || previous === '' || previous === '=>' || previous === 'return')
+    ) {
+      const end = skipJsxElement(text, index, 0);
+      if (end === ranOffTheEnd) exhausted = true;
+      if (end > index) {
+        // `0` where the element starts (a `<`, never a newline), spaces and newlines after it.
+        result += `${text.slice(copied, index)}0${text.slice(index + 1, end).replace(/[^\n]/g, ' ')}`;
+        copied = end;
+        index = end;
+        previous = '0';
+        continue;
+      }
+    }
+    if (!/\s/.test(character)) {
+      if (/[A-Za-z0-9_$]/.test(character)) {
+        let end = index + 1;
+        while (end < text.length && /[A-Za-z0-9_$]/.test(text[end] ?? '')) end += 1;
+        previous = text.slice(index, end);
+        index = end;
+        continue;
+      }
+      previous = character === '>' && text[index - 1] === '=' ? '=>' : character;
+    }
+    index += 1;
+  }
+  return copied === 0 ? text : result + text.slice(copied);
+}
+
+/** The index after a string or template literal starting at `start` (a template's `${}` skipped whole). */
+function skipString(text: string, start: number): number {
+  const quote = text[start];
+  for (let index = start + 1; index < text.length; index += 1) {
+    const character = text[index];
+    if (character === '\\') index += 1;
+    else if (character === quote) return index + 1;
+    else if (character === '\n' && quote !== '`') return index;
+  }
+  return text.length;
+}
+
+/** The index after a `{...}` expression starting at `start`, strings skipped; -1 when never closed. */
+function skipBraces(text: string, start: number, depth: number): number {
+  let open = 0;
+  for (let index = start; index < text.length; ) {
+    const character = text[index] ?? '';
+    if (character === '"' || character === "'" || character === '`') {
+      index = skipString(text, index);
+      continue;
+    }
+    if (
+      character === '<' &&
+      /[A-Za-z>]/.test(text[index + 1] ?? '') &&
+      /[(,=:?{&|>]\s*$/.test(text.slice(Math.max(0, index - 8), index))
+    ) {
+      const end = skipJsxElement(text, index, depth + 1);
+      if (end === ranOffTheEnd) return end;
+      if (end > index) {
+        index = end;
+        continue;
+      }
+    }
+    if (character === '{') open += 1;
+    else if (character === '}') {
+      open -= 1;
+      if (open === 0) return index + 1;
+    }
+    index += 1;
+  }
+  return ranOffTheEnd;
+}
+
+/** The index after the JSX element starting at `start` (a `<`), or -1 when it is not one that ends. */
+function skipJsxElement(text: string, start: number, depth: number): number {
+  // Deeper than any real element: given up on for the rest of the text, as one that does not end.
+  if (depth > maximumJsxDepth) return ranOffTheEnd;
+  let index = start + 1;
+  const fragment = text[index] === '>';
+  if (!fragment) {
+    while (index < text.length && /[A-Za-z0-9_.:-]/.test(text[index] ?? '')) index += 1;
+    // Attributes, until `/>` or `>`.
+    for (;;) {
+      while (index < text.length && /\s/.test(text[index] ?? '')) index += 1;
+      const character = text[index];
+      if (character === undefined) return ranOffTheEnd;
+      if (character === '/' && text[index + 1] === '>') return index + 2;
+      if (character === '>') break;
+      if (character === '{') {
+        index = skipBraces(text, index, depth);
+        if (index < 0) return index;
+        continue;
+      }
+      const nameStart = index;
+      while (index < text.length && /[^\s=/>{]/.test(text[index] ?? '')) index += 1;
+      if (index === nameStart) return -1;
+      if (text[index] === '=') {
+        index += 1;
+        const quote = text[index];
+        if (quote === '"' || quote === "'") index = skipString(text, index);
+        else if (quote === '{') index = skipBraces(text, index, depth);
+        else return -1;
+        if (index < 0) return index;
+      }
+    }
+  }
+  index += 1;
+  // Children: text, `{expressions}` and elements, until the closing tag.
+  while (index < text.length) {
+    const character = text[index];
+    if (character === '<' && text[index + 1] === '/') {
+      const close = text.indexOf('>', index);
+      return close < 0 ? ranOffTheEnd : close + 1;
+    }
+    if (character === '<') {
+      index = skipJsxElement(text, index, depth + 1);
+      if (index < 0) return index;
+      continue;
+    }
+    if (character === '{') {
+      index = skipBraces(text, index, depth);
+      if (index < 0) return index;
+      continue;
+    }
+    index += 1;
+  }
+  return ranOffTheEnd;
 }
 
 export function isPlainRecord(value: unknown): value is Record<string, unknown> {

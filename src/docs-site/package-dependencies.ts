@@ -2,16 +2,11 @@ import { isPlainRecord } from './javascript-config.ts';
 import { folderOf } from './link-urls.ts';
 import type { RepositoryFiles } from './site-model.ts';
 
-/**
- * The nearest `package.json`'s dependencies (the site's folder, then each folder above it up to the
- * repository root) that name one of `names`, in the order of `names`: which version of a build tool
- * builds the site. Empty when none names them.
- */
-export async function nearestDependencies(
+/** Each `package.json` from the site's folder up to the repository root, parsed (unreadable ones skipped). */
+export async function* packageManifests(
   files: Pick<RepositoryFiles, 'read' | 'has'>,
   siteRoot: string,
-  names: readonly string[],
-): Promise<Array<{ name: string; range: string }>> {
+): AsyncGenerator<Record<string, unknown>> {
   for (
     let folder: string | null = siteRoot;
     folder !== null;
@@ -25,7 +20,21 @@ export async function nearestDependencies(
     } catch {
       continue;
     }
-    if (!isPlainRecord(manifest)) continue;
+    if (isPlainRecord(manifest)) yield manifest;
+  }
+}
+
+/**
+ * The nearest `package.json`'s dependencies (the site's folder, then each folder above it up to the
+ * repository root) that name one of `names`, in the order of `names`: which version of a build tool
+ * builds the site. Empty when none names them.
+ */
+export async function nearestDependencies(
+  files: Pick<RepositoryFiles, 'read' | 'has'>,
+  siteRoot: string,
+  names: readonly string[],
+): Promise<Array<{ name: string; range: string }>> {
+  for await (const manifest of packageManifests(files, siteRoot)) {
     const found: Array<{ name: string; range: string }> = [];
     for (const name of names) {
       for (const field of ['dependencies', 'devDependencies', 'peerDependencies']) {

@@ -27,6 +27,7 @@ export type DocsFramework =
   | 'quarto'
   | 'myst'
   | 'docfx'
+  | 'vocs'
   | 'markdown';
 
 /** The repository's files as a model reads them (a worktree, a commit, or either with changes on top). */

@@ -18,6 +18,7 @@ import { buildRspressSite } from './rspress.ts';
 import { buildSphinxSite } from './sphinx.ts';
 import { buildStarlightSite } from './starlight.ts';
 import { buildVitePressSite } from './vitepress.ts';
+import { buildVocsSite } from './vocs.ts';
 import { buildVuePressSite } from './vuepress.ts';
 
 /** The site model builder of each framework. */
@@ -42,5 +43,6 @@ export const siteModelBuilders: Readonly<Record<DocsFramework, SiteModelBuilder>
   quarto: buildQuartoSite,
   myst: buildMystSite,
   docfx: buildDocfxSite,
+  vocs: buildVocsSite,
   markdown: buildMarkdownSite,
 };

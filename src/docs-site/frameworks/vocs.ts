@@ -1,0 +1,384 @@
+import { RE2JS } from 're2js';
+import { generatedPlace, readGitIgnored } from '../git-ignored.ts';
+import { hasUnknownSpread, isPlainRecord, UnknownValue } from '../javascript-config.ts';
+import { ModuleLines } from '../javascript-modules.ts';
+import { folderOf, isExternalUrl, isWithin, joinInside, relativeTo, splitUrl } from '../link-urls.ts';
+import { majorOf, nearestDependencies, packageManifests } from '../package-dependencies.ts';
+import {
+  isUnchecked,
+  type LinkTarget,
+  type RepositoryFiles,
+  type SiteModel,
+  type SiteModelBuilder,
+  type SiteProblem,
+} from '../site-model.ts';
+import { filePathValue } from './docusaurus-config.ts';
+import { resolveFileReference } from './starlight-routes.ts';
+import { readConfigModule } from './vitepress-config.ts';
+import { readVitePressNavigation, type VitePressNavigation } from './vitepress-navigation.ts';
+
+const configNames = [
+  'vocs.config.ts',
+  'vocs.config.tsx',
+  'vocs.config.js',
+  'vocs.config.jsx',
+  'vocs.config.mjs',
+  'vocs.config.mts',
+];
+// Vocs 1 globs pages as `pages/**/*.{md,mdx,ts,tsx,js,jsx}` (src/vite/plugins/virtual-routes.ts) and
+// finds a link's page with the same extensions and `.html` (remark/links.ts); Vocs 2 as
+// src/internal/mdx.ts's `extensions`.
+const version1Extensions = ['.html', '.md', '.mdx', '.js', '.jsx', '.ts', '.tsx'];
+const version2Extensions = ['.js', '.ts', '.tsx', '.jsx', '.mjs', '.cjs', '.md', '.mdx'];
+
+/**
+ * Vocs (https://vocs.dev/docs/structure, /docs/api/config), read as wevm/vocs builds a site. Vocs 1
+ * (`vocs` 1.x): pages are the files under `<rootDir>/pages/` (`rootDir` defaults to `docs`) with a
+ * page extension, each at its path without the extension (`index` serves its folder); its
+ * `remarkLinks` plugin checks every Markdown link that starts with `/`, `./`, `../` (a link without
+ * one is left as written): `/x` names `pages/x`, a relative one the file beside the page, and it is
+ * found as a file, as `x.{md,mdx,...}` or `x/index.{...}`; `checkDeadlinks` (on by default) fails
+ * the build on any other. Vocs 2 keeps pages in `<srcDir>/pages/` (`src` by default) and its
+ * `rehypeLinks` checks every link but `http(s):`, `mailto:`, `tel:` and fragments, relative ones from
+ * the page's folder, and a folder that exists passes. The sidebar (`sidebar`, an array of
+ * `{text, link, items}` or an object keyed by route prefix) and `topNav` are VitePress's shapes.
+ */
+export const buildVocsSite: SiteModelBuilder = async (source, siteRoot) => {
+  const { files } = source;
+  const inRoot = (path: string) => (siteRoot === '' ? path : `${siteRoot}/${path}`);
+  const configFile = configNames.map(inRoot).find((path) => files.has(path)) ?? inRoot('vocs.config.ts');
+  const main = await readConfigModule(files, configFile);
+  const config = main.value ?? {};
+  const unsupported: string[] = [];
+  const problems: SiteProblem[] = [...main.problems];
+  if (main.value === null)
+    unsupported.push(`${configFile}: the configuration is computed by code; its settings are not read`);
+  const major = await vocsMajor(files, siteRoot);
+
+  // Vocs 1: `rootDir` (default `docs`) holds `pages/` and `public/`; Vocs 2: `rootDir` (the
+  // configuration's folder) holds `srcDir` (default `src`), which holds `pages/` and `public/`.
+  const folderSetting = (value: unknown, fallback: string): string | null => {
+    if (value === undefined) return joinInside(siteRoot, fallback);
+    const path = filePathValue(value, siteRoot);
+    return typeof path === 'string' ? path : null;
+  };
+  const rootDir = folderSetting(config.rootDir, major === 1 ? 'docs' : '');
+  const srcDir =
+    rootDir === null
+      ? null
+      : major === 1
+        ? rootDir
+        : typeof config.srcDir === 'string'
+          ? joinInside(rootDir, config.srcDir)
+          : config.srcDir === undefined
+            ? joinInside(rootDir, 'src')
+            : null;
+  if (srcDir === null)
+    unsupported.push(`${configFile}: the pages' folder is computed by code; the default one is read`);
+  const contentDir = srcDir ?? (major === 1 ? inRoot('docs') : inRoot('src'));
+  const pagesDir = contentDir === '' ? 'pages' : `${contentDir}/pages`;
+  const publicDir = contentDir === '' ? 'public' : `${contentDir}/public`;
+  const extensions = major === 1 ? version1Extensions : version2Extensions;
+  const basePath = typeof config.basePath === 'string' ? config.basePath.replace(/(?<!\/)\/+$/, '') : '';
+  const checkDeadlinks = config.checkDeadlinks;
+  const checksLinks = checkDeadlinks === undefined || checkDeadlinks === true || checkDeadlinks === 'warn';
+
+  const pages = new Map<string, string[]>();
+  const routeOf = (relative: string) =>
+    `/${relative.replace(/\.[^./]*$/, '')}`.replace(/\/index$/, '').replace(/^$/, '/') || '/';
+  for (const path of files.paths) {
+    if (!isWithin(pagesDir, path) || path === pagesDir || !/\.mdx?$/.test(path)) continue;
+    const relative = relativeTo(pagesDir, path);
+    // Vocs 2 leaves dynamic segments (`[slug].mdx`) to its runtime.
+    if (relative.includes('[')) continue;
+    const route = routeOf(relative);
+    pages.set(path, route === '/' ? [`${basePath}/`] : [`${basePath}${route}`, `${basePath}${route}.html`]);
+  }
+  if (pages.size === 0) unsupported.push(`${configFile}: no pages under ${pagesDir}/ (nothing is checked)`);
+
+  /** The file a path names as Vocs looks for it: itself, with a page extension, or its folder's index. */
+  const findPage = (path: string): string | null => {
+    if (files.has(path)) return path;
+    for (const extension of extensions) {
+      if (files.has(`${path}/index${extension}`)) return `${path}/index${extension}`;
+      if (files.has(`${path}${extension}`)) return `${path}${extension}`;
+    }
+    return null;
+  };
+  const folders = new Set<string>();
+  for (const path of files.paths) {
+    for (let folder = folderOf(path); folder !== '' && !folders.has(folder); folder = folderOf(folder))
+      folders.add(folder);
+  }
+  const ignored = await readGitIgnored(files);
+  const openapi = config.openapi !== undefined;
+
+  const resolveLink: SiteModel['resolveLink'] = (from, url, link) => {
+    const kind = link?.kind ?? 'link';
+    const trimmed = url.trim();
+    if (kind === 'image' || kind === 'import') {
+      if (isExternalUrl(trimmed) || !/^\.{0,2}\//.test(splitUrl(trimmed).path)) return { kind: 'external' };
+      const { path } = splitUrl(trimmed);
+      if (path.startsWith('/')) {
+        const publicFile = joinInside(publicDir, path.slice(1));
+        return publicFile !== null && files.has(publicFile)
+          ? { kind: 'file', file: publicFile }
+          : { kind: 'unchecked', reason: `${path} is not in ${publicDir}/` };
+      }
+      return (
+        resolveFileReference(files, from, path) ?? {
+          kind: 'unchecked',
+          reason: 'a file the bundler resolves',
+        }
+      );
+    }
+    if (trimmed.startsWith('#') || trimmed === '') return { kind: 'external' };
+    // Vocs 1 checks only links starting with `/`, `./` or `../`; Vocs 2 all but these schemes.
+    if (
+      major === 1
+        ? !/^\.*\//.test(trimmed)
+        : /^(https?:\/\/|mailto:|tel:)/i.test(trimmed) || isExternalUrl(trimmed)
+    )
+      return isExternalUrl(trimmed)
+        ? { kind: 'external' }
+        : { kind: 'unchecked', reason: 'Vocs 1 leaves a link without `/`, `./` or `../` as written' };
+    if (trimmed.includes('%60')) return { kind: 'unchecked', reason: 'a Twoslash type link' };
+    // JSX and raw HTML links are no Markdown links: neither version checks them.
+    if (kind === 'html') return { kind: 'unchecked', reason: 'Vocs checks Markdown links only' };
+    // Vocs takes the part before `#` as a path, as written (no decoding).
+    const written = trimmed.split('#')[0] ?? '';
+    if (major === 2 && written === '/TODO') return { kind: 'served', reason: 'Vocs allows /TODO links' };
+    const target = written.startsWith('/')
+      ? joinInside(pagesDir, written.slice(1))
+      : joinInside(folderOf(from), written);
+    if (target === null) return { kind: 'unchecked', reason: 'the link leaves the repository' };
+    const found = findPage(target.replace(/(?<!\/)\/+$/, ''));
+    if (found !== null) return { kind: 'file', file: found };
+    // Vocs 2 takes a folder that exists, index page or not.
+    if (major === 2 && folders.has(target.replace(/(?<!\/)\/+$/, '')))
+      return { kind: 'served', reason: 'Vocs 2 takes a folder that exists' };
+    if (openapi && written.startsWith('/'))
+      return { kind: 'unchecked', reason: 'a route the OpenAPI specification generates' };
+    if (generatedPlace(ignored, target.replace(/\.(mdx?|html)$/, '')) !== null)
+      return { kind: 'unchecked', reason: 'a page a build step writes (the .gitignore lists its place)' };
+    if (!checksLinks) return { kind: 'unchecked', reason: '`checkDeadlinks` is off' };
+    return {
+      kind: 'broken',
+      reason: `no page or file at ${relativeTo(siteRoot, target) || '/'}; Vocs reports a dead link${checkDeadlinks === 'warn' ? '' : ' and the build fails'}`,
+    };
+  };
+
+  // MDX files pages import (`import Snippet from './snippet.mdx'`): Vocs compiles them, links too.
+  const partials = new Set<string>();
+  const importers = [...pages.keys()];
+  while (importers.length > 0 && partials.size < 10_000) {
+    const importer = importers.pop() as string;
+    for (const link of (await source.pageFacts(importer))?.links ?? []) {
+      if (link.kind !== 'import' || !/\.mdx?$/.test(splitUrl(link.url).path)) continue;
+      const imported = resolveFileReference(files, importer, splitUrl(link.url).path)?.file;
+      if (imported === undefined || pages.has(imported) || partials.has(imported)) continue;
+      partials.add(imported);
+      importers.push(imported);
+    }
+  }
+
+  // Navigation: `sidebar` and `topNav`, routes written without the `basePath`. The router matches
+  // them without case (React Router's default), and a redirect (Vocs 2's `redirects`, a
+  // `vercel.json` beside the site) serves a moved page to a reader.
+  const redirected = await readRedirectSources(files, siteRoot, config.redirects);
+  const writesAfterBuild = await runsStepsAfterBuild(files, siteRoot);
+  const pageByLowerCase = new Map<string, string>();
+  for (const path of files.paths) {
+    if (isWithin(pagesDir, path)) pageByLowerCase.set(path.toLowerCase(), path);
+  }
+  const pageFolders = new Set([...folders].filter((folder) => isWithin(pagesDir, folder)));
+  // Sections the navigation names on their own (a sidebar's key, a top-nav item): a route at the
+  // top that no page serves may be another tool's output there (reth's `/docs`: its Rust API docs).
+  const sections = new Set<string>();
+  const firstSegment = (route: string) => route.replace(/^\/+/, '').split('/')[0] ?? '';
+  if (isPlainRecord(config.sidebar))
+    for (const key of Object.keys(config.sidebar)) sections.add(firstSegment(key));
+  const addTopNav = (items: unknown, depth: number) => {
+    if (!Array.isArray(items) || depth > 3) return;
+    for (const item of items.slice(0, 500)) {
+      if (!isPlainRecord(item)) continue;
+      if (typeof item.link === 'string' && !isExternalUrl(item.link)) sections.add(firstSegment(item.link));
+      addTopNav(item.items, depth + 1);
+    }
+  };
+  addTopNav(config.topNav, 0);
+  sections.delete('');
+  const resolveRoute = (link: string): LinkTarget => {
+    const { path } = splitUrl(link);
+    if (path === '' || isExternalUrl(link)) return { kind: 'external' };
+    const stripped = basePath !== '' && path.startsWith(`${basePath}/`) ? path.slice(basePath.length) : path;
+    const target = joinInside(pagesDir, stripped.replace(/^\/+/, '').replace(/\.html$/, ''));
+    if (target === null) return { kind: 'unchecked', reason: 'outside the repository' };
+    const bare = target.replace(/(?<!\/)\/+$/, '');
+    const found =
+      findPage(bare) ??
+      [bare, ...extensions.flatMap((extension) => [`${bare}${extension}`, `${bare}/index${extension}`])]
+        .map((candidate) => pageByLowerCase.get(candidate.toLowerCase()))
+        .find((candidate) => candidate !== undefined);
+    if (found !== undefined && found !== null) return { kind: 'file', file: found };
+    const route = `/${stripped.replace(/^\/+/, '').replace(/(?<!\/)\/+$/, '')}`;
+    if (redirected(route)) return { kind: 'served', reason: 'a redirect' };
+    if (openapi) return { kind: 'unchecked', reason: 'a route the OpenAPI specification generates' };
+    // When the build runs steps after `vocs build`, a route into no folder of pages, or a section of
+    // its own at the top, may be what they write (reth copies its Rust API docs to `/docs`).
+    const parent = folderOf(bare);
+    if (
+      writesAfterBuild &&
+      (parent === pagesDir ? sections.has(firstSegment(route)) : !pageFolders.has(parent))
+    )
+      return { kind: 'unchecked', reason: outsidePages };
+    if (generatedPlace(ignored, target) !== null)
+      return { kind: 'unchecked', reason: 'a page a build step writes (the .gitignore lists its place)' };
+    const publicFile = joinInside(publicDir, stripped.replace(/^\/+/, ''));
+    if (publicFile !== null && files.has(publicFile)) return { kind: 'served', reason: 'a public file' };
+    return { kind: 'broken', reason: 'no page' };
+  };
+  const navigation: VitePressNavigation = { entries: [], sidebarPrefixes: [], unsupported };
+  const navigationKnown = main.value !== null && !hasUnknownSpread(config);
+  if (!navigationKnown || config.sidebar instanceof UnknownValue || config.topNav instanceof UnknownValue) {
+    unsupported.push(`${configFile}: the sidebar is computed by code; navigation is unchecked`);
+    navigation.entries.push({
+      reference: '(computed)',
+      file: configFile,
+      line: 1,
+      groups: [],
+      target: { unchecked: 'the sidebar is computed by code' },
+    });
+  } else {
+    const lines = new ModuleLines(main.modules ?? { files: [configFile], texts: new Map() });
+    readVitePressNavigation(
+      { sidebar: config.sidebar, nav: config.topNav },
+      [],
+      lines,
+      resolveRoute,
+      navigation,
+    );
+  }
+  // What is unchecked for being outside the pages is no new page.
+  for (const entry of navigation.entries) {
+    if (isUnchecked(entry.target) && entry.target.unchecked === outsidePages)
+      entry.target = { unchecked: outsidePages, onlyFiles: [] };
+  }
+  const prefixes = navigation.sidebarPrefixes.map((prefix) => prefix.replace(/^(?!\/)/, '/'));
+  const needsNavigationEntry = (file: string): boolean => {
+    if (!pages.has(file) || !isWithin(pagesDir, file)) return false;
+    const route = routeOf(relativeTo(pagesDir, file));
+    return route !== '/' && prefixes.some((prefix) => prefix === '/' || route.startsWith(prefix));
+  };
+
+  return {
+    framework: 'vocs',
+    siteRoot,
+    configFiles: [...(main.modules?.files ?? [configFile])],
+    pages,
+    partials,
+    navigation: navigation.entries,
+    needsNavigationEntry,
+    resolveLink,
+    configurationProblems: problems,
+    unsupported: navigation.unsupported,
+    conventions: [
+      major === 1
+        ? `Links between pages start with \`/\` (a route under ${pagesDir}/, without the \`basePath\`) or \`./\`/\`../\` (a file beside the page), with or without \`.md\`/\`.mdx\`; Vocs fails the build on one that names no page (\`checkDeadlinks\`).`
+        : `Links between pages are routes under ${pagesDir}/ (\`/guide/start\`) or paths relative to the page's file, with or without \`.md\`/\`.mdx\`; Vocs fails the build on one that names no page (\`checkDeadlinks\`).`,
+      `Pages are .md/.mdx files under ${pagesDir}/, each at its path without the extension (\`index\` serves its folder).`,
+      prefixes.length > 0
+        ? `The sidebar is \`sidebar\` in ${configFile}: add new pages there (\`{ text, link: '/route' }\`).`
+        : 'The site has no sidebar in its configuration: new pages need no navigation entry.',
+    ],
+  };
+};
+
+const outsidePages = 'a route into no folder of pages, which a build step may write';
+
+/**
+ * The routes redirects serve: Vocs 2's `redirects` (`{ source, destination }`, URLPattern sources)
+ * and a `vercel.json`'s beside the site or at the repository's root (path-to-regexp sources): a
+ * `:name` is one segment, `:name*` any rest, `:name+` at least one. A source with groups or other
+ * syntax is not read. At most 2,000 sources of 1 KiB, one RE2 expression (repository content is hostile).
+ */
+async function readRedirectSources(
+  files: RepositoryFiles,
+  siteRoot: string,
+  configured: unknown,
+): Promise<(route: string) => boolean> {
+  const sources: unknown[] = Array.isArray(configured) ? [...configured] : [];
+  for (const file of new Set([siteRoot === '' ? 'vercel.json' : `${siteRoot}/vercel.json`, 'vercel.json'])) {
+    try {
+      const value: unknown = JSON.parse((await files.read(file)) ?? 'null');
+      if (isPlainRecord(value) && Array.isArray(value.redirects))
+        sources.push(...value.redirects.slice(0, 2_000));
+    } catch {}
+  }
+  const expressions = sources.slice(0, 2_000).flatMap((redirect) => {
+    const source = isPlainRecord(redirect) ? redirect.source : undefined;
+    if (
+      typeof source !== 'string' ||
+      !source.startsWith('/') ||
+      source.length > 1_024 ||
+      /[()[\]{}?]/.test(source)
+    )
+      return [];
+    const expression = source
+      .replace(/(?<!\/)\/+$/, '')
+      .split(/(:[A-Za-z_][A-Za-z0-9_]*[*+]?)/)
+      .map((part) =>
+        part.startsWith(':')
+          ? part.endsWith('*')
+            ? '.*'
+            : part.endsWith('+')
+              ? '.+'
+              : '[^/]+'
+          : part.replace(/[.*+?^$|\\]/g, '\\$&'),
+      )
+      .join('');
+    return [expression === '' ? '/' : expression];
+  });
+  if (expressions.length === 0) return () => false;
+  try {
+    const regex = RE2JS.compile(`^(?:${expressions.join('|')})/?$`);
+    return (route) => regex.matches(route);
+  } catch {
+    return () => false;
+  }
+}
+
+/**
+ * Whether the nearest `package.json` script that runs `vocs build` runs other commands after it
+ * (reth's `vocs build && bun scripts/inject-cargo-docs.ts`), which may add routes to the output.
+ */
+async function runsStepsAfterBuild(files: RepositoryFiles, siteRoot: string): Promise<boolean> {
+  for await (const manifest of packageManifests(files, siteRoot)) {
+    const scripts = isPlainRecord(manifest.scripts) ? manifest.scripts : {};
+    for (const script of Object.values(scripts)) {
+      if (typeof script !== 'string' || script.length > 4_096) continue;
+      // `vocs build` as a command (`create-vocs build` is another package's script).
+      const at = script.search(/(?:^|[\s;&|(])vocs\s+build\b/);
+      if (at < 0) continue;
+      const after = script
+        .slice(at)
+        .split(/&&|;|\|\|/)
+        .slice(1);
+      return after.some((step) => step.trim() !== '' && !/^\s*(\S+=\S*\s+)*vocs\b/.test(step));
+    }
+  }
+  return false;
+}
+
+async function vocsMajor(files: RepositoryFiles, siteRoot: string): Promise<1 | 2> {
+  for (const { range } of await nearestDependencies(files, siteRoot, ['vocs'])) {
+    const major = majorOf(range);
+    if (major !== null) return major >= 2 ? 2 : 1;
+  }
+  // Without a version, the layout tells: Vocs 2 keeps pages in `src/pages/`.
+  const inRoot = (path: string) => (siteRoot === '' ? path : `${siteRoot}/${path}`);
+  return files.paths.some((path) => path.startsWith(inRoot('src/pages/'))) &&
+    !files.paths.some((path) => path.startsWith(inRoot('docs/pages/')))
+    ? 2
+    : 1;
+}
