@@ -24,7 +24,9 @@ describe('Vocs sites', () => {
         'site/pages/docs/index.mdx':
           '# Getting started\n\n[Blog](./guides/blog.mdx)\n[Blog, no extension](./guides/blog)\n[Relative, not checked](guides/nowhere)\n[Missing](/docs/missing)\n[Logo](/logo.png)\n[Twoslash](/docs/%60Config%60)\n<a href="/docs/nowhere">JSX</a>\n\nimport Snippet from \'../../snippets/note.mdx\'\n\n<Snippet />\n',
         'site/pages/docs/structure.mdx': '# Structure\n',
-        'site/pages/docs/guides/blog.mdx': '# Blog\n\n[Up](../)\n[Index](../index.mdx)\n',
+        'site/pages/docs/guides/blog.mdx':
+          "# Blog\n\n[Up](../)\n[Index](../index.mdx)\n\nimport Gone from './gone.mdx'\nimport { Button } from '../../../components/Button'\n",
+        'site/components/Card.tsx': '',
         'site/pages/docs/guides/new.mdx': '# New\n',
         'site/pages/blog/index.mdx': '# Blog\n',
         'site/pages/api/og.tsx': 'export default function () {}\n',
@@ -42,6 +44,7 @@ describe('Vocs sites', () => {
     assert.deepEqual([...model.partials], ['site/snippets/note.mdx']);
     assert.deepEqual(problemLines(problems), [
       'vocs.config.tsx:10 Navigation entry "/docs/guides/gone" names no page',
+      'site/pages/docs/guides/blog.mdx:6 Broken link "./gone.mdx": no file site/pages/docs/guides/gone.mdx to import',
       'site/pages/docs/index.mdx:6 Broken link "/docs/missing": no page or file at site/pages/docs/missing; Vocs reports a dead link and the build fails',
       // `public/` files are served, but Vocs 1's check looks under `pages/` only.
       'site/pages/docs/index.mdx:7 Broken link "/logo.png": no page or file at site/pages/logo.png; Vocs reports a dead link and the build fails',

@@ -12,6 +12,7 @@ import {
   type SiteModelBuilder,
   type SiteProblem,
 } from '../site-model.ts';
+import { createCheckoutCoverage } from './checkout-coverage.ts';
 import { filePathValue } from './docusaurus-config.ts';
 import { resolveFileReference } from './starlight-routes.ts';
 import { readConfigModule } from './vitepress-config.ts';
@@ -111,6 +112,7 @@ export const buildVocsSite: SiteModelBuilder = async (source, siteRoot) => {
       folders.add(folder);
   }
   const ignored = await readGitIgnored(files);
+  const isExpected = createCheckoutCoverage(files.paths);
   const openapi = config.openapi !== undefined;
 
   const resolveLink: SiteModel['resolveLink'] = (from, url, link) => {
@@ -125,12 +127,20 @@ export const buildVocsSite: SiteModelBuilder = async (source, siteRoot) => {
           ? { kind: 'file', file: publicFile }
           : { kind: 'unchecked', reason: `${path} is not in ${publicDir}/` };
       }
-      return (
-        resolveFileReference(files, from, path) ?? {
-          kind: 'unchecked',
-          reason: 'a file the bundler resolves',
-        }
-      );
+      const reference = resolveFileReference(files, from, path);
+      if (reference !== null) return reference;
+      // The bundler fails on an import of a file that is not there, when this checkout can tell.
+      const file = joinInside(folderOf(from), path);
+      // A file the `.gitignore` names is one a build step writes (ENS's generated JSON).
+      if (
+        kind === 'import' &&
+        file !== null &&
+        /\.[A-Za-z0-9]+$/.test(file) &&
+        isExpected(file) &&
+        !ignored(file)
+      )
+        return { kind: 'broken', reason: `no file ${file} to import` };
+      return { kind: 'unchecked', reason: 'a file the bundler resolves' };
     }
     if (trimmed.startsWith('#') || trimmed === '') return { kind: 'external' };
     // Vocs 1 checks only links starting with `/`, `./` or `../`; Vocs 2 all but these schemes.
