@@ -76,6 +76,7 @@ const rslibLinkingPages = [
 
 const vuepressDocs = committedSite('vuepress__docs');
 const docfxDocs = committedSite('dotnet__docfx');
+const vocsDocs = committedSite('wevm__vocs');
 
 const changed = (result: TaskResult): Record<string, string> | string =>
   result.files ?? 'no branch was pushed';
@@ -1413,6 +1414,70 @@ export const evaluationTasks: EvaluationTask[] = [
       call('validate', {}),
       answer(
         'Renamed the table-of-contents page to docs/docs/tables-of-contents.md: its entry in docs/docs/toc.yml and the three pages that link it by path now name the new file.',
+      ),
+    ],
+  },
+  {
+    // Vocs's own site (wevm/vocs, Vocs 2): the page is a sidebar route in `site/vocs.config.ts`,
+    // which `move_file` rewrites; three pages link it by route (Vocs fails the build on a dead one),
+    // a card component names it in a `to` prop, and a redirect sends an old URL to it.
+    name: 'real-vocs-rename-page',
+    fixture: vocsDocs,
+    prompt:
+      'Rename site/src/pages/features/tailwind.mdx to site/src/pages/features/tailwind-css.mdx, keeping the sidebar, every link, card and redirect that leads to it working.',
+    check(result) {
+      const files = changed(result);
+      if (typeof files === 'string') return files;
+      const from = 'site/src/pages/features/tailwind.mdx';
+      const to = 'site/src/pages/features/tailwind-css.mdx';
+      if (files[from] !== undefined || files[to] !== vocsDocs[from])
+        return 'the page is not at site/src/pages/features/tailwind-css.mdx, unchanged';
+      const renamed = (path: string) =>
+        vocsDocs[path]
+          ?.replaceAll("'/features/tailwind'", "'/features/tailwind-css'")
+          .replaceAll('(/features/tailwind)', '(/features/tailwind-css)')
+          .replaceAll('"/features/tailwind"', '"/features/tailwind-css"');
+      const expected: Record<string, string | undefined> = Object.fromEntries(
+        [
+          'site/vocs.config.ts',
+          'site/src/pages/introduction/project-structure.mdx',
+          'site/src/pages/features/vite.mdx',
+          'site/src/pages/features/theming.mdx',
+          'site/src/pages/features/fonts.mdx',
+        ].map((path) => [path, renamed(path)]),
+      );
+      for (const [path, text] of Object.entries(expected)) {
+        if (files[path] !== text) return `${path} does not name the page at its new route, or changed more`;
+      }
+      return unchangedExcept(result, vocsDocs, [from, to, ...Object.keys(expected)]);
+    },
+    script: [
+      call('move_file', {
+        from: 'site/src/pages/features/tailwind.mdx',
+        to: 'site/src/pages/features/tailwind-css.mdx',
+      }),
+      read('site/vocs.config.ts'),
+      edit(
+        'site/vocs.config.ts',
+        "{ source: '/guide/tailwind', destination: '/features/tailwind' }",
+        "{ source: '/guide/tailwind', destination: '/features/tailwind-css' }",
+      ),
+      read('site/src/pages/introduction/project-structure.mdx'),
+      edit(
+        'site/src/pages/introduction/project-structure.mdx',
+        '(/features/tailwind)',
+        '(/features/tailwind-css)',
+      ),
+      read('site/src/pages/features/vite.mdx'),
+      edit('site/src/pages/features/vite.mdx', '(/features/tailwind)', '(/features/tailwind-css)'),
+      read('site/src/pages/features/theming.mdx'),
+      edit('site/src/pages/features/theming.mdx', '(/features/tailwind)', '(/features/tailwind-css)'),
+      call('search', { query: '/features/tailwind' }),
+      read('site/src/pages/features/fonts.mdx'),
+      edit('site/src/pages/features/fonts.mdx', 'to="/features/tailwind"', 'to="/features/tailwind-css"'),
+      call('validate', {}),
+      answer(
+        'Renamed the Tailwind CSS page to site/src/pages/features/tailwind-css.mdx: its sidebar entry, the redirect from /guide/tailwind, the three pages that link it and the card in fonts.mdx now name /features/tailwind-css.',
       ),
     ],
   },
