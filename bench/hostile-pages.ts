@@ -252,8 +252,41 @@ await time('DocFX: 50 mappings of 200 brace patterns over 2,000 pages', () =>
   }),
 );
 // TSX configurations have their JSX blanked before TypeScript is stripped: one pass, whatever the text.
+// Type assertions nested in brackets made amaro's parser backtrack exponentially (252 s for 14 of
+// `(<a><a><a>` in a `.ts` file): more than six are not handed to it.
+for (const [file, unit] of [
+  ['vocs.config.ts', '(<a><a><a>'],
+  ['vocs.config.ts', '(<a>'],
+] as const) {
+  await time(`TypeScript configuration: ${JSON.stringify(unit)} repeated`, () =>
+    site({ [file]: `export default { a: ${repeat(unit)} }\n`, 'docs/pages/index.md': '# Home\n' }),
+  );
+}
 for (const unit of ['(<a ', '(<a><a><a>', 'x = <a b={']) {
   await time(`TSX configuration: ${JSON.stringify(unit)} repeated`, () =>
     site({ 'vocs.config.tsx': `export default { a: ${repeat(unit)} }\n`, 'docs/pages/index.md': '# Home\n' }),
   );
 }
+// An environment assignment pattern that backtracked (102 s for 111 characters before the fix).
+await time('Vocs: a build script of 500 `a======` words after `vocs build`', () =>
+  site({
+    'package.json': JSON.stringify({
+      devDependencies: { vocs: '1.4.1' },
+      scripts: { build: `vocs build && ${'a====== '.repeat(500)}x` },
+    }),
+    'vocs.config.ts': "export default { sidebar: [{ text: 'a', link: '/a' }] }\n",
+    'docs/pages/index.mdx': '# Home\n',
+  }),
+);
+// Constants read again wherever they are used grow exponentially (out of memory at 6 levels).
+await time('Configuration: constants nesting each other 8 levels deep, 10 each', () => {
+  let text = `const l0 = [${Array(10).fill('{ text: "x" }').join(', ')}]\n`;
+  for (let level = 1; level <= 8; level += 1)
+    text += `const l${level} = [${Array(10)
+      .fill(`{ text: "x", items: l${level - 1} }`)
+      .join(', ')}]\n`;
+  return site({
+    'vocs.config.ts': `${text}export default { sidebar: l8, topNav: l8 }\n`,
+    'docs/pages/index.mdx': '# Home\n',
+  });
+});

@@ -53,6 +53,17 @@ export default defineConfig<Config>({
     ]);
     // An element that never ends is left as it is; the file then does not parse.
     assert.equal(blankJsx('const a = <div>'), 'const a = <div>');
+    // TypeScript type parameters are no elements, and a comment in an expression is skipped whole.
+    for (const typed of [
+      'type Pick = <T>(items: T[]) => T',
+      'const f = <T,>(x: T) => x',
+      'const g = <T extends object>(x: T) => x',
+    ])
+      assert.equal(blankJsx(typed), typed);
+    assert.equal(blankJsx("const a = <p>{/* it's */}</p>\n"), `const a = 0${' '.repeat(18)}\n`);
+    // Type assertions nested in brackets make TypeScript's stripper backtrack exponentially: refused.
+    const nested = readJavaScriptConfig(`export default { a: ${'(<a><a><a>'.repeat(14)} }\n`, 'x.ts').value;
+    assert.ok(nested instanceof UnknownValue && /more than 6 type assertions/.test(nested.reason));
   });
 
   it('keeps calls for the caller to look into, and marks what only running the code could tell', () => {

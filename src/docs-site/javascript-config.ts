@@ -77,6 +77,11 @@ const maximumDepth = 64;
 const configHelper = /^(defineConfig|defineUserConfig|withMermaid)$/;
 
 const maximumFunctionCalls = 1000;
+/**
+ * Nodes read per file: a constant is read again wherever it is used, so constants nesting each
+ * other (`const l2 = [{ items: l1 }, { items: l1 }]`) grow exponentially from a few lines.
+ */
+const maximumEvaluations = 300_000;
 
 /**
  * Reads a configuration file's exports without running it. `importJson` may answer the JSON files
@@ -104,6 +109,7 @@ export function readJavaScriptConfig(
   // Parameters and local constants of the function call being read; null outside calls.
   let scope: Map<string, unknown> | null = null;
   let functionCalls = 0;
+  let evaluations = 0;
   let exported: AnyNode | null = null;
   const body = program.body as AnyNode[];
 
@@ -181,6 +187,8 @@ export function readJavaScriptConfig(
   const evaluate = (node: AnyNode | null | undefined, depth: number): unknown => {
     if (node === null || node === undefined) return undefined;
     if (depth > maximumDepth) return new UnknownValue('nested too deeply');
+    evaluations += 1;
+    if (evaluations > maximumEvaluations) return new UnknownValue('too large to read');
     switch (node.type) {
       case 'Literal':
         return node.value instanceof RegExp ? new UnknownValue('regular expression') : node.value;
@@ -448,11 +456,24 @@ function isModuleExports(node: AnyNode): boolean {
  * A module's syntax tree (TypeScript types stripped to whitespace by amaro, so offsets hold), or why
  * it cannot be parsed, ending with the place: `Unexpected token (16:16)`.
  */
+const typeAssertionAfterBracket = /[([][ \t\n]*<[^<>()[\]\n]{1,200}>/g;
+const maximumTypeAssertions = 6;
+
 /**
  * TypeScript without its types: stripped in place (positions kept), or, for syntax that cannot be
  * stripped (`<Plugins>[...]` assertions, enums), transformed (positions may move).
  */
 function stripTypes(text: string): string {
+  // amaro's parser backtracks exponentially on type assertions nested in brackets that never close
+  // (`(<a>` 24 times: 13 s; `[<a><a><a>` 12 times: 15 s). No configuration writes more than a few.
+  let assertions = 0;
+  for (const _ of text.matchAll(typeAssertionAfterBracket)) {
+    assertions += 1;
+    if (assertions > maximumTypeAssertions)
+      throw new Error(
+        `more than ${maximumTypeAssertions} type assertions after an opening bracket, which TypeScript's reader cannot take safely`,
+      );
+  }
   try {
     return transformSync(text, { mode: 'strip-only' }).code;
   } catch (error: unknown) {
@@ -492,6 +513,10 @@ export function parseProgram(text: string, fileName: string): { program: AnyNode
 const maximumJsxDepth = 200;
 /** What the JSX skippers answer when the text ends first (-1: not an element here). */
 const ranOffTheEnd = -2;
+interface Budget {
+  steps: number;
+  limit: number;
+}
 
 /**
  * JSX elements replaced by `0` and spaces (newlines kept, so places hold): neither amaro's type
@@ -508,6 +533,8 @@ export function blankJsx(text: string): string {
   let previous = '';
   // Once an element runs off the end of the text, no later one can end either: one pass stays one.
   let exhausted = false;
+  // Elements tried and found not to be (`(<a ` repeated) are searched again from each `<`: bounded.
+  const budget = { steps: 0, limit: 20 * text.length + 1_000 };
   while (index < text.length) {
     const character = text[index] ?? '';
     if (character === '"' || character === "'" || character === '`') {
@@ -526,7 +553,7 @@ export function blankJsx(text: string): string {
       /[A-Za-z>]/.test(text[index + 1] ?? '') &&
       (/^[(,=:?[{!&|]$/.test(previous) || previous === '' || previous === '=>' || previous === 'return')
     ) {
-      const end = skipJsxElement(text, index, 0);
+      const end = skipJsxElement(text, index, 0, budget);
       if (end === ranOffTheEnd) exhausted = true;
       if (end > index) {
         // `0` where the element starts (a `<`, never a newline), spaces and newlines after it.
@@ -565,10 +592,18 @@ function skipString(text: string, start: number): number {
 }
 
 /** The index after a `{...}` expression starting at `start`, strings skipped; -1 when never closed. */
-function skipBraces(text: string, start: number, depth: number): number {
+function skipBraces(text: string, start: number, depth: number, budget: Budget): number {
   let open = 0;
   for (let index = start; index < text.length; ) {
+    budget.steps += 1;
+    if (budget.steps > budget.limit) return ranOffTheEnd;
     const character = text[index] ?? '';
+    if (character === '/' && (text[index + 1] === '/' || text[index + 1] === '*')) {
+      const end = text[index + 1] === '/' ? text.indexOf('\n', index) : text.indexOf('*/', index + 2) + 2;
+      if (end <= 0) return ranOffTheEnd;
+      index = end;
+      continue;
+    }
     if (character === '"' || character === "'" || character === '`') {
       index = skipString(text, index);
       continue;
@@ -578,7 +613,7 @@ function skipBraces(text: string, start: number, depth: number): number {
       /[A-Za-z>]/.test(text[index + 1] ?? '') &&
       /[(,=:?{&|>]\s*$/.test(text.slice(Math.max(0, index - 8), index))
     ) {
-      const end = skipJsxElement(text, index, depth + 1);
+      const end = skipJsxElement(text, index, depth + 1, budget);
       if (end === ranOffTheEnd) return end;
       if (end > index) {
         index = end;
@@ -596,22 +631,31 @@ function skipBraces(text: string, start: number, depth: number): number {
 }
 
 /** The index after the JSX element starting at `start` (a `<`), or -1 when it is not one that ends. */
-function skipJsxElement(text: string, start: number, depth: number): number {
+function skipJsxElement(text: string, start: number, depth: number, budget: Budget): number {
   // Deeper than any real element: given up on for the rest of the text, as one that does not end.
   if (depth > maximumJsxDepth) return ranOffTheEnd;
   let index = start + 1;
   const fragment = text[index] === '>';
   if (!fragment) {
     while (index < text.length && /[A-Za-z0-9_.:-]/.test(text[index] ?? '')) index += 1;
+    // A TypeScript type parameter list, not an element: `<T,>(x) =>`, `<T extends U>`, `<T>(x: T) => T`.
+    if (depth === 0) {
+      const name = text.slice(start + 1, index);
+      const after = text.slice(index, index + 12);
+      if (/^\s*,/.test(after) || /^\s+extends\b/.test(after)) return -1;
+      if (/^[A-Z][A-Za-z0-9]{0,2}$/.test(name) && /^>\s*\(/.test(after)) return -1;
+    }
     // Attributes, until `/>` or `>`.
     for (;;) {
+      budget.steps += 1;
+      if (budget.steps > budget.limit) return ranOffTheEnd;
       while (index < text.length && /\s/.test(text[index] ?? '')) index += 1;
       const character = text[index];
       if (character === undefined) return ranOffTheEnd;
       if (character === '/' && text[index + 1] === '>') return index + 2;
       if (character === '>') break;
       if (character === '{') {
-        index = skipBraces(text, index, depth);
+        index = skipBraces(text, index, depth, budget);
         if (index < 0) return index;
         continue;
       }
@@ -622,7 +666,7 @@ function skipJsxElement(text: string, start: number, depth: number): number {
         index += 1;
         const quote = text[index];
         if (quote === '"' || quote === "'") index = skipString(text, index);
-        else if (quote === '{') index = skipBraces(text, index, depth);
+        else if (quote === '{') index = skipBraces(text, index, depth, budget);
         else return -1;
         if (index < 0) return index;
       }
@@ -631,18 +675,20 @@ function skipJsxElement(text: string, start: number, depth: number): number {
   index += 1;
   // Children: text, `{expressions}` and elements, until the closing tag.
   while (index < text.length) {
+    budget.steps += 1;
+    if (budget.steps > budget.limit) return ranOffTheEnd;
     const character = text[index];
     if (character === '<' && text[index + 1] === '/') {
       const close = text.indexOf('>', index);
       return close < 0 ? ranOffTheEnd : close + 1;
     }
     if (character === '<') {
-      index = skipJsxElement(text, index, depth + 1);
+      index = skipJsxElement(text, index, depth + 1, budget);
       if (index < 0) return index;
       continue;
     }
     if (character === '{') {
-      index = skipBraces(text, index, depth);
+      index = skipBraces(text, index, depth, budget);
       if (index < 0) return index;
       continue;
     }

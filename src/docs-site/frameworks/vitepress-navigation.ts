@@ -25,7 +25,14 @@ export function readVitePressNavigation(
   lines: ModuleLines,
   resolve: (route: string) => LinkTarget,
   navigation: VitePressNavigation,
-  options: { stringItems?: boolean } = {},
+  options: {
+    stringItems?: boolean;
+    /**
+     * Vocs: an item with `external: true` is a plain link out of the site (no entry), and a link
+     * not starting with `/` is resolved by the router against the current page (unchecked).
+     */
+    vocs?: boolean;
+  } = {},
 ): void {
   if (!isPlainRecord(themeConfig)) return;
   const unknown = (reason: string, path: string[]) => {
@@ -72,7 +79,24 @@ export function readVitePressNavigation(
     }
     const itemBase = typeof item.base === 'string' ? item.base : base;
     const text = typeof item.text === 'string' ? item.text : '';
-    if (typeof item.link === 'string' && !isExternalUrl(item.link)) {
+    if (
+      options.vocs === true &&
+      typeof item.link === 'string' &&
+      !isExternalUrl(item.link) &&
+      item.external !== true &&
+      !item.link.startsWith('/')
+    ) {
+      navigation.entries.push({
+        reference: item.link,
+        ...lines.locate(item.link, 'link', item),
+        groups: path,
+        target: { unchecked: 'a relative link, which the router resolves against the current page' },
+      });
+    } else if (
+      typeof item.link === 'string' &&
+      !isExternalUrl(item.link) &&
+      !(options.vocs === true && item.external === true)
+    ) {
       const place = lines.locate(item.link, 'link', item);
       const route = item.link.startsWith('/') ? item.link : `${itemBase}${item.link}`;
       navigation.entries.push({

@@ -70,4 +70,23 @@ describe('Vocs sites', () => {
       'docs/src/pages/index.md:5 Broken link "guide/nowhere": no page or file at src/pages/guide/nowhere; Vocs reports a dead link',
     ]);
   });
+
+  it('follows what the review against Vocs’s sources found', async () => {
+    const { problems } = await analyze(
+      memoryFiles({
+        'package.json': '{"devDependencies": {"vocs": "2.8.5"}}',
+        // Vocs 2 runs from the configuration's folder whatever `rootDir` says; `basePath` is the
+        // router's `basename`, added to links written without it.
+        'vocs.config.ts':
+          "export default {\n  rootDir: 'site',\n  basePath: 'docs',\n  redirects: [\n    { source: '/old/:path*', destination: '/docs/intro' },\n    { source: '/gone/:slug?', destination: '/' },\n    { source: '/wild/*', destination: '/' },\n  ],\n  sidebar: [\n    { text: 'Intro', link: '/docs/intro' },\n    { text: 'Post', link: '/posts/hello' },\n    { text: 'Old', link: '/old' },\n    { text: 'Gone', link: '/gone' },\n    { text: 'Wild', link: '/wild/thing' },\n    { text: 'Relative', link: 'intro' },\n    { text: 'Rust docs', link: '/api-reference/', external: true },\n    { text: 'Missing', link: '/docs/missing' },\n  ],\n}\n",
+        'src/pages/index.mdx': '# Home\n',
+        'src/pages/docs/intro.mdx': '# Intro\n',
+        'src/pages/posts/index.mdx': '# Posts\n',
+        'src/pages/posts/[slug].tsx': 'export default function Post() { return null }\n',
+      }),
+    );
+    assert.deepEqual(problemLines(problems), [
+      'vocs.config.ts:17 Navigation entry "/docs/missing" names no page',
+    ]);
+  });
 });

@@ -63,7 +63,8 @@ export const buildVocsSite: SiteModelBuilder = async (source, siteRoot) => {
     const path = filePathValue(value, siteRoot);
     return typeof path === 'string' ? path : null;
   };
-  const rootDir = folderSetting(config.rootDir, major === 1 ? 'docs' : '');
+  // Vocs 2 sets `rootDir` to the folder it runs in, whatever the configuration says (config.ts `resolve`).
+  const rootDir = major === 1 ? folderSetting(config.rootDir, 'docs') : siteRoot;
   const srcDir =
     rootDir === null
       ? null
@@ -80,11 +81,17 @@ export const buildVocsSite: SiteModelBuilder = async (source, siteRoot) => {
   const pagesDir = contentDir === '' ? 'pages' : `${contentDir}/pages`;
   const publicDir = contentDir === '' ? 'public' : `${contentDir}/public`;
   const extensions = major === 1 ? version1Extensions : version2Extensions;
-  const basePath = typeof config.basePath === 'string' ? config.basePath.replace(/(?<!\/)\/+$/, '') : '';
+  // As Vocs 1's `parseBasePath`: a leading `/`, no trailing one.
+  const basePath =
+    typeof config.basePath === 'string' && config.basePath.replace(/^\/+|\/+$/g, '') !== ''
+      ? `/${config.basePath.replace(/^\/+|\/+$/g, '')}`
+      : '';
   const checkDeadlinks = config.checkDeadlinks;
   const checksLinks = checkDeadlinks === undefined || checkDeadlinks === true || checkDeadlinks === 'warn';
 
   const pages = new Map<string, string[]>();
+  /** Folders under which a dynamic page (`[slug].tsx`, `[...rest].mdx`) serves routes Vocs 2 makes at request time. */
+  const dynamicFolders = new Set<string>();
   const routeOf = (relative: string) =>
     `/${relative.replace(/\.[^./]*$/, '')}`.replace(/\/index$/, '').replace(/^$/, '/') || '/';
   for (const path of files.paths) {
@@ -94,6 +101,13 @@ export const buildVocsSite: SiteModelBuilder = async (source, siteRoot) => {
     if (relative.includes('[')) continue;
     const route = routeOf(relative);
     pages.set(path, route === '/' ? [`${basePath}/`] : [`${basePath}${route}`, `${basePath}${route}.html`]);
+  }
+  for (const path of files.paths) {
+    if (!isWithin(pagesDir, path) || !relativeTo(pagesDir, path).includes('[')) continue;
+    const relative = relativeTo(pagesDir, path);
+    dynamicFolders.add(
+      joinInside(pagesDir, relative.slice(0, relative.indexOf('[')).replace(/\/[^/]*$/, '')) ?? pagesDir,
+    );
   }
   if (pages.size === 0) unsupported.push(`${configFile}: no pages under ${pagesDir}/ (nothing is checked)`);
 
@@ -196,6 +210,11 @@ export const buildVocsSite: SiteModelBuilder = async (source, siteRoot) => {
   // them without case (React Router's default), and a redirect (Vocs 2's `redirects`, a
   // `vercel.json` beside the site) serves a moved page to a reader.
   const redirected = await readRedirectSources(files, siteRoot, config.redirects);
+  const redirectsKnown =
+    config.redirects === undefined ||
+    (Array.isArray(config.redirects) &&
+      !hasUnknownSpread(config.redirects) &&
+      config.redirects.every((redirect) => isPlainRecord(redirect) && typeof redirect.source === 'string'));
   const writesAfterBuild = await runsStepsAfterBuild(files, siteRoot);
   const pageByLowerCase = new Map<string, string>();
   for (const path of files.paths) {
@@ -218,25 +237,41 @@ export const buildVocsSite: SiteModelBuilder = async (source, siteRoot) => {
   };
   addTopNav(config.topNav, 0);
   sections.delete('');
-  const resolveRoute = (link: string): LinkTarget => {
-    const { path } = splitUrl(link);
-    if (path === '' || isExternalUrl(link)) return { kind: 'external' };
-    const stripped = basePath !== '' && path.startsWith(`${basePath}/`) ? path.slice(basePath.length) : path;
-    const target = joinInside(pagesDir, stripped.replace(/^\/+/, '').replace(/\.html$/, ''));
-    if (target === null) return { kind: 'unchecked', reason: 'outside the repository' };
+  /** The page at a route as the router matches it: exactly, then without case (React Router's default). */
+  const pageAtRoute = (route: string): string | null => {
+    const target = joinInside(pagesDir, route.replace(/^\/+/, '').replace(/\.html$/, ''));
+    if (target === null) return null;
     const bare = target.replace(/(?<!\/)\/+$/, '');
-    const found =
+    return (
       findPage(bare) ??
       [bare, ...extensions.flatMap((extension) => [`${bare}${extension}`, `${bare}/index${extension}`])]
         .map((candidate) => pageByLowerCase.get(candidate.toLowerCase()))
-        .find((candidate) => candidate !== undefined);
-    if (found !== undefined && found !== null) return { kind: 'file', file: found };
-    const route = `/${stripped.replace(/^\/+/, '').replace(/(?<!\/)\/+$/, '')}`;
+        .find((candidate) => candidate !== undefined) ??
+      null
+    );
+  };
+  const resolveRoute = (link: string): LinkTarget => {
+    const { path } = splitUrl(link);
+    if (path === '' || isExternalUrl(link)) return { kind: 'external' };
+    // The router adds the `basePath` itself (`basename`): a link is a route as written.
+    const found = pageAtRoute(path);
+    if (found !== null) return { kind: 'file', file: found };
+    const route = `/${path.replace(/^\/+/, '').replace(/(?<!\/)\/+$/, '')}`;
+    if (
+      basePath !== '' &&
+      route.startsWith(`${basePath}/`) &&
+      pageAtRoute(route.slice(basePath.length)) !== null
+    )
+      return { kind: 'unchecked', reason: 'a route written with the basePath, which the router adds again' };
     if (redirected(route)) return { kind: 'served', reason: 'a redirect' };
     if (openapi) return { kind: 'unchecked', reason: 'a route the OpenAPI specification generates' };
+    const target = joinInside(pagesDir, route.slice(1).replace(/\.html$/, ''));
+    if (target === null) return { kind: 'unchecked', reason: 'outside the repository' };
+    if ([...dynamicFolders].some((folder) => isWithin(folder, target)) || /^\/_api(\/|$)/.test(route))
+      return { kind: 'unchecked', reason: 'a route a dynamic page or an API route serves' };
     // When the build runs steps after `vocs build`, a route into no folder of pages, or a section of
     // its own at the top, may be what they write (reth copies its Rust API docs to `/docs`).
-    const parent = folderOf(bare);
+    const parent = folderOf(target);
     if (
       writesAfterBuild &&
       (parent === pagesDir ? sections.has(firstSegment(route)) : !pageFolders.has(parent))
@@ -244,8 +279,9 @@ export const buildVocsSite: SiteModelBuilder = async (source, siteRoot) => {
       return { kind: 'unchecked', reason: outsidePages };
     if (generatedPlace(ignored, target) !== null)
       return { kind: 'unchecked', reason: 'a page a build step writes (the .gitignore lists its place)' };
-    const publicFile = joinInside(publicDir, stripped.replace(/^\/+/, ''));
+    const publicFile = joinInside(publicDir, route.slice(1));
     if (publicFile !== null && files.has(publicFile)) return { kind: 'served', reason: 'a public file' };
+    if (!redirectsKnown) return { kind: 'unchecked', reason: 'redirects computed by code may serve it' };
     return { kind: 'broken', reason: 'no page' };
   };
   const navigation: VitePressNavigation = { entries: [], sidebarPrefixes: [], unsupported };
@@ -267,6 +303,7 @@ export const buildVocsSite: SiteModelBuilder = async (source, siteRoot) => {
       lines,
       resolveRoute,
       navigation,
+      { vocs: true },
     );
   }
   // What is unchecked for being outside the pages is no new page.
@@ -327,27 +364,24 @@ async function readRedirectSources(
   }
   const expressions = sources.slice(0, 2_000).flatMap((redirect) => {
     const source = isPlainRecord(redirect) ? redirect.source : undefined;
-    if (
-      typeof source !== 'string' ||
-      !source.startsWith('/') ||
-      source.length > 1_024 ||
-      /[()[\]{}?]/.test(source)
-    )
-      return [];
-    const expression = source
+    if (typeof source !== 'string' || !source.startsWith('/') || source.length > 1_024) return [];
+    // Syntax this reader does not follow (`(.*)`, `:slug?`, `{...}`, a bare `*`): the source is read
+    // as covering everything under its fixed start, so nothing it may serve is reported.
+    const special = /[()[\]{}?]|(?<!:[A-Za-z0-9_]*)\*/.exec(source);
+    // Up to the segment that holds it: `/gone/:slug?` covers `/gone` and all under it.
+    const readable = special === null ? source : source.slice(0, source.lastIndexOf('/', special.index));
+    const expression = readable
       .replace(/(?<!\/)\/+$/, '')
-      .split(/(:[A-Za-z_][A-Za-z0-9_]*[*+]?)/)
-      .map((part) =>
-        part.startsWith(':')
-          ? part.endsWith('*')
-            ? '.*'
-            : part.endsWith('+')
-              ? '.+'
-              : '[^/]+'
-          : part.replace(/[.*+?^$|\\]/g, '\\$&'),
-      )
+      .split(/(\/?:[A-Za-z_][A-Za-z0-9_]*[*+]?)/)
+      .map((part) => {
+        if (!/^\/?:/.test(part)) return part.replace(/[.*+?^$|\\]/g, '\\$&');
+        const slash = part.startsWith('/') ? '/' : '';
+        // `/:path*` matches the prefix itself too (URLPattern, path-to-regexp).
+        if (part.endsWith('*')) return slash === '' ? '.*' : '(?:/.*)?';
+        return `${slash}${part.endsWith('+') ? '.+' : '[^/]+'}`;
+      })
       .join('');
-    return [expression === '' ? '/' : expression];
+    return [special === null ? expression || '/' : `${expression}(?:/.*)?`];
   });
   if (expressions.length === 0) return () => false;
   try {
@@ -374,7 +408,8 @@ async function runsStepsAfterBuild(files: RepositoryFiles, siteRoot: string): Pr
         .slice(at)
         .split(/&&|;|\|\|/)
         .slice(1);
-      return after.some((step) => step.trim() !== '' && !/^\s*(\S+=\S*\s+)*vocs\b/.test(step));
+      // Environment assignments (`NODE_OPTIONS=... vocs search-index`) before another `vocs` command.
+      return after.some((step) => step.trim() !== '' && !/^\s*(?:[^\s=]+=\S*\s+)*vocs\b/.test(step));
     }
   }
   return false;
