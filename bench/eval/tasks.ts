@@ -1481,4 +1481,64 @@ export const evaluationTasks: EvaluationTask[] = [
       ),
     ],
   },
+  {
+    // DocFX's own site: a new page is built (docs/docfx.json takes every .md), but readers reach it
+    // only through a table of contents; validation names docs/docs/toc.yml, the nearest one.
+    name: 'real-docfx-add-page',
+    fixture: docfxDocs,
+    prompt:
+      'Add a page docs/docs/faq.md titled "Frequently asked questions" that explains how to make `docfx build` fail on broken links (`--warningsAsErrors`). List it in the table of contents right after the PDF page, and link to it at the end of the Links and Cross References page.',
+    check(result) {
+      const files = changed(result);
+      if (typeof files === 'string') return files;
+      const page = files['docs/docs/faq.md'];
+      if (
+        page === undefined ||
+        !/^# Frequently asked questions\s*$/m.test(page) ||
+        !page.includes('--warningsAsErrors')
+      )
+        return 'docs/docs/faq.md is missing, has no "# Frequently asked questions" title, or does not mention --warningsAsErrors';
+      const toc = docfxDocs['docs/docs/toc.yml'] ?? '';
+      const listed = [
+        '- href: faq.md\n',
+        '- name: Frequently asked questions\n  href: faq.md\n',
+        '- name: FAQ\n  href: faq.md\n',
+      ].map((entry) => toc.replace('- href: pdf.md\n', `- href: pdf.md\n${entry}`));
+      if (!listed.includes(files['docs/docs/toc.yml'] ?? ''))
+        return 'docs/docs/toc.yml does not list faq.md right after pdf.md';
+      const links = files['docs/docs/links-and-cross-references.md'] ?? '';
+      const before = docfxDocs['docs/docs/links-and-cross-references.md'] ?? '';
+      if (
+        !links.startsWith(before.trimEnd()) ||
+        !/\]\((?:\.\/)?faq\.md\)/.test(links.slice(before.trimEnd().length))
+      )
+        return 'the Links and Cross References page does not end with a link to faq.md, or changed above its end';
+      return unchangedExcept(result, docfxDocs, [
+        'docs/docs/faq.md',
+        'docs/docs/toc.yml',
+        'docs/docs/links-and-cross-references.md',
+      ]);
+    },
+    script: [
+      call('write_file', {
+        path: 'docs/docs/faq.md',
+        content:
+          '# Frequently asked questions\n\n## How do I make the build fail on broken links?\n\nRun `docfx build --warningsAsErrors`: a link to a file that is not in the build (`InvalidFileLink`) or a bookmark a page lacks (`InvalidBookmark`) then fails the build instead of printing a warning.\n',
+      }),
+      // validate reports the new page as missing from navigation and names docs/docs/toc.yml.
+      call('validate', {}),
+      read('docs/docs/toc.yml'),
+      edit('docs/docs/toc.yml', '- href: pdf.md\n', '- href: pdf.md\n- href: faq.md\n'),
+      read('docs/docs/links-and-cross-references.md'),
+      edit(
+        'docs/docs/links-and-cross-references.md',
+        'all UIDs defined in that file can be cross referenced.\n',
+        'all UIDs defined in that file can be cross referenced.\n\nTo make the build fail on a broken link, see the [FAQ](faq.md).\n',
+      ),
+      call('validate', {}),
+      answer(
+        'Added docs/docs/faq.md, listed it in docs/docs/toc.yml right after the PDF page (DocFX builds every page, but readers find it only through a table of contents), and linked it at the end of the Links and Cross References page.',
+      ),
+    ],
+  },
 ];

@@ -33,7 +33,8 @@ export const editFileTool: RepositoryTool<EditFileInput> = {
     }
     if (input.old_string === '') throw new ToolError('old_string is empty; give the exact text to replace.');
     if (input.old_string === input.new_string) throw new ToolError('old_string and new_string are the same.');
-    const text = await readTextFile(path, context.maximumFileBytes);
+    // A byte order mark (common in .NET repositories' files) stays: the edit changes only what it names.
+    const text = await readTextFile(path, context.maximumFileBytes, { keepByteOrderMark: true });
     const occurrences = text.split(input.old_string).length - 1;
     if (occurrences === 0) {
       throw new ToolError(

@@ -4,9 +4,15 @@ import type { ResolvedPath } from './path-safety.ts';
 import { ToolError } from './tool-error.ts';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
+// Keeps a byte order mark as the text's first character, so that writing the text back keeps it.
+const bomKeepingDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Reads an existing regular text file within the size limit, or throws a `ToolError` saying why not. */
-export async function readTextFile(path: ResolvedPath, maximumBytes: number): Promise<string> {
+export async function readTextFile(
+  path: ResolvedPath,
+  maximumBytes: number,
+  options: { keepByteOrderMark?: boolean } = {},
+): Promise<string> {
   // `stat`, not `lstat`: a link (already checked to stay inside) is measured by what it points to.
   const status = await stat(path.absolute).catch(() => null);
   if (status === null)
@@ -21,7 +27,7 @@ export async function readTextFile(path: ResolvedPath, maximumBytes: number): Pr
   const bytes = await readFile(path.absolute);
   if (isBinary(bytes))
     throw new ToolError(`${path.relative} is a binary file; only text files can be read or edited.`);
-  return decoder.decode(bytes);
+  return (options.keepByteOrderMark === true ? bomKeepingDecoder : decoder).decode(bytes);
 }
 
 /** Refuses to change a path that is a symbolic link or a directory. */

@@ -156,6 +156,25 @@ describe('repository tools', () => {
     assert.match(readFileSync(join(context.root, 'docs/index.md'), 'utf8'), /^# \$& Start\n/);
   });
 
+  it('keeps a byte order mark when it edits a file that has one', async () => {
+    // .NET repositories' files (DocFX's toc.yml) often start with one; an edit changes only what it names.
+    writeFileSync(join(context.root, 'docs/toc.yml'), '\uFEFF- href: index.md\n');
+    await run('read_file', { path: 'docs/toc.yml' });
+    await run('edit_file', {
+      path: 'docs/toc.yml',
+      old_string: '- href: index.md\n',
+      new_string: '- href: index.md\n- href: faq.md\n',
+    });
+    assert.deepEqual(
+      [...readFileSync(join(context.root, 'docs/toc.yml')).subarray(0, 3)],
+      [0xef, 0xbb, 0xbf],
+    );
+    assert.equal(
+      readFileSync(join(context.root, 'docs/toc.yml'), 'utf8'),
+      '\uFEFF- href: index.md\n- href: faq.md\n',
+    );
+  });
+
   it('writes new files, refuses to overwrite unread ones, moves and deletes', async () => {
     assert.equal(
       await run('write_file', { path: 'docs/new/page.mdx', content: '# New\n' }),

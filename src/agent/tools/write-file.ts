@@ -25,7 +25,7 @@ export const writeFileTool: RepositoryTool<{ path: string; content: string }> = 
       rememberOriginal(
         context.changes,
         path.relative,
-        await readTextFile(path, context.maximumFileBytes).catch(() => ''),
+        await readTextFile(path, context.maximumFileBytes, { keepByteOrderMark: true }).catch(() => ''),
       );
     await mkdir(dirname(path.absolute), { recursive: true });
     // Resolved again now that the folders exist, in case one of them was a link.
