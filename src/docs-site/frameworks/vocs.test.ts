@@ -62,12 +62,13 @@ describe('Vocs sites', () => {
         'docs/vocs.config.ts':
           "export default {\n  checkDeadlinks: 'warn',\n  sidebar: {\n    '/guide/': [{ text: 'Start', link: '/guide/start' }],\n  },\n}\n",
         'docs/src/pages/index.md':
-          '# Home\n\n[Start](guide/start)\n[Folder](guide)\n[Nowhere](guide/nowhere)\n[TODO](/TODO)\n',
+          '# Home\n\n[Start](guide/start)\n[Folder](guide)\n[Nowhere](guide/nowhere)\n[TODO](/TODO)\n[Shouting](HTTPS://example.com)\n[Site](https://example.com)\n',
         'docs/src/pages/guide/start.mdx': '# Start\n\n[Home](../index.md)\n[Mail](mailto:a@b.c)\n',
       }),
     );
     assert.deepEqual(problemLines(problems), [
       'docs/src/pages/index.md:5 Broken link "guide/nowhere": no page or file at src/pages/guide/nowhere; Vocs reports a dead link',
+      'docs/src/pages/index.md:7 Broken link "HTTPS://example.com": Vocs 2 reads it as a path (it skips only `http(s)://`, `mailto:` and `tel:`, in lower case) and finds no page',
     ]);
   });
 

@@ -157,11 +157,22 @@ export const buildVocsSite: SiteModelBuilder = async (source, siteRoot) => {
       return { kind: 'unchecked', reason: 'a file the bundler resolves' };
     }
     if (trimmed.startsWith('#') || trimmed === '') return { kind: 'external' };
-    // Vocs 1 checks only links starting with `/`, `./` or `../`; Vocs 2 all but these schemes.
+    // Vocs 1 checks only links starting with `/`, `./` or `../` (`//host` too); Vocs 2 all but
+    // `http(s)://`, `mailto:` and `tel:`, written in lower case: `HTTPS://`, `ftp:` and `//host` are
+    // paths to it, and dead.
+    const schemeAsPath =
+      major === 2 &&
+      /^([a-z][a-z0-9+.-]*:|\/\/)/i.test(trimmed) &&
+      !/^(https?:\/\/|mailto:|tel:)/.test(trimmed);
+    if (schemeAsPath && checksLinks)
+      return {
+        kind: 'broken',
+        reason: `Vocs 2 reads it as a path (it skips only \`http(s)://\`, \`mailto:\` and \`tel:\`, in lower case) and finds no page${checkDeadlinks === 'warn' ? '' : '; the build fails'}`,
+      };
     if (
       major === 1
         ? !/^\.*\//.test(trimmed)
-        : /^(https?:\/\/|mailto:|tel:)/i.test(trimmed) || isExternalUrl(trimmed)
+        : /^(https?:\/\/|mailto:|tel:)/.test(trimmed) || isExternalUrl(trimmed)
     )
       return isExternalUrl(trimmed)
         ? { kind: 'external' }
