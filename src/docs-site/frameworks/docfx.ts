@@ -511,6 +511,6 @@ async function describeConventions(
           'Pages with a `uid` in their front matter can be linked as `xref:uid` (`[text](xref:uid)` or `<xref:uid>`), which survives moves.',
         ]
       : []),
-    `A new page must match the \`build.content\` globs of \`${configFile}\` and be listed in the nearest \`toc.yml\` (\`- name: Title\` with \`href: page.md\`, relative to that file).`,
+    `A new page must match the \`build.content\` globs of \`${configFile}\` and be listed in the nearest table of contents at or above its folder: a \`toc.yml\` (\`- name: Title\` with \`href: page.md\`, relative to that file) or a \`toc.md\` (\`# [Title](page.md)\`, a heading level per depth).`,
   ];
 }
