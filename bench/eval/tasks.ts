@@ -93,6 +93,26 @@ const unchangedExcept = (
   return null;
 };
 
+/**
+ * A page moved unchanged from `from` to `to`, each file of `expected` exactly as given (the places
+ * that name the page, rewritten), and nothing else changed; null when so, else what is wrong.
+ */
+const checkMovedPage = (
+  result: TaskResult,
+  fixture: Record<string, string>,
+  move: { from: string; to: string },
+  expected: Record<string, string | undefined>,
+): string | null => {
+  const files = changed(result);
+  if (typeof files === 'string') return files;
+  if (files[move.from] !== undefined || files[move.to] !== fixture[move.from])
+    return `the page is not at ${move.to}, unchanged`;
+  for (const [path, text] of Object.entries(expected)) {
+    if (files[path] !== text) return `${path} does not name the page at its new place, or changed more`;
+  }
+  return unchangedExcept(result, fixture, [move.from, move.to, ...Object.keys(expected)]);
+};
+
 export const evaluationTasks: EvaluationTask[] = [
   {
     name: 'fix-typo',
@@ -1308,13 +1328,6 @@ export const evaluationTasks: EvaluationTask[] = [
     prompt:
       'Rename docs/guide/bundler.md to docs/guide/bundlers.md, keeping the navbar, the sidebar and every link to it working. Leave the Chinese docs alone.',
     check(result) {
-      const files = changed(result);
-      if (typeof files === 'string') return files;
-      if (
-        files['docs/guide/bundler.md'] !== undefined ||
-        files['docs/guide/bundlers.md'] !== vuepressDocs['docs/guide/bundler.md']
-      )
-        return 'the page is not at docs/guide/bundlers.md, unchanged';
       const renamed = (path: string, from: string, to: string) => vuepressDocs[path]?.replace(from, to);
       const expected: Record<string, string | undefined> = {
         'docs/.vuepress/configs/navbar/en.ts': renamed(
@@ -1334,14 +1347,12 @@ export const evaluationTasks: EvaluationTask[] = [
           '(../guide/bundlers.md)',
         ),
       };
-      for (const [path, text] of Object.entries(expected)) {
-        if (files[path] !== text) return `${path} does not name the page at its new path, or changed more`;
-      }
-      return unchangedExcept(result, vuepressDocs, [
-        'docs/guide/bundler.md',
-        'docs/guide/bundlers.md',
-        ...Object.keys(expected),
-      ]);
+      return checkMovedPage(
+        result,
+        vuepressDocs,
+        { from: 'docs/guide/bundler.md', to: 'docs/guide/bundlers.md' },
+        expected,
+      );
     },
     script: [
       call('move_file', { from: 'docs/guide/bundler.md', to: 'docs/guide/bundlers.md' }),
@@ -1364,13 +1375,6 @@ export const evaluationTasks: EvaluationTask[] = [
     prompt:
       'Rename docs/docs/table-of-contents.md to docs/docs/tables-of-contents.md, keeping the table of contents and every link to it working.',
     check(result) {
-      const files = changed(result);
-      if (typeof files === 'string') return files;
-      if (
-        files['docs/docs/table-of-contents.md'] !== undefined ||
-        files['docs/docs/tables-of-contents.md'] !== docfxDocs['docs/docs/table-of-contents.md']
-      )
-        return 'the page is not at docs/docs/tables-of-contents.md, unchanged';
       const renamed = (path: string, from: string, to: string) => docfxDocs[path]?.replace(from, to);
       const expected: Record<string, string | undefined> = {
         'docs/docs/toc.yml': renamed(
@@ -1394,14 +1398,12 @@ export const evaluationTasks: EvaluationTask[] = [
           '(./tables-of-contents.md)',
         ),
       };
-      for (const [path, text] of Object.entries(expected)) {
-        if (files[path] !== text) return `${path} does not name the page at its new path, or changed more`;
-      }
-      return unchangedExcept(result, docfxDocs, [
-        'docs/docs/table-of-contents.md',
-        'docs/docs/tables-of-contents.md',
-        ...Object.keys(expected),
-      ]);
+      return checkMovedPage(
+        result,
+        docfxDocs,
+        { from: 'docs/docs/table-of-contents.md', to: 'docs/docs/tables-of-contents.md' },
+        expected,
+      );
     },
     script: [
       call('move_file', { from: 'docs/docs/table-of-contents.md', to: 'docs/docs/tables-of-contents.md' }),
@@ -1426,12 +1428,6 @@ export const evaluationTasks: EvaluationTask[] = [
     prompt:
       'Rename site/src/pages/features/tailwind.mdx to site/src/pages/features/tailwind-css.mdx, keeping the sidebar, every link, card and redirect that leads to it working.',
     check(result) {
-      const files = changed(result);
-      if (typeof files === 'string') return files;
-      const from = 'site/src/pages/features/tailwind.mdx';
-      const to = 'site/src/pages/features/tailwind-css.mdx';
-      if (files[from] !== undefined || files[to] !== vocsDocs[from])
-        return 'the page is not at site/src/pages/features/tailwind-css.mdx, unchanged';
       const renamed = (path: string) =>
         vocsDocs[path]
           ?.replaceAll("'/features/tailwind'", "'/features/tailwind-css'")
@@ -1446,10 +1442,12 @@ export const evaluationTasks: EvaluationTask[] = [
           'site/src/pages/features/fonts.mdx',
         ].map((path) => [path, renamed(path)]),
       );
-      for (const [path, text] of Object.entries(expected)) {
-        if (files[path] !== text) return `${path} does not name the page at its new route, or changed more`;
-      }
-      return unchangedExcept(result, vocsDocs, [from, to, ...Object.keys(expected)]);
+      return checkMovedPage(
+        result,
+        vocsDocs,
+        { from: 'site/src/pages/features/tailwind.mdx', to: 'site/src/pages/features/tailwind-css.mdx' },
+        expected,
+      );
     },
     script: [
       call('move_file', {

@@ -98,3 +98,17 @@ export function listFolders(paths: readonly string[]): Set<string> {
   }
   return folders;
 }
+
+/**
+ * A repository path as it is, or else the first of `paths` that differs from it only in case, for
+ * builds and servers that compare paths without case (DocFX on Windows and Learn, React Router).
+ */
+export function createCaseInsensitiveLookup(paths: readonly string[]): (path: string) => string | undefined {
+  const byLowerCase = new Map<string, string>();
+  for (const path of paths) {
+    const lower = path.toLowerCase();
+    if (!byLowerCase.has(lower)) byLowerCase.set(lower, path);
+  }
+  const exact = new Set(paths);
+  return (path) => (exact.has(path) ? path : byLowerCase.get(path.toLowerCase()));
+}

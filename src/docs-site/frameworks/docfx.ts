@@ -2,6 +2,7 @@ import { posix } from 'node:path';
 import { generatedPlace, readGitIgnored } from '../git-ignored.ts';
 import { type PageAnchors, readHeadingAnchors } from '../heading-anchors.ts';
 import {
+  createCaseInsensitiveLookup,
   decodePath,
   folderOf,
   isExternalUrl,
@@ -479,21 +480,6 @@ function docfxAnchors(text: string): PageAnchors {
     always: ['top'],
     markdig: true,
   });
-}
-
-/**
- * A repository path as it is, or in another case: DocFX compares paths without case on Windows and
- * macOS (PathUtility.IsPathCaseInsensitive), where many sites are built, and Learn serves its URLs
- * in any case, so `Configurations.md` names `configurations.md` there.
- */
-function createCaseInsensitiveLookup(paths: readonly string[]): (path: string) => string | undefined {
-  const byLowerCase = new Map<string, string>();
-  for (const path of paths) {
-    const lower = path.toLowerCase();
-    if (!byLowerCase.has(lower)) byLowerCase.set(lower, path);
-  }
-  const exact = new Set(paths);
-  return (path) => (exact.has(path) ? path : byLowerCase.get(path.toLowerCase()));
 }
 
 async function describeConventions(

@@ -2,7 +2,16 @@ import { RE2JS } from 're2js';
 import { generatedPlace, readGitIgnored } from '../git-ignored.ts';
 import { hasUnknownSpread, isPlainRecord, UnknownValue } from '../javascript-config.ts';
 import { ModuleLines } from '../javascript-modules.ts';
-import { folderOf, isExternalUrl, isWithin, joinInside, relativeTo, splitUrl } from '../link-urls.ts';
+import {
+  createCaseInsensitiveLookup,
+  folderOf,
+  isExternalUrl,
+  isWithin,
+  joinInside,
+  listFolders,
+  relativeTo,
+  splitUrl,
+} from '../link-urls.ts';
 import { majorOf, nearestDependencies, packageManifests } from '../package-dependencies.ts';
 import {
   isUnchecked,
@@ -120,11 +129,7 @@ export const buildVocsSite: SiteModelBuilder = async (source, siteRoot) => {
     }
     return null;
   };
-  const folders = new Set<string>();
-  for (const path of files.paths) {
-    for (let folder = folderOf(path); folder !== '' && !folders.has(folder); folder = folderOf(folder))
-      folders.add(folder);
-  }
+  const folders = listFolders(files.paths);
   const ignored = await readGitIgnored(files);
   const isExpected = createCheckoutCoverage(files.paths);
   const openapi = config.openapi !== undefined;
@@ -227,10 +232,7 @@ export const buildVocsSite: SiteModelBuilder = async (source, siteRoot) => {
       !hasUnknownSpread(config.redirects) &&
       config.redirects.every((redirect) => isPlainRecord(redirect) && typeof redirect.source === 'string'));
   const writesAfterBuild = await runsStepsAfterBuild(files, siteRoot);
-  const pageByLowerCase = new Map<string, string>();
-  for (const path of files.paths) {
-    if (isWithin(pagesDir, path)) pageByLowerCase.set(path.toLowerCase(), path);
-  }
+  const anyCase = createCaseInsensitiveLookup(files.paths);
   const pageFolders = new Set([...folders].filter((folder) => isWithin(pagesDir, folder)));
   // Sections the navigation names on their own (a sidebar's key, a top-nav item): a route at the
   // top that no page serves may be another tool's output there (reth's `/docs`: its Rust API docs).
@@ -256,7 +258,7 @@ export const buildVocsSite: SiteModelBuilder = async (source, siteRoot) => {
     return (
       findPage(bare) ??
       [bare, ...extensions.flatMap((extension) => [`${bare}${extension}`, `${bare}/index${extension}`])]
-        .map((candidate) => pageByLowerCase.get(candidate.toLowerCase()))
+        .map((candidate) => anyCase(candidate))
         .find((candidate) => candidate !== undefined) ??
       null
     );
