@@ -43,6 +43,8 @@ const pages: Array<[string, MarkdownDialect, string]> = [
     repeat(`${'[!include[](x'.repeat(300)}\n`),
   ],
   ['DocFX: triple-colon image lines', 'docfx', repeat(':::image source="a.png" lightbox="b.png":::\n')],
+  ['Retype: badge openers never closed', 'retype', repeat(`${'[!badge link='.repeat(300)}\n`)],
+  ['Retype: include and code lines', 'retype', repeat('{{ include "a" }} :::code source="b.js" :::\n')],
   [
     'Notebook: strings 4,000 deep',
     'myst-notebook',
@@ -109,6 +111,12 @@ await time('.gitmodules: a path followed by spaces', () =>
   site({
     '.gitmodules': `[submodule "x"]\n\tpath = a${repeat(' ')}b\n`,
     'index.md': '# Home\n\n[x](x.md)\n',
+  }),
+);
+await time('Retype: a heading and a line of `{#a` and a link to it', () =>
+  site({
+    'retype.yml': 'input: .\n',
+    'index.md': `## ${repeat('{#a').slice(0, 400_000)}\n\n${repeat('{#a ').slice(0, 400_000)}\n\n[x](#a)\n`,
   }),
 );
 await time('Docusaurus: a heading of `{#` and a link to it', () =>

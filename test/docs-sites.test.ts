@@ -10,6 +10,7 @@ import { committedCorpus, corpusSites, evaluateSite } from './docs-site-corpus.t
 
 const sites: Record<string, { framework: string; pages: number }> = {
   'better-auth__better-auth': { framework: 'fumadocs', pages: 182 },
+  CommandPost__ResolveCafe: { framework: 'retype', pages: 38 },
   D4Vinci__Scrapling: { framework: 'zensical', pages: 44 },
   docsifyjs__docsify: { framework: 'docsify', pages: 22 },
   'dotansimha__graphql-yoga': { framework: 'nextra', pages: 68 },
@@ -32,6 +33,7 @@ const sites: Record<string, { framework: string; pages: number }> = {
   spatialaudio__nbsphinx: { framework: 'sphinx', pages: 40 },
   Tencent__Hippy: { framework: 'docsify', pages: 85 },
   TeachBooks__manual: { framework: 'sphinx', pages: 50 },
+  'TheAcharya__MarkerData-Website': { framework: 'retype', pages: 40 },
   'rust-lang__mdBook': { framework: 'mdbook', pages: 34 },
   rubocop__rubocop: { framework: 'antora', pages: 44 },
   'squidfunk__mkdocs-material': { framework: 'mkdocs', pages: 96 },

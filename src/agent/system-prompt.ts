@@ -24,6 +24,7 @@ const frameworkNames: Record<DocsFramework, string> = {
   myst: 'MyST (Jupyter Book 2)',
   docfx: 'DocFX',
   vocs: 'Vocs',
+  retype: 'Retype',
   markdown: 'plain Markdown',
 };
 

@@ -95,6 +95,7 @@ async function missingAnchor(
     anchors.trimsHashes === true ? decodePath(fragment).replace(/^#+/, '') : decodePath(fragment);
   if (decoded === '') return null;
   if (anchors.anchors.has(fragment) || anchors.anchors.has(decoded)) return null;
+  if (anchors.caseInsensitive === true && anchors.anchors.has(decoded.toLowerCase())) return null;
   if (anchors.knownPrefixes?.some((prefix) => decoded.startsWith(prefix)) === true) return null;
   return `${target} has no heading or element with the id "${decoded}"`;
 }

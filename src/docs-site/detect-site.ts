@@ -50,6 +50,9 @@ const signatures: Signature[] = [
   },
   { framework: 'mkdocs', pattern: /(^|\/)mkdocs\.ya?ml$/, siteRoot: folderOfFile },
   { framework: 'mdbook', pattern: /(^|\/)book\.toml$/, siteRoot: folderOfFile },
+  // Retype (https://retype.com/configuration/reserved_words/#project-config): its own file names, in
+  // any case; before GitBook's, which a project that moved to Retype often keeps.
+  { framework: 'retype', pattern: /(^|\/)retype\.(yml|yaml|json)$/i, siteRoot: folderOfFile },
   { framework: 'gitbook', pattern: /(^|\/)\.gitbook\.yaml$/, siteRoot: folderOfFile },
   // A GitBook site that syncs several spaces from one repository.
   {

@@ -14,6 +14,8 @@ export interface PageAnchors {
   knownPrefixes?: readonly string[];
   /** A fragment's leading `#`s are dropped before it is looked up (DocFX's `TrimStart('#')`: `##x` names `x`). */
   trimsHashes?: boolean;
+  /** Fragments are looked up without case (Retype since 3.10); `anchors` then holds lower-case ids. */
+  caseInsensitive?: boolean;
 }
 
 // A page this long is not parsed whole for its anchors (the full parse is about 20 times the cost
@@ -126,6 +128,88 @@ function readAnchors(text: string, rules: AnchorRules): PageAnchors {
     }
   }
   return rules.markdig === true ? { anchors, complete, trimsHashes: true } : { anchors, complete };
+}
+
+/**
+ * The anchors Retype gives a page (https://retype.com/components/headings/): a heading's `{#custom-id}`,
+ * or its text trimmed, lower-cased, every character but letters, digits, spaces, `-` and `_` dropped
+ * and each space a `-` (`retype --override` is `retype---override`), icons (`:icon-x:`) and badges
+ * (`[!badge x]`) left out, repeats `-1`, `-2`; the `id` of an element, `{#id}` and `^block` ids
+ * written anywhere, and the titles of panels, tabs and details blocks. Looked up without case.
+ * Incomplete where the page includes a file.
+ */
+export function readRetypeAnchors(text: string): PageAnchors {
+  if (text.length > maximumCharacters) return { anchors: new Set(), complete: false };
+  return cachedAnchors('retype', text, () => {
+    const frontMatter = frontMatterPattern.exec(text)?.[0] ?? '';
+    const body = '\n'.repeat(frontMatter.split('\n').length - 1) + text.slice(frontMatter.length);
+    const anchors = new Set<string>();
+    const taken = new Map<string, number>();
+    const codeLines = new Set<number>();
+    // Retype reads its blocks' lines (`=== Title`, `+++`, `!!!`) before the Markdown: blanked, so
+    // that a closing `===` under a line of text is no heading underline.
+    const lines = body.split('\n');
+    const blocks = new Map<number, string>();
+    for (const [index, line] of lines.entries()) {
+      const block = /^[ \t]*(==[=+-]|\+\+\+|>>>|!!!|:::)(.*)$/.exec(line);
+      if (block === null) continue;
+      // A panel's (`=== Title`), tab's (`+++ Title`) and details block's (`>>> Title`) title is an
+      // anchor (a callout's, a container's and a step's are not: Retype 4.6 builds them so).
+      blocks.set(index, /^(==|\+|>)/.test(block[1] ?? '') ? (block[2] ?? '').trim() : '');
+      lines[index] = '';
+    }
+    const tokens = markdownParser.parse(blocks.size === 0 ? body : lines.join('\n'), {});
+    for (const [index, token] of tokens.entries()) {
+      if ((token.type === 'fence' || token.type === 'code_block') && token.map !== null)
+        for (let line = token.map[0]; line < token.map[1]; line += 1) codeLines.add(line);
+      if (token.type === 'html_block') readElementIds(token.content, anchors);
+      if (token.type !== 'inline') continue;
+      for (const child of token.children ?? [])
+        if (child.type === 'html_inline') readElementIds(child.content, anchors);
+      if (tokens[index - 1]?.type !== 'heading_open') continue;
+      const title = plainText(token.children ?? []).trim();
+      const open = title.lastIndexOf('{#');
+      const custom = open < 0 ? null : /^\{#([^}\s]+)(?:\s[^}]*)?\}\s*$/.exec(title.slice(open));
+      anchors.add(custom === null ? uniqueId(retypeId(title), taken) : (custom[1] ?? '').toLowerCase());
+    }
+    for (const [index, title] of blocks)
+      if (title !== '' && !codeLines.has(index)) anchors.add(retypeId(decodeEntities(title)));
+    for (const match of body.matchAll(/\{#([\w-]+)(?:[ \t][^}\n]{0,200})?\}|\^([\w-]+)[ \t]*$/gm))
+      anchors.add((match[1] ?? match[2] ?? '').toLowerCase());
+    // An included file's headings are the page's too.
+    const complete = !/\{\{[-~]?[ \t]*include\b/.test(body);
+    return { anchors, complete, caseInsensitive: true };
+  });
+}
+
+/** The common HTML character references of a line of text decoded (`&nbsp;`, `&amp;`, `&#38;`); others dropped. */
+function decodeEntities(text: string): string {
+  if (!text.includes('&')) return text;
+  const named: Record<string, string> = { nbsp: '\u00a0', amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+  return text.replace(/&(?:#(\d{1,7})|#x([\da-f]{1,6})|([a-z]{1,10}));/gi, (_, decimal, hex, name) => {
+    const code =
+      decimal !== undefined ? Number(decimal) : hex !== undefined ? Number.parseInt(hex, 16) : null;
+    if (code !== null) return code <= 0x10ffff ? String.fromCodePoint(code) : '';
+    return named[String(name).toLowerCase()] ?? '';
+  });
+}
+
+/** A title's id as Retype makes it: without icons and badges, trimmed, lower-cased, only letters, digits, `_`, `-` and each space as `-`. */
+function retypeId(title: string): string {
+  return title
+    .replace(/:icon-[\w-]+:/g, '')
+    .replace(/\[!badge\b[^\]]*\]/gi, '')
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
+}
+
+/** The `id` and `name` attributes of HTML elements, lower-cased (outside comments). */
+function readElementIds(html: string, anchors: Set<string>): void {
+  const uncommented = html.includes('<!--') ? blankDelimited(html, '<!--', '-->') : html;
+  for (const match of uncommented.matchAll(attributeAnchor))
+    anchors.add((match[1] ?? match[2] ?? match[3] ?? '').toLowerCase());
 }
 
 /** Markdig's `LinkHelper.UrilizeAsGfm`, code unit by code unit as .NET's `char.IsLetterOrDigit` reads them. */

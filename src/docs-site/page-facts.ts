@@ -41,6 +41,7 @@ export type MarkdownDialect =
   | 'asciidoc'
   | 'quarto'
   | 'docfx'
+  | 'retype'
   | 'myst-notebook'
   | 'quarto-notebook';
 
@@ -139,6 +140,7 @@ export function readPageFacts(text: string, dialect: MarkdownDialect): PageFacts
   if (dialect === 'gitbook') readGitBookTags(body, codeLines, links);
   if (dialect === 'quarto') readQuartoIncludes(body, links);
   if (dialect === 'docfx') readDocfxExtensions(body, codeLines, links);
+  if (dialect === 'retype') readRetypeExtensions(body, codeLines, links);
   if (dialect === 'jekyll') for (const link of links) link.url = showLiquidUrl(link.url);
   if (dialect === 'hugo') for (const link of links) link.url = showHugoUrl(link.url);
   links.sort((left, right) => left.line - right.line);
@@ -308,6 +310,8 @@ function readAttributeLinks(body: string, codeLines: ReadonlySet<number>, links:
       // A tag's attribute, not prose that mentions one: the text before it opens a tag.
       const before = outsideCode.slice(0, match.index);
       if (before.lastIndexOf('<') < before.lastIndexOf('>') && !/^\s/.test(text)) continue;
+      // An escaped tag (`&lt;a href="..."&gt;`) is text that shows one.
+      if (/&lt;[A-Za-z][^<>]*$/.test(before)) continue;
       // A component's `src` is its own business (a video component may load it from a CDN): only
       // HTML elements' and image components' sources are files of the site.
       const tag = /^<([A-Za-z][\w.]*)/.exec(before.slice(before.lastIndexOf('<')))?.[1];
@@ -463,6 +467,36 @@ function readDocfxExtensions(body: string, codeLines: ReadonlySet<number>, links
     kept += 1;
   }
   links.length = kept;
+}
+
+// Retype (https://retype.com/templating/includes/, /components/code-snippet/, /components/badge/):
+// `{{ include "name" }}` includes a file, `:::code source="path"` shows one, and a badge's or
+// button's `link="..."` links a page. `{%{ ... }%}` shows its text as written.
+const retypeIncludePattern = /\{\{[-~]?[ \t]*include[ \t]+(?:"([^"\n]{1,1000})"|'([^'\n]{1,1000})')/g;
+const retypeCodePattern = /^[ \t>]*:::[ \t]*code\b[^\n]{0,2000}?\bsource[ \t]*=[ \t]*"([^"\n]{1,1000})"/;
+// A component's text holds no `[`, so a line of openers is not searched again from each.
+const retypeComponentLinkPattern =
+  /\[!(?:badge|button)\b[^\][\n]{0,1000}?\blink[ \t]*=[ \t]*"([^"\n]{1,1000})"/gi;
+const maximumRetypeLine = 4_096;
+
+/** Retype's includes (`import` links titled `include`), code snippets (titled `code`) and component links, outside code. */
+function readRetypeExtensions(body: string, codeLines: ReadonlySet<number>, links: PageLink[]): void {
+  if (!body.includes('{{') && !body.includes(':::') && !body.includes('[!')) return;
+  let shown = body.includes('{%{') ? blankDelimited(body, '{%{', '}%}') : body;
+  if (shown.includes('<!--')) shown = blankDelimited(shown, '<!--', '-->');
+  for (const [index, text] of shown.split('\n').entries()) {
+    if (codeLines.has(index) || text.length > maximumRetypeLine) continue;
+    const line = index + 1;
+    const outsideCode = text.includes('`') ? text.replace(/(`+)[^`]*?\1/g, '') : text;
+    if (outsideCode.includes('{{'))
+      for (const match of outsideCode.matchAll(retypeIncludePattern))
+        links.push({ url: match[1] ?? match[2] ?? '', line, kind: 'import', title: 'include' });
+    const code = outsideCode.includes(':::') ? retypeCodePattern.exec(outsideCode) : null;
+    if (code !== null) links.push({ url: code[1] ?? '', line, kind: 'import', title: 'code' });
+    if (outsideCode.includes('[!'))
+      for (const match of outsideCode.matchAll(retypeComponentLinkPattern))
+        links.push({ url: match[1] ?? '', line, kind: 'link' });
+  }
 }
 
 /** The files GitBook's block tags name, outside code: pages, uploaded files and reusable content. */

@@ -28,6 +28,7 @@ export type DocsFramework =
   | 'myst'
   | 'docfx'
   | 'vocs'
+  | 'retype'
   | 'markdown';
 
 /** The repository's files as a model reads them (a worktree, a commit, or either with changes on top). */

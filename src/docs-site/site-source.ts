@@ -84,6 +84,7 @@ function dialectFor(framework: DocsFramework, path: string): MarkdownDialect {
   if (framework === 'quarto') return 'quarto';
   if (framework === 'myst') return 'myst';
   if (framework === 'docfx') return 'docfx';
+  if (framework === 'retype') return 'retype';
   if (framework === 'mkdocs' || framework === 'zensical') return 'python-markdown';
   if (framework === 'jekyll' || framework === 'hugo') return framework;
   return framework === 'gitbook' ? 'gitbook' : 'commonmark';

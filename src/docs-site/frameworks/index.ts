@@ -14,6 +14,7 @@ import { buildMkDocsSite, buildZensicalSite } from './mkdocs.ts';
 import { buildMystSite } from './myst.ts';
 import { buildNextraSite } from './nextra.ts';
 import { buildQuartoSite } from './quarto.ts';
+import { buildRetypeSite } from './retype.ts';
 import { buildRspressSite } from './rspress.ts';
 import { buildSphinxSite } from './sphinx.ts';
 import { buildStarlightSite } from './starlight.ts';
@@ -44,5 +45,6 @@ export const siteModelBuilders: Readonly<Record<DocsFramework, SiteModelBuilder>
   myst: buildMystSite,
   docfx: buildDocfxSite,
   vocs: buildVocsSite,
+  retype: buildRetypeSite,
   markdown: buildMarkdownSite,
 };
