@@ -77,6 +77,14 @@ const rslibLinkingPages = [
 const vuepressDocs = committedSite('vuepress__docs');
 const docfxDocs = committedSite('dotnet__docfx');
 const vocsDocs = committedSite('wevm__vocs');
+const markerDataDocs = committedSite('TheAcharya__MarkerData-Website');
+// MarkerData's pages that link the Share Destination page by its URL (`/user-guide/share-destination`).
+const shareDestinationLinkers = [
+  'docs/User Guide/extract.md',
+  'docs/User Guide/workflow-extension.md',
+  'docs/faq.md',
+  'docs/troubleshooting.md',
+];
 
 const changed = (result: TaskResult): Record<string, string> | string =>
   result.files ?? 'no branch was pushed';
@@ -1476,6 +1484,44 @@ export const evaluationTasks: EvaluationTask[] = [
       call('validate', {}),
       answer(
         'Renamed the Tailwind CSS page to site/src/pages/features/tailwind-css.mdx: its sidebar entry, the redirect from /guide/tailwind, the three pages that link it and the card in fonts.mdx now name /features/tailwind-css.',
+      ),
+    ],
+  },
+  {
+    // A Retype site whose pages link each other by URL (`/user-guide/share-destination`, which the
+    // browser finds though Retype warns that it names no file): renaming the page must carry every
+    // such link, and leave alone the five links under In Action/ that were already broken (relative
+    // URLs from the page's own URL).
+    name: 'real-retype-rename-page',
+    fixture: markerDataDocs,
+    prompt:
+      'Rename docs/User Guide/share-destination.md to docs/User Guide/share-extension.md, keeping every link that leads to it working.',
+    check(result) {
+      const expected = Object.fromEntries(
+        shareDestinationLinkers.map((path) => [
+          path,
+          markerDataDocs[path]?.replaceAll('/user-guide/share-destination', '/user-guide/share-extension'),
+        ]),
+      );
+      return checkMovedPage(
+        result,
+        markerDataDocs,
+        { from: 'docs/User Guide/share-destination.md', to: 'docs/User Guide/share-extension.md' },
+        expected,
+      );
+    },
+    script: [
+      call('move_file', {
+        from: 'docs/User Guide/share-destination.md',
+        to: 'docs/User Guide/share-extension.md',
+      }),
+      ...shareDestinationLinkers.flatMap((path) => [
+        read(path),
+        edit(path, '/user-guide/share-destination', '/user-guide/share-extension', true),
+      ]),
+      call('validate', {}),
+      answer(
+        'Renamed the Share Destination page to docs/User Guide/share-extension.md; the nine links to /user-guide/share-destination in the extract, workflow extension, FAQ and troubleshooting pages now name /user-guide/share-extension.',
       ),
     ],
   },
