@@ -170,7 +170,13 @@ export function readRetypeAnchors(text: string): PageAnchors {
       const title = plainText(token.children ?? []).trim();
       const open = title.lastIndexOf('{#');
       const custom = open < 0 ? null : /^\{#([^}\s]+)(?:\s[^}]*)?\}\s*$/.exec(title.slice(open));
-      anchors.add(custom === null ? uniqueId(retypeId(title), taken) : (custom[1] ?? '').toLowerCase());
+      if (custom !== null) anchors.add((custom[1] ?? '').toLowerCase());
+      else {
+        anchors.add(uniqueId(retypeId(title), taken));
+        // A badge's short form (`[!badge NEW]`) adds its text to the id in Retype 4.6, but not with a
+        // variant (`[!badge @latest|info]`): both ids are taken.
+        if (/\[!badge\b/i.test(title)) anchors.add(retypeId(title, false));
+      }
     }
     for (const [index, title] of blocks)
       if (title !== '' && !codeLines.has(index)) anchors.add(retypeId(decodeEntities(title)));
@@ -195,14 +201,19 @@ function decodeEntities(text: string): string {
 }
 
 /** A title's id as Retype makes it: without icons and badges, trimmed, lower-cased, only letters, digits, `_`, `-` and each space as `-`. */
-function retypeId(title: string): string {
-  return title
-    .replace(/:icon-[\w-]+:/g, '')
-    .replace(/\[!badge\b[^\]]*\]/gi, '')
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N} _-]/gu, '')
-    .replace(/ /g, '-');
+function retypeId(title: string, badgeText = true): string {
+  return (
+    title
+      .replace(/:icon-[\w-]+:/g, '')
+      // `[!badge NEW]` shows its text; `[!badge text="NEW"]` adds nothing to the id (Retype 4.6).
+      .replace(/\[!badge\b([^\]]*)\]/gi, (_, inner: string) =>
+        inner.includes('=') || !badgeText ? '' : inner.trim(),
+      )
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N} _-]/gu, '')
+      .replace(/ /g, '-')
+  );
 }
 
 /** The `id` and `name` attributes of HTML elements, lower-cased (outside comments). */

@@ -470,18 +470,16 @@ function readDocfxExtensions(body: string, codeLines: ReadonlySet<number>, links
 }
 
 // Retype (https://retype.com/templating/includes/, /components/code-snippet/, /components/badge/):
-// `{{ include "name" }}` includes a file, `:::code source="path"` shows one, and a badge's or
-// button's `link="..."` links a page. `{%{ ... }%}` shows its text as written.
+// `{{ include "name" }}` includes a file and `:::code source="path"` shows one (a badge's or
+// button's `link="..."` attribute makes no link: Retype 4.6 renders it without one). `{%{ ... }%}`
+// shows its text as written.
 const retypeIncludePattern = /\{\{[-~]?[ \t]*include[ \t]+(?:"([^"\n]{1,1000})"|'([^'\n]{1,1000})')/g;
 const retypeCodePattern = /^[ \t>]*:::[ \t]*code\b[^\n]{0,2000}?\bsource[ \t]*=[ \t]*"([^"\n]{1,1000})"/;
-// A component's text holds no `[`, so a line of openers is not searched again from each.
-const retypeComponentLinkPattern =
-  /\[!(?:badge|button)\b[^\][\n]{0,1000}?\blink[ \t]*=[ \t]*"([^"\n]{1,1000})"/gi;
 const maximumRetypeLine = 4_096;
 
-/** Retype's includes (`import` links titled `include`), code snippets (titled `code`) and component links, outside code. */
+/** Retype's includes (`import` links titled `include`) and code snippets (titled `code`), outside code. */
 function readRetypeExtensions(body: string, codeLines: ReadonlySet<number>, links: PageLink[]): void {
-  if (!body.includes('{{') && !body.includes(':::') && !body.includes('[!')) return;
+  if (!body.includes('{{') && !body.includes(':::')) return;
   let shown = body.includes('{%{') ? blankDelimited(body, '{%{', '}%}') : body;
   if (shown.includes('<!--')) shown = blankDelimited(shown, '<!--', '-->');
   for (const [index, text] of shown.split('\n').entries()) {
@@ -493,9 +491,6 @@ function readRetypeExtensions(body: string, codeLines: ReadonlySet<number>, link
         links.push({ url: match[1] ?? match[2] ?? '', line, kind: 'import', title: 'include' });
     const code = outsideCode.includes(':::') ? retypeCodePattern.exec(outsideCode) : null;
     if (code !== null) links.push({ url: code[1] ?? '', line, kind: 'import', title: 'code' });
-    if (outsideCode.includes('[!'))
-      for (const match of outsideCode.matchAll(retypeComponentLinkPattern))
-        links.push({ url: match[1] ?? '', line, kind: 'link' });
   }
 }
 

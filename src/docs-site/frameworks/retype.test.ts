@@ -26,12 +26,12 @@ describe('Retype sites', () => {
         'docs/README.md':
           '# Home\n\n[Start](Guide/Getting-Started.md#first-steps)\n[Route](/guide/getting-started/)\n[Missing](missing.md)\n[Draft](drafts/plan.md)\n[Dropped](install/readme.md)\n[Folder](install)\n[No page](empty/)\n[Tags](/tags/)\n',
         'docs/About Us.md':
-          '# About\n\n[Home](./)\n[CSV](data.csv)\n[Zip](files/all.zip)\n[Up](../outside.md)\n',
+          '---\ntags: [guide]\n---\n# About\n\n[Home](./)\n[CSV](data.csv)\n[Zip](files/all.zip)\n[Up](../outside.md)\n',
         'docs/data.csv': '',
         'docs/files/all.zip': '',
         'docs/Guide/Getting Started.md':
           '# Getting started\n\n## First steps\n\n[Bad anchor](#second-steps)\n[Case](#First-Steps)\n![Shot](../static/shot.png)\n![Found elsewhere](shot.png)\n<img src="../../static/shot.png">\n<img src="../static/shot.png">\n',
-        'docs/_includes/note.md': '[From the include](../About%20Us.md)\n[Broken](../nothing.md)\n',
+        'docs/_includes/note.md': '[From the include](<../About Us.md>)\n[Broken](../nothing.md)\n',
         'docs/static/shot.png': '',
         'docs/install.md': '# Install\n\n{{ include "note" }}\n{{ include "nowhere" }}\n',
         'docs/install/readme.md': '# Install (superseded)\n',
@@ -58,8 +58,8 @@ describe('Retype sites', () => {
     assert.deepEqual(problemLines(problems), [
       'docs/install/linux.md:2 The redirect to "../nowhere.md" names no page: no file nowhere.md under docs/; Retype warns that the URL was not resolved',
       'docs/retype.yml:9 Navigation entry "/gone.md" names no page',
-      'docs/About Us.md:4 Broken link "data.csv": Retype copies only media and known resource types, files under static/, public/, assets/ or resources/, and `include`d ones; docs/data.csv is not copied',
-      'docs/About Us.md:6 Broken link "../outside.md": outside.md is outside the input folder docs; Retype does not resolve it',
+      'docs/About Us.md:7 Broken link "data.csv": Retype copies only media and known resource types, files under static/, public/, assets/ or resources/, and `include`d ones; docs/data.csv is not copied',
+      'docs/About Us.md:9 Broken link "../outside.md": outside.md is outside the input folder docs; Retype does not resolve it',
       // A URL is left as written, and this one misses the site's base path (`url: example.com/help`).
       'docs/README.md:4 Broken link "/guide/getting-started/": no file guide/getting-started under docs/; Retype warns that the URL was not resolved',
       'docs/README.md:5 Broken link "missing.md": no file missing.md under docs/; Retype warns that the URL was not resolved',
@@ -94,7 +94,8 @@ describe('Retype sites', () => {
     assert.deepEqual(model.pages.get('src/a/default.md'), ['/a/', '/a']);
     assert.equal(model.pages.has('src/a/README.md'), false);
     assert.deepEqual(model.pages.get('src/b/b.md'), ['/b/', '/b']);
-    assert.deepEqual(model.pages.get('src/b/Other Page.md'), ['/elsewhere/page/', '/elsewhere/page']);
+    // `recase: none` keeps the permalink's case, in the site and in links.
+    assert.deepEqual(model.pages.get('src/b/Other Page.md'), ['/elsewhere/Page/', '/elsewhere/Page']);
     assert.deepEqual(model.pages.get('src/c/intro.md'), ['/tutorials/intro/', '/tutorials/intro']);
   });
 
@@ -111,6 +112,64 @@ describe('Retype sites', () => {
     assert.equal(model.framework, 'retype');
     assert.deepEqual(problemLines(problems), [
       'docs/index.md:7 Broken link "missing.rb": no file docs/missing.rb; Retype warns that the code snippet\'s source is not found',
+    ]);
+  });
+
+  it('follows what Retype 4.6 builds where gitignore rules, folders and redirects differ', async () => {
+    const { model, problems } = await analyze(
+      memoryFiles({
+        'retype.yml': 'url: example.com\nexclude:\n  - keep/\n  - "!keep/sub/k.md"\n  - ex/\n',
+        'index.md': [
+          '# Home',
+          '',
+          '[Taken back](keep/sub/k.md)',
+          '[Asset in an excluded folder](ex/assets/b.png)',
+          '[Anything under .gitbook](.gitbook/other/o.csv)',
+          '[Folder, same-name page first](m#m-same-sec)',
+          '[Folder page by name](m/index)',
+          '[By name in a usual folder](deep/fallback.pdf)',
+          '[Empty fragment](m/m.md#)',
+          '[HTML folder](htmlonly/)',
+          '[Redirect, same depth](r.md)',
+          '[Redirect to nothing](gone.md)',
+          '<a href="/M/">Case</a>',
+          '[Heading with a badge](#heading-with-new)',
+          '',
+          '## Heading with [!badge NEW]',
+          '',
+          '{{ include "parts/p" }}',
+          '',
+          '',
+          '[From the include](#from-the-partial)',
+          '[Not anywhere](#nowhere)',
+        ].join('\n'),
+        'keep/sub/k.md': '# K\n',
+        'ex/assets/b.png': '',
+        '.gitbook/other/o.csv': '',
+        'm/index.md': '# M\n\n## M Index Sec\n',
+        'm/m.md': '# M same\n\n## M Same Sec\n',
+        'static/fallback.pdf': '',
+        'htmlonly/index.html': '<p>x</p>',
+        'r.md': '---\nredirect: target.md\n---\n# R\n',
+        'target.md': '# Target\n\n{{ include "m/nowhere" }}\n',
+        'gone.md': '---\nredirect: missing.md\n---\n# Gone\n',
+        'a/b/deep.md': '# Deep\n\n[Redirect, deeper](../../r.md)\n',
+        '_includes/parts/p.md': '## From the partial\n',
+        'n.md': '---\npermalink: /Mixed Case\n---\n# N\n',
+      }),
+    );
+    assert.equal(model.pages.has('keep/sub/k.md'), true);
+    assert.deepEqual(problemLines(problems), [
+      'n.md:1 The permalink "/Mixed Case" is written as it is (/Mixed Case/) but every link to the page goes to /mixed-case/: a 404 on a host that tells case apart; write it in lower case, with `-` for spaces',
+      'gone.md:2 The redirect to "missing.md" names no page: no file missing.md under the root/; Retype warns that the URL was not resolved',
+      'a/b/deep.md:3 Broken link "../../r.md": r.md redirects to target.md, and Retype writes the link as the way from /r/ (../target/), which from here leads to /a/b/target/',
+      'index.md:4 Broken link "ex/assets/b.png": Retype leaves ex/assets/b.png out (names starting with `.` or `_`, `node_modules`, `exclude`)',
+      'index.md:7 Broken link "m/index": no file m/index under the root/; Retype warns that the URL was not resolved',
+      'index.md:9 Broken link "m/m.md#": an empty fragment: Retype stops on it (\'anchor\' has bad format) and does not write the page',
+      'index.md:12 Broken link "gone.md": gone.md redirects to "missing.md", which names no page, and Retype writes the link as that',
+      'index.md:13 Broken link "/M/": Retype leaves HTML links as written, and the browser finds no page or file at /M/',
+      'index.md:22 Broken anchor "#nowhere": index.md has no heading or element with the id "nowhere"',
+      'target.md:3 Broken link "m/nowhere": no file m/nowhere to include from the page\'s folder or an `_includes` folder; Retype warns that the partial was not resolved',
     ]);
   });
 

@@ -1,10 +1,12 @@
+import { posix } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { type ParseError, parse as parseJsonc, printParseErrorCode } from 'jsonc-parser';
 import { parseDocument } from 'yaml';
 import { ConfigLines } from '../config-lines.ts';
-import { readRetypeAnchors } from '../heading-anchors.ts';
+import { type PageAnchors, readRetypeAnchors } from '../heading-anchors.ts';
 import {
   createCaseInsensitiveLookup,
+  decodePath,
   folderOf,
   isExternalUrl,
   isWithin,
@@ -73,10 +75,18 @@ export const buildRetypeSite: SiteModelBuilder = async (source, siteRoot) => {
   if (input === null) unsupported.push(`${configFile}: \`input\` leaves the repository; the default is read`);
   const inputRoot = input ?? siteRoot;
   const basePath = basePathOf(config.url);
-  const recase = !(isRecord(config.generator) && config.generator.recase === 'none');
+  const generator = isRecord(config.generator) ? config.generator : {};
+  // With `generator.recase: none` Retype keeps names' case, in the site and when it matches links.
+  const recase = generator.recase !== 'none';
+  const lookup = recase ? anyCase : (path: string) => (files.has(path) ? path : undefined);
+  const fold = (path: string) => (recase ? path.toLowerCase() : path);
   const leftOut = createExclusion(config.exclude, config.include);
   /** Whether Retype reads a file under `input` at all (its path relative to `input`). */
   const isRead = (relative: string) => !leftOut(relative);
+  const folders = listFolders(files.paths);
+  const isFolder = (path: string) => folders.has(path);
+  const folderLookup = createCaseInsensitiveLookup([...folders]);
+  const findFolder = (path: string) => (recase ? folderLookup(path) : isFolder(path) ? path : undefined);
 
   // The `.md` files Retype reads, by folder.
   const candidates = new Map<string, string[]>();
@@ -89,10 +99,12 @@ export const buildRetypeSite: SiteModelBuilder = async (source, siteRoot) => {
   }
   /** Each folder's page, and the `.md` files a folder's page supersedes (not built). */
   const folderPages = new Map<string, string>();
+  /** Pages named after their folder (`guides/guides.md`): a link to the folder names them first. */
+  const sameNamePages = new Map<string, string>();
   const superseded = new Map<string, string>();
   const named = (folder: string, name: string) =>
     candidates.get(folder)?.find((path) => relativeTo(folder, path).toLowerCase() === name);
-  for (const folder of listFolders(files.paths)) {
+  for (const folder of folders) {
     if (!isWithin(inputRoot, folder)) continue;
     const base = folder.slice(folder.lastIndexOf('/') + 1).toLowerCase();
     const ranked = defaultPageNames.map((name) => named(folder, name)).filter((path) => path !== undefined);
@@ -101,45 +113,71 @@ export const buildRetypeSite: SiteModelBuilder = async (source, siteRoot) => {
         ? rootPageNames.map((name) => named(folder, name)).filter((path) => path !== undefined)
         : [];
     // `guides.md` beside `guides/` is that folder's page, before any in it (Retype 4.6 says
-    // `Page "guides/index.md" is superseded by "guides.md"`).
+    // `Page "guides/index.md" is superseded by "guides.md"`, and of `guides/guides.md` too).
     const beside = folder === inputRoot ? undefined : named(folderOf(folder), `${base}.md`);
+    const sameName = folder === inputRoot ? undefined : named(folder, `${base}.md`);
     const chosen = [...(beside === undefined ? [] : [beside]), ...ranked, ...rootRanked];
-    // Else a page named after its folder (`guides/guides.md`).
-    const first = chosen[0] ?? (folder === inputRoot ? undefined : named(folder, `${base}.md`));
+    if (beside !== undefined && sameName !== undefined) chosen.push(sameName);
+    const first = chosen[0] ?? sameName;
     if (first === undefined) continue;
     folderPages.set(folder, first);
     for (const loser of chosen.slice(1)) superseded.set(loser, first);
+    if (sameName !== undefined && !superseded.has(sameName)) sameNamePages.set(folder, sameName);
   }
   const pageFolders = new Map([...folderPages].map(([folder, page]) => [page, folder]));
 
   // Routes: each folder's from its parent's and its name (or a `permalink` its `index.yml` or its
   // page gives), each page's from its folder's and its name (or its own `permalink`).
+  const frontMatters = new Map<string, Readonly<Record<string, unknown>> | null>();
   const frontMatterOf = async (page: string): Promise<Readonly<Record<string, unknown>> | null> => {
+    const known = frontMatters.get(page);
+    if (known !== undefined) return known;
     const facts = await source.pageFacts(page);
-    if (facts?.frontMatter !== null && facts?.frontMatter !== undefined) return facts.frontMatter;
     // `page.yml` beside `page.md` holds the settings of a page without front matter.
     const beside = anyCase(page.replace(/\.md$/i, '.yml')) ?? anyCase(page.replace(/\.md$/i, '.yaml'));
-    return beside === undefined ? null : readYamlRecord(await files.read(beside));
+    const settings =
+      facts?.frontMatter ?? (beside === undefined ? null : readYamlRecord(await files.read(beside)));
+    frontMatters.set(page, settings);
+    return settings;
+  };
+  /** A `permalink:` (or `route:`), reported when Retype writes the page elsewhere than it links it. */
+  const permalinkOf = (settings: Readonly<Record<string, unknown>> | null, file: string): string | null => {
+    const value = settings?.permalink ?? settings?.route;
+    if (typeof value !== 'string') return null;
+    const written = `/${value
+      .trim()
+      .split('/')
+      .filter((segment) => segment !== '')
+      .join('/')}`.replace(/\/$/, '');
+    const linked = written
+      .split('/')
+      .map((segment) => slugSegment(segment, recase))
+      .join('/');
+    if (linked !== written)
+      problems.push({
+        file,
+        line: 1,
+        message: `The permalink "${value}" is written as it is (${written}/) but every link to the page goes to ${linked}/: a 404 on a host that tells case apart; write it in lower case, with \`-\` for spaces`,
+        key: `configuration\0permalink ${value}`,
+      });
+    return written;
   };
   const slug = (segment: string) => slugSegment(segment, recase);
   const folderRoutes = new Map<string, string>([[inputRoot, '']]);
-  const folderSettings = new Map<string, Readonly<Record<string, unknown>> | null>();
   const settingsOf = async (folder: string) => {
-    if (!folderSettings.has(folder)) {
-      const file =
-        anyCase(`${folder === '' ? '' : `${folder}/`}index.yml`) ??
-        anyCase(`${folder === '' ? '' : `${folder}/`}index.yaml`);
-      folderSettings.set(folder, file === undefined ? null : readYamlRecord(await files.read(file)));
-    }
-    return folderSettings.get(folder) ?? null;
+    const file =
+      anyCase(`${folder === '' ? '' : `${folder}/`}index.yml`) ??
+      anyCase(`${folder === '' ? '' : `${folder}/`}index.yaml`);
+    return file === undefined ? null : { file, settings: readYamlRecord(await files.read(file)) };
   };
   const folderRoute = async (folder: string): Promise<string> => {
     const known = folderRoutes.get(folder);
     if (known !== undefined) return known;
     const page = folderPages.get(folder);
+    const folderSettings = await settingsOf(folder);
     const permalink =
-      permalinkOf(await settingsOf(folder)) ??
-      (page === undefined ? null : permalinkOf(await frontMatterOf(page)));
+      (folderSettings === null ? null : permalinkOf(folderSettings.settings, folderSettings.file)) ??
+      (page === undefined ? null : permalinkOf(await frontMatterOf(page), page));
     const route =
       permalink ??
       `${await folderRoute(folderOf(folder))}/${slug(folder.slice(folder.lastIndexOf('/') + 1))}`;
@@ -148,6 +186,8 @@ export const buildRetypeSite: SiteModelBuilder = async (source, siteRoot) => {
   };
   const pages = new Map<string, string[]>();
   const redirects = new Map<string, string>();
+  const tags = new Set<string>();
+  const categories = new Set<string>();
   for (const [folder, paths] of candidates) {
     for (const path of paths) {
       if (superseded.has(path)) continue;
@@ -156,11 +196,14 @@ export const buildRetypeSite: SiteModelBuilder = async (source, siteRoot) => {
       const route =
         pageFolder !== undefined
           ? await folderRoute(pageFolder)
-          : (permalinkOf(frontMatter) ??
-            `${await folderRoute(folder)}/${slug(path.slice(folder.length + (folder === '' ? 0 : 1)).replace(/\.md$/i, ''))}`);
+          : (permalinkOf(frontMatter, path) ??
+            `${await folderRoute(folder)}/${slug(relativeTo(folder, path).replace(/\.md$/i, ''))}`);
       pages.set(path, route === '' ? [`${basePath}/`] : [`${basePath}${route}/`, `${basePath}${route}`]);
       const redirect = frontMatter?.redirect;
       if (typeof redirect === 'string' && redirect.trim() !== '') redirects.set(path, redirect.trim());
+      for (const tag of stringsOf(frontMatter?.tags)) tags.add(slugSegment(tag, true));
+      for (const category of [...stringsOf(frontMatter?.category), ...stringsOf(frontMatter?.categories)])
+        categories.add(slugSegment(category, true));
     }
   }
   if (pages.size === 0)
@@ -169,42 +212,45 @@ export const buildRetypeSite: SiteModelBuilder = async (source, siteRoot) => {
     );
   const routes = new Map<string, string>();
   for (const [page, served] of pages)
-    for (const route of served) if (!routes.has(route)) routes.set(route, page);
+    for (const route of served) if (!routes.has(fold(route))) routes.set(fold(route), page);
 
-  const folders = listFolders(files.paths);
-  /** Whether Retype copies a file that is not a page to the site (its path relative to `input`). */
+  /**
+   * Whether Retype copies a file that is not a page to the site (its path relative to `input`): all
+   * of `.gitbook/`, and of what it reads, media and known resource types, whatever is under a
+   * `static/`, `public/`, `assets/` or `resources/` folder, and what `include` names.
+   */
   const isCopied = (relative: string) =>
-    copiedExtensions.has(relative.slice(relative.lastIndexOf('.') + 1).toLowerCase()) ||
-    copiedFolders.test(relative) ||
-    leftOut.included(relative);
-
+    !/\.md$/i.test(relative) &&
+    (/(^|\/)\.gitbook\//i.test(relative) ||
+      (isRead(relative) &&
+        (copiedExtensions.has(relative.slice(relative.lastIndexOf('.') + 1).toLowerCase()) ||
+          copiedFolders.test(relative) ||
+          leftOut.included(relative))));
   // Where the browser finds each copied file: its path under `input`, recased like the pages.
   const copiedAt = new Map<string, string>();
   for (const path of files.paths) {
-    if (!isWithin(inputRoot, path) || /\.md$/i.test(path)) continue;
+    if (!isWithin(inputRoot, path)) continue;
     const relative = relativeTo(inputRoot, path);
-    if (!copiedFolders.test(relative) && (!isRead(relative) || !isCopied(relative))) continue;
-    copiedAt.set(`${basePath}/${relative}`.toLowerCase(), path);
-    copiedAt.set(
-      `${basePath}/${relative
-        .split('/')
-        .map((segment) => slugSegment(segment, true))
-        .join('/')}`,
-      path,
-    );
+    if (!isCopied(relative)) continue;
+    copiedAt.set(fold(`${basePath}/${relative}`), path);
+    copiedAt.set(`${basePath}/${relative.split('/').map(slug).join('/')}`, path);
   }
   // Retype 4.5 and later write each page's Markdown beside its folder (`/guide/setup.md`).
   for (const [page, served] of pages) {
     const route = served[0] ?? '/';
-    copiedAt.set(route === `${basePath}/` ? `${basePath}/index.md` : `${route.replace(/\/$/, '')}.md`, page);
+    copiedAt.set(
+      fold(route === `${basePath}/` ? `${basePath}/index.md` : `${route.replace(/\/$/, '')}.md`),
+      page,
+    );
   }
-  // Pages Retype writes itself (https://retype.com/configuration/reserved_words/): tags, categories,
-  // the blog's summary pages (when the project has a blog) and the site's own files.
+  // Pages Retype writes itself (https://retype.com/configuration/reserved_words/): the tags and
+  // categories pages when pages have some, the blog's summary pages when it has posts, the site's files.
   const blogBase =
     isRecord(config.blog) && typeof config.blog.base === 'string'
       ? slugSegment(config.blog.base, true)
       : 'blog';
-  const hasBlog = [...pages.keys()].some((page) => isWithin(joinInside(inputRoot, 'blog') ?? '', page));
+  const blogFolder = joinInside(inputRoot, 'blog') ?? 'blog';
+  const posts = [...pages.keys()].filter((page) => isWithin(blogFolder, page)).length;
   /** `/tags/`, `/tags/<tag>/`, `/categories/...`, `/blog/`, `/blog/<page number>/`, `/blog/feed.xml`, `/sitemap.xml`, ... */
   const isGenerated = (lower: string): boolean => {
     // Written with or without the base path (Retype resolves these links itself).
@@ -213,32 +259,36 @@ export const buildRetypeSite: SiteModelBuilder = async (source, siteRoot) => {
     const [first = '', second] = segments;
     if (segments.length === 1 && ['404.html', 'sitemap.xml', 'robots.txt', 'llms.txt'].includes(first))
       return true;
-    if ((first === 'tags' || first === 'categories') && segments.length <= 2) return true;
+    if (segments.length > 2) return false;
+    if (first === 'tags' || first === 'categories') {
+      const known = first === 'tags' ? tags : categories;
+      return second === undefined ? known.size > 0 : known.has(second);
+    }
     return (
-      hasBlog &&
+      posts > 0 &&
       first === blogBase &&
-      (second === undefined || (segments.length === 2 && /^(\d+|feed\.xml)$/.test(second)))
+      (second === undefined || second === 'feed.xml' || (/^\d+$/.test(second) && Number(second) <= posts))
     );
   };
-  /** The page or file the browser finds at a URL path of the site, without case. */
-  const servedAt = (urlPath: string): LinkTarget | null => {
-    const lower = urlPath.toLowerCase();
-    const page = routes.get(lower.endsWith('/') ? lower : `${lower}/`) ?? routes.get(lower);
+  /** The page or file the browser finds at a URL path of the site (`exact`: as written, else as Retype writes it). */
+  const servedAt = (urlPath: string, exact = false): LinkTarget | null => {
+    const key = exact ? urlPath : fold(urlPath);
+    const page = routes.get(key.endsWith('/') ? key : `${key}/`) ?? routes.get(key);
     if (page !== undefined) return { kind: 'file', file: page };
-    const file = copiedAt.get(lower.replace(/\/+$/, ''));
+    const file = copiedAt.get(key.replace(/\/+$/, ''));
     if (file !== undefined) return { kind: 'file', file };
-    return isGenerated(lower) ? { kind: 'served', reason: 'a page Retype generates' } : null;
+    return isGenerated(key.toLowerCase()) ? { kind: 'served', reason: 'a page Retype generates' } : null;
   };
   /** The first folder of `path` that is a file of its own (a symbolic link, which a checkout lists but never follows). */
   const linkedFolder = (path: string): string | undefined => {
     for (let slash = path.indexOf('/'); slash > 0; slash = path.indexOf('/', slash + 1)) {
       const folder = anyCase(path.slice(0, slash));
-      if (folder !== undefined && !folders.has(folder)) return folder;
+      if (folder !== undefined && !isFolder(folder)) return folder;
     }
     return undefined;
   };
 
-  /** What a source path (a repository path) names as Retype finds it, without case. */
+  /** What a source path (a repository path) names as Retype finds it; null when nothing is there. */
   const findTarget = (target: string, kind: 'link' | 'image'): LinkTarget | null => {
     const link = linkedFolder(target);
     if (link !== undefined)
@@ -248,52 +298,50 @@ export const buildRetypeSite: SiteModelBuilder = async (source, siteRoot) => {
         kind: 'broken',
         reason: `${target} is outside the input folder ${inputRoot || '(the root)'}; Retype does not resolve it`,
       };
-    const bare = target.replace(/(?<!\/)\/+$/, '');
-    const exact = anyCase(bare);
-    if (exact !== undefined && !folders.has(exact)) {
-      if (pages.has(exact)) return { kind: 'file', file: exact };
-      const winner = superseded.get(exact);
+    const file = lookup(target);
+    if (file !== undefined && !isFolder(file)) {
+      if (pages.has(file)) return { kind: 'file', file };
+      const winner = superseded.get(file);
       if (winner !== undefined)
         return {
           kind: 'broken',
           reason: `Retype builds ${winner} in its place (a folder has one page) and does not resolve it`,
         };
-      const relative = relativeTo(inputRoot, exact);
-      // Files under an `assets/` (or `static/`, ...) folder are copied even in a folder left out (`.gitbook/assets/`).
-      if (!/\.md$/i.test(exact) && copiedFolders.test(relative)) return { kind: 'file', file: exact };
+      const relative = relativeTo(inputRoot, file);
+      if (isCopied(relative)) return { kind: 'file', file };
       if (!isRead(relative))
         return {
           kind: 'broken',
-          reason: `Retype leaves ${exact} out (names starting with \`.\` or \`_\`, \`node_modules\`, \`exclude\`)`,
+          reason: `Retype leaves ${file} out (names starting with \`.\` or \`_\`, \`node_modules\`, \`exclude\`)`,
         };
-      if (/\.md$/i.test(exact)) return { kind: 'file', file: exact };
-      if (isCopied(relative)) return { kind: 'file', file: exact };
       return {
         kind: 'broken',
-        reason: `Retype copies only media and known resource types, files under static/, public/, assets/ or resources/, and \`include\`d ones; ${exact} is not copied`,
+        reason: `Retype copies only media and known resource types, files under static/, public/, assets/ or resources/, and \`include\`d ones; ${file} is not copied`,
       };
     }
-    const withExtension = anyCase(`${bare}.md`);
+    // `x` names `x.md`, but not a folder's page by its name (`guide/index` names nothing).
+    const name = target.slice(target.lastIndexOf('/') + 1).toLowerCase();
+    const withExtension = ['index', 'default', 'readme'].includes(name) ? undefined : lookup(`${target}.md`);
     if (withExtension !== undefined && pages.has(withExtension)) return { kind: 'file', file: withExtension };
-    const folder =
-      exact ?? anyCase(bare) ?? [...folders].find((known) => known.toLowerCase() === bare.toLowerCase());
-    if (folder !== undefined && folders.has(folder)) {
-      const page = folderPages.get(folder);
-      if (page !== undefined && pages.has(page)) return { kind: 'file', file: page };
-      return kind === 'image'
-        ? null
-        : { kind: 'broken', reason: `the folder ${folder} has no page (index.md, default.md or readme.md)` };
-    }
-    return null;
+    const folder = findFolder(target);
+    if (folder === undefined) return null;
+    const page = sameNamePages.get(folder) ?? folderPages.get(folder);
+    if (page !== undefined && pages.has(page)) return { kind: 'file', file: page };
+    // An HTML file serves a folder without a page (`generator.directoryIndex.altNames`).
+    const html = ['index.html', 'index.htm', 'default.html', 'default.htm']
+      .map((candidate) => lookup(`${folder}/${candidate}`))
+      .find((candidate) => candidate !== undefined && isCopied(relativeTo(inputRoot, candidate)));
+    if (html !== undefined) return { kind: 'file', file: html };
+    return kind === 'image'
+      ? null
+      : { kind: 'broken', reason: `the folder ${folder} has no page (index.md, default.md or readme.md)` };
   };
 
   /** What the browser finds at a path written in a page served at `pageRoute`, left as written. */
-  const browserTarget = (pageRoute: string, written: string): LinkTarget | null => {
+  const browserTarget = (pageRoute: string, written: string, exact = false): LinkTarget | null => {
     // The browser reads `\` as `/` in a web page's URL (the WHATWG URL standard's special schemes).
     const path = written.replace(/\\/g, '/');
-    const urlPath = path.startsWith('/') ? path : resolveFromPageUrl(pageRoute, path);
-    // The page or file at that URL (so a link to its heading is checked too).
-    return servedAt(urlPath);
+    return servedAt(path.startsWith('/') ? path : resolveFromPageUrl(pageRoute, path), exact);
   };
 
   /**
@@ -308,6 +356,12 @@ export const buildRetypeSite: SiteModelBuilder = async (source, siteRoot) => {
     kind: 'link' | 'image',
   ): LinkTarget => {
     const trimmed = url.trim();
+    // `x.md#` stops Retype on that page (`'anchor' has bad format`): it is not written at all.
+    if (trimmed.endsWith('#') && !trimmed.endsWith('##') && (trimmed === '#' || !isExternalUrl(trimmed)))
+      return {
+        kind: 'broken',
+        reason: "an empty fragment: Retype stops on it ('anchor' has bad format) and does not write the page",
+      };
     if (isExternalUrl(trimmed)) return { kind: 'external' };
     const hash = trimmed.indexOf('#');
     const beforeFragment = hash < 0 ? trimmed : trimmed.slice(0, hash);
@@ -315,23 +369,40 @@ export const buildRetypeSite: SiteModelBuilder = async (source, siteRoot) => {
     // `page.md/#anchor` names `page.md`.
     const path = (query < 0 ? beforeFragment : beforeFragment.slice(0, query)).replace(/(\.md)\/+$/i, '$1');
     if (path === '') return { kind: 'external' };
-    // Retype does not decode a path: `%20` names no file, and it writes the link as it is.
-    if (path.includes('%'))
-      return { kind: 'unchecked', reason: 'Retype leaves a percent-encoded path as written' };
     // A wikilink (`[[Page name]]`) names a page anywhere in the project by its file name.
     if (path.startsWith('[[')) return { kind: 'unchecked', reason: 'a wikilink' };
+    // Retype does not decode a path: `%20` names no file; the browser decodes what Retype leaves.
+    if (/%[0-9a-f]{2}/i.test(path)) {
+      for (const route of pageRoutes.slice(0, 20)) {
+        const served = browserTarget(route, decodePath(path));
+        if (served !== null && served.kind === 'file' && !pages.has(served.file))
+          return {
+            kind: 'served',
+            reason: `${served.file}, which the browser finds once it decodes the path`,
+          };
+      }
+      return {
+        kind: 'broken',
+        reason:
+          'Retype does not decode a percent-encoded path (`%20`) and finds no file; write the name as it is (in `<...>` when it has spaces)',
+      };
+    }
     const target = path.startsWith('/')
       ? joinInside(inputRoot, path.replace(/^\/+/, ''))
       : joinInside(folder, path);
-    const found = target === null ? null : findTarget(target, kind);
+    const found = target === null ? null : findTarget(target.replace(/(?<!\/)\/+$/, ''), kind);
     if (found !== null && found.kind !== 'broken') return found;
-    if (kind === 'image') {
-      // An image not at its path is looked for in the usual folders (Retype 4.4).
-      const written = path.replace(/^(\.{0,2}\/)+/, '');
-      for (const imageFolder of imageFolders) {
-        const candidate = joinInside(inputRoot, `${imageFolder}/${written}`);
-        const file = candidate === null ? undefined : anyCase(candidate);
-        if (file !== undefined) return { kind: 'file', file };
+    // A file not at its path is looked for in the usual folders, at its path and by its name
+    // (Retype 4.4; images and other copied files, not pages).
+    const stripped = path.replace(/^(\.{0,2}\/)+/, '');
+    for (const fallback of imageFolders) {
+      for (const candidate of [
+        `${fallback}/${stripped}`,
+        `${fallback}/${stripped.slice(stripped.lastIndexOf('/') + 1)}`,
+      ]) {
+        const joined = joinInside(inputRoot, candidate);
+        const file = joined === null ? undefined : lookup(joined);
+        if (file !== undefined && isCopied(relativeTo(inputRoot, file))) return { kind: 'file', file };
       }
     }
     // A URL of the site written as such (`/guide/setup/`, `../images/x.png` from the page's URL):
@@ -349,42 +420,88 @@ export const buildRetypeSite: SiteModelBuilder = async (source, siteRoot) => {
     );
   };
 
+  // A link to a page with `redirect:` is written as the way from that page's own URL to the
+  // redirect's target (Retype 4.6, with `generator.paths: relative`, the default): it leads there only
+  // from a page at the same depth.
+  const relativePaths = generator.paths === undefined || generator.paths === 'relative';
+  const redirectTargets = new Map<string, LinkTarget>();
+  for (const [page, redirect] of redirects)
+    redirectTargets.set(
+      page,
+      resolveFrom(folderOf(page), pages.get(page)?.slice(0, 1) ?? [], redirect, 'link'),
+    );
+  const throughRedirect = (page: string, fromRoutes: readonly string[]): LinkTarget | null => {
+    const target = redirectTargets.get(page);
+    if (target === undefined) return null;
+    if (target.kind === 'broken')
+      return {
+        kind: 'broken',
+        reason: `${page} redirects to "${redirects.get(page)}", which names no page, and Retype writes the link as that`,
+      };
+    if (target.kind !== 'file' || !relativePaths) return { kind: 'served', reason: `${page} redirects` };
+    const own = pages.get(page)?.[0];
+    const there =
+      pages.get(target.file)?.[0] ?? copiedAt.get(fold(`${basePath}/${relativeTo(inputRoot, target.file)}`));
+    const from = fromRoutes[0];
+    if (own === undefined || there === undefined || from === undefined)
+      return { kind: 'served', reason: `${page} redirects` };
+    const href = `${posix.relative(own, there) || '.'}${there.endsWith('/') ? '/' : ''}`;
+    const reached = resolveFromPageUrl(from, href);
+    return servedAt(reached)?.kind === 'file'
+      ? { kind: 'served', reason: `${page} redirects to ${target.file}` }
+      : {
+          kind: 'broken',
+          reason: `${page} redirects to ${target.file}, and Retype writes the link as the way from ${own} (${href}), which from here leads to ${reached}`,
+        };
+  };
+
   // Files pages include (`{{ include "name" }}`): their links are checked from their own folder.
   const partials = new Set<string>();
   const resolveInclude = (from: string, url: string): LinkTarget => {
     const name = url.trim().split('#')[0] ?? '';
     if (name === '') return { kind: 'external' };
-    const named = (folder: string) => {
-      const joined = joinInside(folder, name);
+    const named_ = (folder: string, written: string) => {
+      const joined = joinInside(folder, written);
       if (joined === null) return undefined;
-      return anyCase(joined) ?? anyCase(`${joined}.md`);
+      const file = lookup(joined) ?? lookup(`${joined}.md`);
+      return file === undefined || isFolder(file) ? undefined : file;
     };
-    if (/^\.{1,2}\//.test(name)) {
-      const file = named(folderOf(from));
-      return file === undefined
-        ? { kind: 'broken', reason: `no file ${name} beside ${from} to include` }
-        : { kind: 'file', file };
+    const places: Array<[string, string]> = [];
+    if (/^\.{1,2}\//.test(name)) places.push([folderOf(from), name]);
+    else if (name.startsWith('/')) places.push([inputRoot, name.slice(1)]);
+    else {
+      // A bare name: the page's folder and its `_includes/`, then each folder above and its
+      // `_includes/`; a name with a folder in it (`parts/p`): from the page's folder, or an
+      // `_includes/` folder here or above.
+      for (let folder = folderOf(from); ; folder = folderOf(folder)) {
+        if (!name.includes('/') || folder === folderOf(from)) places.push([folder, name]);
+        places.push([folder === '' ? '_includes' : `${folder}/_includes`, name]);
+        if (folder === '' || folder === inputRoot || !isWithin(inputRoot, folder)) break;
+      }
     }
-    // The page's folder, its `_includes/`, then each folder above up to the project's root.
-    for (let folder = folderOf(from); ; folder = folderOf(folder)) {
-      const file = named(folder) ?? named(folder === '' ? '_includes' : `${folder}/_includes`);
-      if (file !== undefined && !folders.has(file)) return { kind: 'file', file };
-      if (folder === '' || folder === siteRoot) break;
+    for (const [folder, written] of places) {
+      const file = named_(folder, written);
+      if (file !== undefined) return { kind: 'file', file };
     }
     return {
       kind: 'broken',
-      reason: `no file ${name} to include in the page's folder, an \`_includes\` folder or a folder above; Retype warns that the partial was not resolved`,
+      reason: `no file ${name} to include ${name.includes('/') ? "from the page's folder or an `_includes` folder" : "in the page's folder, an `_includes` folder or a folder above"}; Retype warns that the partial was not resolved`,
     };
   };
   /** The pages that include each partial, whose URLs its links are read from in the browser. */
   const includingPages = new Map<string, Set<string>>();
+  /** Each file's includes, resolved (null for one that names no file), and the partials' texts. */
+  const includes = new Map<string, Array<string | null>>();
+  const partialTexts = new Map<string, string>();
   const includers = [...pages.keys()];
   while (includers.length > 0 && partials.size < 10_000) {
     const includer = includers.pop() as string;
     const including = pages.has(includer) ? [includer] : [...(includingPages.get(includer) ?? [])];
+    const resolved: Array<string | null> = [];
     for (const link of (await source.pageFacts(includer))?.links ?? []) {
       if (link.kind !== 'import' || link.title !== 'include') continue;
       const target = resolveInclude(includer, link.url);
+      resolved.push(target.kind === 'file' ? target.file : null);
       if (target.kind !== 'file' || pages.has(target.file) || !/\.md$/i.test(target.file)) continue;
       const known = includingPages.get(target.file) ?? new Set<string>();
       const added = including.filter((page) => !known.has(page) && known.size < 20);
@@ -392,14 +509,37 @@ export const buildRetypeSite: SiteModelBuilder = async (source, siteRoot) => {
       includingPages.set(target.file, known);
       if (partials.has(target.file) && added.length === 0) continue;
       partials.add(target.file);
+      partialTexts.set(target.file, (await files.read(target.file)) ?? '');
       includers.push(target.file);
     }
+    if (!includes.has(includer)) includes.set(includer, resolved);
   }
   // Every page shows these (https://retype.com/templating/includes/).
   for (const name of ['top.md', 'bottom.md']) {
     const file = anyCase(joinInside(inputRoot, `_includes/${name}`) ?? '');
     if (file !== undefined) partials.add(file);
   }
+
+  /** A page's anchors with those of the files it includes, when every one of them is known. */
+  const pageAnchors = (file: string, pageText: string): PageAnchors => {
+    const own = readRetypeAnchors(pageText);
+    if (own.complete) return own;
+    const anchors = new Set(own.anchors);
+    const seen = new Set<string>([file]);
+    const queue = [...(includes.get(file) ?? [null])];
+    while (queue.length > 0) {
+      const included = queue.pop();
+      if (included === null || included === undefined) return own;
+      if (seen.has(included)) continue;
+      seen.add(included);
+      // A page included in another is read elsewhere: its anchors are not known here.
+      const includedText = partialTexts.get(included);
+      if (includedText === undefined) return own;
+      for (const anchor of readRetypeAnchors(includedText).anchors) anchors.add(anchor);
+      queue.push(...(includes.get(included) ?? []));
+    }
+    return { anchors, complete: true, caseInsensitive: true };
+  };
 
   const resolveLink: SiteModel['resolveLink'] = (from, url, link) => {
     const kind = link?.kind ?? 'link';
@@ -415,8 +555,9 @@ export const buildRetypeSite: SiteModelBuilder = async (source, siteRoot) => {
       const linked = linkedFolder(file);
       if (linked !== undefined)
         return { kind: 'unchecked', reason: `${linked} is a symbolic link, not followed here` };
-      return anyCase(file) !== undefined
-        ? { kind: 'file', file: anyCase(file) as string }
+      const found = lookup(file);
+      return found !== undefined
+        ? { kind: 'file', file: found }
         : {
             kind: 'broken',
             reason: `no file ${file}; Retype warns that the code snippet's source is not found`,
@@ -428,7 +569,7 @@ export const buildRetypeSite: SiteModelBuilder = async (source, siteRoot) => {
         ? [route]
         : [...(includingPages.get(from) ?? [])].flatMap((page) => pages.get(page)?.[0] ?? []);
     // Raw HTML is written out as it is: Retype neither rewrites nor checks its links; the browser
-    // reads them from the page's URL.
+    // reads them from the page's URL, and tells case apart.
     if (kind === 'html' || link?.attribute === true) {
       const trimmed = url.trim();
       if (isExternalUrl(trimmed)) return { kind: 'external' };
@@ -436,10 +577,8 @@ export const buildRetypeSite: SiteModelBuilder = async (source, siteRoot) => {
       if (path === '') return { kind: 'external' };
       const first = pageRoutes[0];
       if (first === undefined) return { kind: 'unchecked', reason: 'no page includes the file' };
-      if (path.startsWith('/') && basePath !== '' && !path.toLowerCase().startsWith(`${basePath}/`))
-        return { kind: 'unchecked', reason: "a path from the host's root, outside the site's base path" };
       for (const pageRoute of pageRoutes.slice(0, 20)) {
-        const served = browserTarget(pageRoute, path);
+        const served = browserTarget(pageRoute, path, true);
         if (served !== null) return served;
       }
       return {
@@ -447,7 +586,10 @@ export const buildRetypeSite: SiteModelBuilder = async (source, siteRoot) => {
         reason: `Retype leaves HTML links as written, and the browser finds no page or file at ${path.startsWith('/') ? path : resolveFromPageUrl(first, path.replace(/\\/g, '/'))}`,
       };
     }
-    return resolveFrom(folderOf(from), pageRoutes, url, kind === 'image' ? 'image' : 'link');
+    const target = resolveFrom(folderOf(from), pageRoutes, url, kind === 'image' ? 'image' : 'link');
+    if (target.kind === 'file' && redirects.has(target.file))
+      return throughRedirect(target.file, pageRoutes) ?? target;
+    return target;
   };
 
   // The top bar's and the footer's links, resolved like a page's links from `input`
@@ -477,8 +619,8 @@ export const buildRetypeSite: SiteModelBuilder = async (source, siteRoot) => {
 
   // A page's `redirect:` names a page (or a URL): one that names no page sends readers nowhere.
   for (const [page, redirect] of redirects) {
-    const target = resolveFrom(folderOf(page), pages.get(page)?.slice(0, 1) ?? [], redirect, 'link');
-    if (target.kind !== 'broken') continue;
+    const target = redirectTargets.get(page);
+    if (target?.kind !== 'broken') continue;
     const pageText = (await files.read(page)) ?? '';
     const line = pageText.split('\n').findIndex((written) => /^redirect\s*:/.test(written)) + 1;
     problems.push({
@@ -497,7 +639,7 @@ export const buildRetypeSite: SiteModelBuilder = async (source, siteRoot) => {
     partials,
     navigation,
     needsNavigationEntry: () => false,
-    pageAnchors: (_file, pageText) => readRetypeAnchors(pageText),
+    pageAnchors,
     resolveLink,
     configurationProblems: problems,
     unsupported,
@@ -509,6 +651,12 @@ export const buildRetypeSite: SiteModelBuilder = async (source, siteRoot) => {
     ],
   };
 };
+
+/** The strings of a front-matter value: a string or a list of them. */
+function stringsOf(value: unknown): string[] {
+  const list = Array.isArray(value) ? value : [value];
+  return list.filter((item): item is string => typeof item === 'string' && item.trim() !== '').slice(0, 100);
+}
 
 /** `retype.yml` (YAML) or `retype.json` (JSON) as a record, with its syntax errors. */
 function readRetypeConfig(
@@ -570,17 +718,6 @@ function basePathOf(url: unknown): string {
         .join('/');
 }
 
-/** A `permalink:` (or its older name `route:`) as a route from the site's root, slugged as Retype links it. */
-function permalinkOf(settings: Readonly<Record<string, unknown>> | null): string | null {
-  const value = settings?.permalink ?? settings?.route;
-  if (typeof value !== 'string') return null;
-  const segments = value
-    .trim()
-    .split('/')
-    .filter((segment) => segment !== '');
-  return segments.length === 0 ? '' : `/${segments.map((segment) => slugSegment(segment, true)).join('/')}`;
-}
-
 /**
  * A file or folder name as it is in the page's URL: lower-cased (unless `generator.recase: none`),
  * each space a `-`, and every character but letters, digits, `_`, `.` and `-` dropped.
@@ -593,7 +730,8 @@ export function slugSegment(segment: string, recase: boolean): string {
 /**
  * What Retype leaves out of a project: any name starting with `.` or `_`, `node_modules`, and what
  * `exclude` names, unless `include` names it (https://retype.com/configuration/project/#exclude):
- * both are `.gitignore` patterns matched without case.
+ * both are `.gitignore` patterns matched without case, but a `!` pattern takes back a file inside
+ * an excluded folder too.
  */
 function createExclusion(
   exclude: unknown,
@@ -611,7 +749,12 @@ function createExclusion(
       return null;
     }
   };
-  const excluded = matcher(patterns(exclude));
+  const excludePatterns = patterns(exclude);
+  const excluded = matcher(excludePatterns);
+  // Unlike Git, Retype takes back a file a `!` pattern names inside a folder it excludes.
+  const negated = matcher(
+    excludePatterns.filter((pattern) => pattern.startsWith('!')).map((pattern) => pattern.slice(1)),
+  );
   const included = matcher(patterns(include));
   const matches = (rules: Ignore | null, relative: string) => {
     if (rules === null || relative === '') return false;
@@ -625,7 +768,7 @@ function createExclusion(
     (relative
       .split('/')
       .some((segment) => /^[._]/.test(segment) || segment.toLowerCase() === 'node_modules') ||
-      matches(excluded, relative)) &&
+      (matches(excluded, relative) && !matches(negated, relative))) &&
     !matches(included, relative);
   return Object.assign(test, { included: (relative: string) => matches(included, relative) });
 }
