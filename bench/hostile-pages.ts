@@ -46,6 +46,11 @@ const pages: Array<[string, MarkdownDialect, string]> = [
   ['Retype: badge openers never closed', 'retype', repeat(`${'[!badge link='.repeat(300)}\n`)],
   ['Retype: include and code lines', 'retype', repeat('{{ include "a" }} :::code source="b.js" :::\n')],
   [
+    'Writerside: include and resource openers never closed',
+    'writerside',
+    repeat('<include from="a" <resource src="b" '),
+  ],
+  [
     'Notebook: strings 4,000 deep',
     'myst-notebook',
     `{"x":${'['.repeat(4000)}${repeat('"",')}""${']'.repeat(4000)}, "cells": []}`,
@@ -117,6 +122,20 @@ await time('Retype: a heading and a line of `{#a` and a link to it', () =>
   site({
     'retype.yml': 'input: .\n',
     'index.md': `## ${repeat('{#a').slice(0, 400_000)}\n\n${repeat('{#a ').slice(0, 400_000)}\n\n[x](#a)\n`,
+  }),
+);
+await time('Writerside: a heading of `# {` and `#`, a line of `{#a` and `<a id`, and a link to it', () =>
+  site({
+    'writerside.cfg': '<ihp version="2.0"><topics dir="t"/><instance src="h.tree"/></ihp>\n',
+    'h.tree': '<instance-profile id="h"><toc-element topic="a.md"/></instance-profile>\n',
+    't/a.md': `## x${repeat(' # {').slice(0, 300_000)}\n\n${repeat('{#a <a id ').slice(0, 300_000)}\n\n[x](#y)\n`,
+  }),
+);
+await time('Writerside: a tree of 50,000 entries nested 30 deep', () =>
+  site({
+    'writerside.cfg': '<ihp version="2.0"><topics dir="t"/><instance src="h.tree"/></ihp>\n',
+    'h.tree': `<instance-profile id="h">${'<toc-element toc-title="g">'.repeat(30)}${Array.from({ length: 50000 }, (_, index) => `<toc-element topic="p${index}.md"/>`).join('\n')}${'</toc-element>'.repeat(30)}</instance-profile>\n`,
+    't/a.md': '# A\n',
   }),
 );
 await time('Docusaurus: a heading of `{#` and a link to it', () =>

@@ -21,6 +21,7 @@ const sites: Record<string, { framework: string; pages: number }> = {
   jestjs__jest: { framework: 'docusaurus', pages: 171 },
   'just-the-docs__just-the-docs': { framework: 'jekyll', pages: 47 },
   ithacaxyz__porto: { framework: 'vocs', pages: 122 },
+  JetBrains__Qodana: { framework: 'writerside', pages: 94 },
   'jupyter-book__workshop-template': { framework: 'myst', pages: 19 },
   'k8up-io__k8up': { framework: 'antora', pages: 38 },
   'kazupon__vue-i18n': { framework: 'vuepress', pages: 76 },

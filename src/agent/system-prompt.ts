@@ -25,6 +25,7 @@ const frameworkNames: Record<DocsFramework, string> = {
   docfx: 'DocFX',
   vocs: 'Vocs',
   retype: 'Retype',
+  writerside: 'Writerside',
   markdown: 'plain Markdown',
 };
 

@@ -186,6 +186,14 @@ const signatures: Signature[] = [
     siteRoot: folderOfFile,
     confirm: (text) => /"(build|metadata)"\s*:/.test(text),
   },
+  // Writerside (https://www.jetbrains.com/help/writerside/writerside-cfg.html): a help module's
+  // `writerside.cfg` (`project.ihp` in older ones), an `<ihp>` document.
+  {
+    framework: 'writerside',
+    pattern: /(^|\/)(writerside\.cfg|project\.ihp)$/,
+    siteRoot: folderOfFile,
+    confirm: (text) => /<ihp[\s>]/.test(text),
+  },
   // Jekyll (GitHub Pages): many repositories carry a `_config.yml` for a theme beside another site.
   {
     framework: 'jekyll',

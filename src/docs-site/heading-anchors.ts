@@ -216,6 +216,63 @@ function retypeId(title: string, badgeText = true): string {
   );
 }
 
+/** Writerside's `<id-generator-method>` (writerside.cfg's settings). */
+export type WritersideIdMethod = 'DEFAULT' | 'LOWER_CASE_DASHES_DOT_REMOVE' | 'URL_ENCODE_PLUS';
+
+/**
+ * The anchors Writerside gives a topic (https://www.jetbrains.com/help/writerside/structural-elements.html):
+ * `{id="x"}` or `{#x}` after a heading or block, any element's `id`, `<anchor name="x"/>`, and each
+ * Markdown heading's id from its text: by default lower-cased with every run of characters but
+ * `a-z` and `0-9` as one `-`; `LOWER_CASE_DASHES_DOT_REMOVE` drops dots first; `URL_ENCODE_PLUS`
+ * keeps the text, URL-encoded with `+` for spaces. Incomplete where the topic includes elements
+ * from another, or a heading holds a variable or a letter outside ASCII (whose rule is unknown).
+ */
+export function readWritersideAnchors(text: string, method: WritersideIdMethod): PageAnchors {
+  if (text.length > maximumCharacters) return { anchors: new Set(), complete: false };
+  return cachedAnchors(`writerside ${method}`, text, () => {
+    const frontMatter = frontMatterPattern.exec(text)?.[0] ?? '';
+    const body = '\n'.repeat(frontMatter.split('\n').length - 1) + text.slice(frontMatter.length);
+    const anchors = new Set<string>();
+    let complete = !/<include\b/.test(body) && !/<chapter\b(?![^>]*\bid=)/.test(body);
+    // Headings are read from every line (a `#` line in code adds an id no link names: no harm).
+    for (const line of body.split('\n')) {
+      const heading = /^#{1,6}[ \t]+/.exec(line);
+      if (heading === null) continue;
+      // The title without a closing sequence of `#`s and an attribute list (`{id="x"}`), cut by
+      // position (patterns anchored at the end backtrack on long hostile lines).
+      let title = line.slice(heading[0].length);
+      const brace = title.lastIndexOf('{');
+      if (brace >= 0 && title.trimEnd().endsWith('}')) title = title.slice(0, brace);
+      let end = title.length;
+      while (end > 0 && ' \t#'.includes(title[end - 1] ?? '')) end -= 1;
+      title = title.slice(0, end).replaceAll('`', '').trim();
+      if (/%[\w.-]+%|[^ -~]/.test(title)) complete = false;
+      if (method === 'URL_ENCODE_PLUS') {
+        anchors.add(title.replace(/ /g, '+'));
+        anchors.add(encodeURIComponent(title).replace(/%20/g, '+'));
+        continue;
+      }
+      const source = method === 'LOWER_CASE_DASHES_DOT_REMOVE' ? title.replace(/\./g, '') : title;
+      anchors.add(
+        source
+          .toLowerCase()
+          .replace(/[^a-z0-9]+/g, '-')
+          .replace(/^-|-$/g, ''),
+      );
+    }
+    // Attribute lists hold no `{`, tags no `<`: a line of openers is not searched again from each.
+    for (const match of body.matchAll(
+      /\{[^{}\n]{0,500}?(?:\bid[ \t]*=[ \t]*"([^"\n]{1,200})"|#([\w.-]{1,200}))[^{}\n]{0,500}\}/g,
+    ))
+      anchors.add(match[1] ?? match[2] ?? '');
+    for (const match of body.matchAll(/<anchor\b[^<>\n]{0,500}?\bname[ \t]*=[ \t]*"([^"\n]{1,200})"/g))
+      anchors.add(match[1] ?? '');
+    for (const match of body.matchAll(/<[\w-]+\b[^<>\n]{0,1000}?\bid[ \t]*=[ \t]*"([^"\n]{1,200})"/g))
+      anchors.add(match[1] ?? '');
+    return { anchors, complete };
+  });
+}
+
 /** The `id` and `name` attributes of HTML elements, lower-cased (outside comments). */
 function readElementIds(html: string, anchors: Set<string>): void {
   const uncommented = html.includes('<!--') ? blankDelimited(html, '<!--', '-->') : html;

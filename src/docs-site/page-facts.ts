@@ -42,6 +42,7 @@ export type MarkdownDialect =
   | 'quarto'
   | 'docfx'
   | 'retype'
+  | 'writerside'
   | 'myst-notebook'
   | 'quarto-notebook';
 
@@ -141,6 +142,7 @@ export function readPageFacts(text: string, dialect: MarkdownDialect): PageFacts
   if (dialect === 'quarto') readQuartoIncludes(body, links);
   if (dialect === 'docfx') readDocfxExtensions(body, codeLines, links);
   if (dialect === 'retype') readRetypeExtensions(body, codeLines, links);
+  if (dialect === 'writerside') readWritersideExtensions(body, codeLines, links);
   if (dialect === 'jekyll') for (const link of links) link.url = showLiquidUrl(link.url);
   if (dialect === 'hugo') for (const link of links) link.url = showHugoUrl(link.url);
   links.sort((left, right) => left.line - right.line);
@@ -302,19 +304,34 @@ function readAttributeLinks(body: string, codeLines: ReadonlySet<number>, links:
   const lines = (body.includes('<!--') || body.includes('/*') ? blankComments(body) : body).split('\n');
   for (const [index, text] of lines.entries()) {
     if (codeLines.has(index) || !attributeStart.test(text)) continue;
+    // A link reference definition (`[//]: # (<img src="...">)`, a common Markdown comment) renders nothing.
+    if (/^ {0,3}\[[^\]\n]{1,999}\]:[ \t]/.test(text)) continue;
     const outsideCode = text.replace(/(`+)[^`]*?\1/g, '');
+    // The last `<` and `>` before each match, found once as the matches move on (searching the text
+    // before each one again was quadratic on a long line of attributes).
+    let scanned = 0;
+    let lastOpen = -1;
+    let lastClose = -1;
     for (const match of outsideCode.matchAll(attributePattern)) {
+      for (; scanned < match.index; scanned += 1) {
+        const code = outsideCode.charCodeAt(scanned);
+        if (code === 60) lastOpen = scanned;
+        else if (code === 62) lastClose = scanned;
+      }
       const url = match[2] ?? match[3] ?? match[4] ?? match[5] ?? match[6];
       // Vue's `:href="expression"` (`v-bind:href`) binds an expression, not a URL.
       if (url === undefined || outsideCode[match.index - 1] === ':') continue;
       // A tag's attribute, not prose that mentions one: the text before it opens a tag.
-      const before = outsideCode.slice(0, match.index);
-      if (before.lastIndexOf('<') < before.lastIndexOf('>') && !/^\s/.test(text)) continue;
+      if (lastOpen < lastClose && !/^\s/.test(text)) continue;
       // An escaped tag (`&lt;a href="..."&gt;`) is text that shows one.
-      if (/&lt;[A-Za-z][^<>]*$/.test(before)) continue;
+      const since = Math.max(lastOpen, lastClose, match.index - 2_000) + 1;
+      if (/&lt;[A-Za-z]/.test(outsideCode.slice(since, match.index))) continue;
       // A component's `src` is its own business (a video component may load it from a CDN): only
       // HTML elements' and image components' sources are files of the site.
-      const tag = /^<([A-Za-z][\w.]*)/.exec(before.slice(before.lastIndexOf('<')))?.[1];
+      const tag =
+        lastOpen < 0
+          ? undefined
+          : /^<([A-Za-z][\w.]*)/.exec(outsideCode.slice(lastOpen, lastOpen + 200))?.[1];
       if (match[1] === 'src' && tag !== undefined && /^[A-Z]/.test(tag) && !/^(Image|Img|Picture)$/.test(tag))
         continue;
       links.push({ url, line: index + 1, kind: match[1] === 'src' ? 'image' : 'html', attribute: true });
@@ -492,6 +509,48 @@ function readRetypeExtensions(body: string, codeLines: ReadonlySet<number>, link
     const code = outsideCode.includes(':::') ? retypeCodePattern.exec(outsideCode) : null;
     if (code !== null) links.push({ url: code[1] ?? '', line, kind: 'import', title: 'code' });
   }
+}
+
+// Writerside (https://www.jetbrains.com/help/writerside/reuse-pieces-of-content.html, /code.html):
+// `<include from="lib.md" element-id="x"/>` includes a topic's element, and a code block's file is
+// `<code-block src="x">` or a Markdown fence followed by `{src="x"}`. Only `<a href>` and `<img src>`
+// are links among the attributes: a `<resource src>` or `<video src>` is not checked here. A tag's
+// text holds no `<`, so a line of openers is not searched again from each.
+const writersideIncludePattern = /<include\b[^<>\n]{0,1000}?\bfrom[ \t]*=[ \t]*"([^"\n]{1,1000})"/g;
+const writersideSourcePattern =
+  /^[ \t>]*(?:<code-block\b[^>\n]{0,1000}?|\{[^}\n]{0,1000}?)\bsrc[ \t]*=[ \t]*"([^"\n]{1,1000})"/;
+const writersideOtherSourcePattern =
+  /<(?!a\b|img\b)[\w-]+\b[^<>\n]{0,1000}?\b(?:src|href)[ \t]*=[ \t]*"([^"\n]{1,1000})"/g;
+
+/** Writerside's includes (`import` links titled `include`) and code blocks' files (titled `code`), outside code and comments. */
+function readWritersideExtensions(body: string, codeLines: ReadonlySet<number>, links: PageLink[]): void {
+  if (!body.includes('src') && !body.includes('<include')) return;
+  const uncommented = body.includes('<!--') ? blankDelimited(body, '<!--', '-->') : body;
+  const notLinks = new Set<string>();
+  for (const [index, text] of uncommented.split('\n').entries()) {
+    if (text.length > maximumRetypeLine) continue;
+    const line = index + 1;
+    // A `{src="..."}` line right after a fence is the fence's, so it is read even on a code line.
+    const code = writersideSourcePattern.exec(text);
+    if (code !== null && (!codeLines.has(index) || text.trimStart().startsWith('{'))) {
+      links.push({ url: code[1] ?? '', line, kind: 'import', title: 'code' });
+      notLinks.add(`${line}\0${code[1] ?? ''}`);
+    }
+    if (codeLines.has(index)) continue;
+    for (const match of text.matchAll(writersideIncludePattern))
+      links.push({ url: match[1] ?? '', line, kind: 'import', title: 'include' });
+    for (const match of text.matchAll(writersideOtherSourcePattern))
+      notLinks.add(`${line}\0${match[1] ?? ''}`);
+  }
+  if (notLinks.size === 0) return;
+  let kept = 0;
+  for (const link of links) {
+    if (link.kind !== 'import' && link.attribute === true && notLinks.has(`${link.line}\0${link.url}`))
+      continue;
+    links[kept] = link;
+    kept += 1;
+  }
+  links.length = kept;
 }
 
 /** The files GitBook's block tags name, outside code: pages, uploaded files and reusable content. */

@@ -29,6 +29,7 @@ export type DocsFramework =
   | 'docfx'
   | 'vocs'
   | 'retype'
+  | 'writerside'
   | 'markdown';
 
 /** The repository's files as a model reads them (a worktree, a commit, or either with changes on top). */

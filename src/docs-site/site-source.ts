@@ -85,6 +85,7 @@ function dialectFor(framework: DocsFramework, path: string): MarkdownDialect {
   if (framework === 'myst') return 'myst';
   if (framework === 'docfx') return 'docfx';
   if (framework === 'retype') return 'retype';
+  if (framework === 'writerside') return 'writerside';
   if (framework === 'mkdocs' || framework === 'zensical') return 'python-markdown';
   if (framework === 'jekyll' || framework === 'hugo') return framework;
   return framework === 'gitbook' ? 'gitbook' : 'commonmark';
@@ -102,6 +103,7 @@ export async function preparePageFacts(
       (framework === 'sphinx' && path.toLowerCase().endsWith('.rst')) ||
       (framework === 'antora' && path.toLowerCase().endsWith('.adoc')) ||
       (framework === 'quarto' && /\.(qmd|rmd)$/i.test(path)) ||
+      (framework === 'writerside' && /\.topic$/i.test(path)) ||
       ((framework === 'sphinx' || framework === 'quarto' || framework === 'myst') && /\.ipynb$/i.test(path)),
   );
   const texts = await Promise.all(pages.map((path) => files.read(path)));

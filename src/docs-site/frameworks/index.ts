@@ -21,6 +21,7 @@ import { buildStarlightSite } from './starlight.ts';
 import { buildVitePressSite } from './vitepress.ts';
 import { buildVocsSite } from './vocs.ts';
 import { buildVuePressSite } from './vuepress.ts';
+import { buildWritersideSite } from './writerside.ts';
 
 /** The site model builder of each framework. */
 export const siteModelBuilders: Readonly<Record<DocsFramework, SiteModelBuilder>> = {
@@ -46,5 +47,6 @@ export const siteModelBuilders: Readonly<Record<DocsFramework, SiteModelBuilder>
   docfx: buildDocfxSite,
   vocs: buildVocsSite,
   retype: buildRetypeSite,
+  writerside: buildWritersideSite,
   markdown: buildMarkdownSite,
 };
