@@ -147,18 +147,31 @@ export function readRetypeAnchors(text: string): PageAnchors {
     const taken = new Map<string, number>();
     const codeLines = new Set<number>();
     // Retype reads its blocks' lines (`=== Title`, `+++`, `!!!`) before the Markdown: blanked, so
-    // that a closing `===` under a line of text is no heading underline.
+    // that the `===` closing a panel under a line of text is no heading underline (one with no panel
+    // open is: a setext heading). A `---` under text is a rule to Retype, not a heading.
     const lines = body.split('\n');
     const blocks = new Map<number, string>();
+    let openPanels = 0;
+    let rewritten = false;
     for (const [index, line] of lines.entries()) {
+      if (/^ {0,3}-{3,}[ \t]*$/.test(line) && /\S/.test(lines[index - 1] ?? '')) {
+        lines[index] = '***';
+        rewritten = true;
+        continue;
+      }
       const block = /^[ \t]*(==[=+-]|\+\+\+|>>>|!!!|:::)(.*)$/.exec(line);
       if (block === null) continue;
+      const title = (block[2] ?? '').trim();
+      if (block[1] === '===' && /^=*$/.test(title)) {
+        if (openPanels === 0) continue;
+        openPanels -= 1;
+      } else if (/^==/.test(block[1] ?? '')) openPanels += 1;
       // A panel's (`=== Title`), tab's (`+++ Title`) and details block's (`>>> Title`) title is an
       // anchor (a callout's, a container's and a step's are not: Retype 4.6 builds them so).
-      blocks.set(index, /^(==|\+|>)/.test(block[1] ?? '') ? (block[2] ?? '').trim() : '');
+      blocks.set(index, /^(==|\+|>)/.test(block[1] ?? '') ? title : '');
       lines[index] = '';
     }
-    const tokens = markdownParser.parse(blocks.size === 0 ? body : lines.join('\n'), {});
+    const tokens = markdownParser.parse(blocks.size === 0 && !rewritten ? body : lines.join('\n'), {});
     for (const [index, token] of tokens.entries()) {
       if ((token.type === 'fence' || token.type === 'code_block') && token.map !== null)
         for (let line = token.map[0]; line < token.map[1]; line += 1) codeLines.add(line);
@@ -167,7 +180,7 @@ export function readRetypeAnchors(text: string): PageAnchors {
       for (const child of token.children ?? [])
         if (child.type === 'html_inline') readElementIds(child.content, anchors);
       if (tokens[index - 1]?.type !== 'heading_open') continue;
-      const title = plainText(token.children ?? []).trim();
+      const title = retypeHeadingText(token.children ?? []).trim();
       const open = title.lastIndexOf('{#');
       const custom = open < 0 ? null : /^\{#([^}\s]+)(?:\s[^}]*)?\}\s*$/.exec(title.slice(open));
       if (custom !== null) anchors.add((custom[1] ?? '').toLowerCase());
@@ -200,14 +213,30 @@ function decodeEntities(text: string): string {
   });
 }
 
+/** A heading's text as Retype reads it: like `plainText`, with a linked badge (`[!badge NEW](x.md)`) as a badge. */
+function retypeHeadingText(children: readonly Token[]): string {
+  let text = '';
+  for (let index = 0; index < children.length; index += 1) {
+    const child = children[index] as Token;
+    if (child.type === 'link_open') {
+      let inner = '';
+      for (index += 1; index < children.length && children[index]?.type !== 'link_close'; index += 1)
+        inner += plainText([children[index] as Token]);
+      text += inner.startsWith('!badge') ? `[${inner}]` : inner;
+    } else text += plainText([child]);
+  }
+  return text;
+}
+
 /** A title's id as Retype makes it: without icons and badges, trimmed, lower-cased, only letters, digits, `_`, `-` and each space as `-`. */
 function retypeId(title: string, badgeText = true): string {
   return (
     title
       .replace(/:icon-[\w-]+:/g, '')
-      // `[!badge NEW]` shows its text; `[!badge text="NEW"]` adds nothing to the id (Retype 4.6).
+      // `[!badge NEW]` shows its text; `[!badge text="NEW"]` and `[!badge NEW|info]` add nothing to
+      // the id (Retype 4.6).
       .replace(/\[!badge\b([^\]]*)\]/gi, (_, inner: string) =>
-        inner.includes('=') || !badgeText ? '' : inner.trim(),
+        inner.includes('=') || inner.includes('|') || !badgeText ? '' : inner.trim(),
       )
       .trim()
       .toLowerCase()

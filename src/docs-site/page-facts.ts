@@ -492,23 +492,49 @@ function readDocfxExtensions(body: string, codeLines: ReadonlySet<number>, links
 // shows its text as written.
 const retypeIncludePattern = /\{\{[-~]?[ \t]*include[ \t]+(?:"([^"\n]{1,1000})"|'([^'\n]{1,1000})')/g;
 const retypeCodePattern = /^[ \t>]*:::[ \t]*code\b[^\n]{0,2000}?\bsource[ \t]*=[ \t]*"([^"\n]{1,1000})"/;
+const retypeFilePattern = /\[!file\b[^\][\n]{0,500}\]\([ \t]*<?([^)>\s]{1,1000})/g;
 const maximumRetypeLine = 4_096;
 
-/** Retype's includes (`import` links titled `include`) and code snippets (titled `code`), outside code. */
+/**
+ * Retype's includes (`import` links titled `include`, or `include-text` in code and comments), code
+ * snippets (titled `code`, outside code) and file downloads (links titled `file`).
+ */
 function readRetypeExtensions(body: string, codeLines: ReadonlySet<number>, links: PageLink[]): void {
-  if (!body.includes('{{') && !body.includes(':::')) return;
-  let shown = body.includes('{%{') ? blankDelimited(body, '{%{', '}%}') : body;
-  if (shown.includes('<!--')) shown = blankDelimited(shown, '<!--', '-->');
+  if (!body.includes('{{') && !body.includes(':::') && !body.includes('[!file')) return;
+  const shown = body.includes('{%{') ? blankDelimited(body, '{%{', '}%}') : body;
+  const uncommented = shown.includes('<!--') ? blankDelimited(shown, '<!--', '-->') : shown;
+  const uncommentedLines = uncommented.split('\n');
+  const files = new Set<string>();
   for (const [index, text] of shown.split('\n').entries()) {
-    if (codeLines.has(index) || text.length > maximumRetypeLine) continue;
+    if (text.length > maximumRetypeLine) continue;
     const line = index + 1;
+    // Retype expands includes before it reads the Markdown: in code and comments too, where what
+    // they bring is text (`include-text`: its links are no links, its headings no anchors).
+    if (text.includes('{{')) {
+      const outside = uncommentedLines[index] ?? '';
+      const outsideCode = codeLines.has(index)
+        ? ''
+        : outside.includes('`')
+          ? outside.replace(/(`+)[^`]*?\1/g, '')
+          : outside;
+      for (const match of text.matchAll(retypeIncludePattern)) {
+        const url = match[1] ?? match[2] ?? '';
+        const asPage = outsideCode.includes(match[0]);
+        links.push({ url, line, kind: 'import', title: asPage ? 'include' : 'include-text' });
+      }
+    }
+    if (codeLines.has(index)) continue;
     const outsideCode = text.includes('`') ? text.replace(/(`+)[^`]*?\1/g, '') : text;
-    if (outsideCode.includes('{{'))
-      for (const match of outsideCode.matchAll(retypeIncludePattern))
-        links.push({ url: match[1] ?? match[2] ?? '', line, kind: 'import', title: 'include' });
     const code = outsideCode.includes(':::') ? retypeCodePattern.exec(outsideCode) : null;
     if (code !== null) links.push({ url: code[1] ?? '', line, kind: 'import', title: 'code' });
+    if (outsideCode.includes('[!file'))
+      for (const match of outsideCode.matchAll(retypeFilePattern)) files.add(`${line}\0${match[1] ?? ''}`);
   }
+  // `[!file](x)`: a download, which Retype 4.6 copies whatever its type.
+  if (files.size > 0)
+    for (const [index, link] of links.entries())
+      if (link.kind === 'link' && files.has(`${link.line}\0${link.url}`))
+        links[index] = { ...link, title: 'file' };
 }
 
 // Writerside (https://www.jetbrains.com/help/writerside/reuse-pieces-of-content.html, /code.html):

@@ -173,6 +173,62 @@ describe('Retype sites', () => {
     ]);
   });
 
+  it('follows Retype 4.6 on blogs, downloads, templating, includes in code and configuration files', async () => {
+    const { problems } = await analyze(
+      memoryFiles({
+        'retype.yml':
+          'url: example.com\nblog:\n  base: news\n  pageSize: 2\nbranding:\n  logo: static/logo.png\n  logoDark: static/missing-dark.png\nhub:\n  link: nope-hub.md\nlinks:\n  - text: Menu\n    items:\n      - text: Deeper\n        items:\n          - text: Not rendered\n            link: deep-nope.md\n',
+        'index.md': [
+          '# Home',
+          '',
+          '[News](news/)',
+          '[Page 2](/news/2/)',
+          '[Page 3](/news/3/)',
+          '[Download](files/data.yml)',
+          '[!file](files/data.yml)',
+          '[Folder page first](k)',
+          '',
+          '```md',
+          '{{ include "missing-in-code" }}',
+          '```',
+          '<!-- {{ include "missing-in-comment" }} -->',
+          '',
+          '{{ include "nothere" }}',
+          '',
+          'Setext One',
+          '==========',
+          '',
+          'Setext Two',
+          '----------',
+          '',
+          '## Hone [!badge NEW]',
+          '## Htwo [!badge NEW|info]',
+          '## Hfour [!badge NEW](k.md)',
+          '',
+          '[a](#setext-one) [b](#setext-two) [c](#hone-new) [d](#htwo) [e](#hfour-new) [f](#hone)',
+        ].join('\n'),
+        'news/2024-01-01-a.md': '# A\n',
+        'news/2024-01-02-b.md': '# B\n',
+        'news/2024-01-03-c.md': '# C\n',
+        'files/data.yml': 'a: 1\n',
+        'k.md': '# K beside\n',
+        'k/index.md': '# K index\n',
+        'k/k.md': '# K same\n',
+        'static/logo.png': '',
+        'plain.md': '---\ntemplating: false\n---\n# Plain\n\n{{ include "shown-as-text" }}\n\n[x](#plain)\n',
+      }),
+    );
+    assert.deepEqual(problemLines(problems), [
+      'retype.yml:7 `branding.logoDark` names static/missing-dark.png, which is not under the root/: Retype warns and shows none',
+      'retype.yml:9 Navigation entry "nope-hub.md" names no page',
+      'index.md:5 Broken link "/news/3/": no file news/3 under the root/; Retype warns that the URL was not resolved',
+      'index.md:11 Broken link "missing-in-code": no file missing-in-code to include in the page\'s folder, an `_includes` folder or a folder above; Retype warns that the partial was not resolved',
+      'index.md:13 Broken link "missing-in-comment": no file missing-in-comment to include in the page\'s folder, an `_includes` folder or a folder above; Retype warns that the partial was not resolved',
+      'index.md:15 Broken link "nothere": no file nothere to include in the page\'s folder, an `_includes` folder or a folder above; Retype warns that the partial was not resolved',
+      'index.md:27 Broken anchor "#setext-two": index.md has no heading or element with the id "setext-two"',
+    ]);
+  });
+
   it('makes heading ids as Retype does and looks fragments up without case', () => {
     const anchors = readRetypeAnchors(
       '# Title\n\n## retype --override\n\n## Hello, World! (v1.2)\n\n## Same\n\n## Same\n\n## Same-1\n\n## :icon-package: macOS\n\n## Base{#base-variables .wide}\n\n==- :icon-stop:&nbsp; Troubleshooting\ntext\n===\n\n+++ First Tab\none\n+++\n\n!!! Callout\ntext\n!!!\n\n```md\n=== Not a panel\n```\n',

@@ -117,7 +117,9 @@ export const buildRetypeSite: SiteModelBuilder = async (source, siteRoot) => {
     const beside = folder === inputRoot ? undefined : named(folderOf(folder), `${base}.md`);
     const sameName = folder === inputRoot ? undefined : named(folder, `${base}.md`);
     const chosen = [...(beside === undefined ? [] : [beside]), ...ranked, ...rootRanked];
-    if (beside !== undefined && sameName !== undefined) chosen.push(sameName);
+    // `guides/guides.md` too, unless the folder has an index, default or readme page (then it is a page
+    // of its own, which a link to the folder names first).
+    if (beside !== undefined && sameName !== undefined && ranked.length === 0) chosen.push(sameName);
     const first = chosen[0] ?? sameName;
     if (first === undefined) continue;
     folderPages.set(folder, first);
@@ -219,9 +221,22 @@ export const buildRetypeSite: SiteModelBuilder = async (source, siteRoot) => {
    * of `.gitbook/`, and of what it reads, media and known resource types, whatever is under a
    * `static/`, `public/`, `assets/` or `resources/` folder, and what `include` names.
    */
+  // Files a `[!file](x)` download names: Retype 4.6 copies them whatever their type.
+  const downloads = new Set<string>();
+  for (const page of pages.keys())
+    for (const link of (await source.pageFacts(page))?.links ?? []) {
+      if (link.title !== 'file' || isExternalUrl(link.url)) continue;
+      const path = splitUrl(link.url).path;
+      const file = lookup(
+        (path.startsWith('/') ? joinInside(inputRoot, path.slice(1)) : joinInside(folderOf(page), path)) ??
+          '',
+      );
+      if (file !== undefined && isWithin(inputRoot, file)) downloads.add(relativeTo(inputRoot, file));
+    }
   const isCopied = (relative: string) =>
     !/\.md$/i.test(relative) &&
     (/(^|\/)\.gitbook\//i.test(relative) ||
+      downloads.has(relative) ||
       (isRead(relative) &&
         (copiedExtensions.has(relative.slice(relative.lastIndexOf('.') + 1).toLowerCase()) ||
           copiedFolders.test(relative) ||
@@ -245,12 +260,14 @@ export const buildRetypeSite: SiteModelBuilder = async (source, siteRoot) => {
   }
   // Pages Retype writes itself (https://retype.com/configuration/reserved_words/): the tags and
   // categories pages when pages have some, the blog's summary pages when it has posts, the site's files.
-  const blogBase =
-    isRecord(config.blog) && typeof config.blog.base === 'string'
-      ? slugSegment(config.blog.base, true)
-      : 'blog';
-  const blogFolder = joinInside(inputRoot, 'blog') ?? 'blog';
+  // The blog is the folder `blog.base` names (`blog` by default), `blog.pageSize` posts a page (10).
+  const blog = isRecord(config.blog) ? config.blog : {};
+  const blogName = typeof blog.base === 'string' && blog.base.trim() !== '' ? blog.base.trim() : 'blog';
+  const blogBase = slugSegment(blogName, true);
+  const blogFolder =
+    findFolder(joinInside(inputRoot, blogName) ?? blogName) ?? joinInside(inputRoot, blogName) ?? blogName;
   const posts = [...pages.keys()].filter((page) => isWithin(blogFolder, page)).length;
+  const pageSize = typeof blog.pageSize === 'number' && blog.pageSize >= 1 ? Math.floor(blog.pageSize) : 10;
   /** `/tags/`, `/tags/<tag>/`, `/categories/...`, `/blog/`, `/blog/<page number>/`, `/blog/feed.xml`, `/sitemap.xml`, ... */
   const isGenerated = (lower: string): boolean => {
     // Written with or without the base path (Retype resolves these links itself).
@@ -267,7 +284,9 @@ export const buildRetypeSite: SiteModelBuilder = async (source, siteRoot) => {
     return (
       posts > 0 &&
       first === blogBase &&
-      (second === undefined || second === 'feed.xml' || (/^\d+$/.test(second) && Number(second) <= posts))
+      (second === undefined ||
+        second === 'feed.xml' ||
+        (/^\d+$/.test(second) && Number(second) >= 2 && Number(second) <= Math.ceil(posts / pageSize)))
     );
   };
   /** The page or file the browser finds at a URL path of the site (`exact`: as written, else as Retype writes it). */
@@ -321,11 +340,17 @@ export const buildRetypeSite: SiteModelBuilder = async (source, siteRoot) => {
     }
     // `x` names `x.md`, but not a folder's page by its name (`guide/index` names nothing).
     const name = target.slice(target.lastIndexOf('/') + 1).toLowerCase();
+    const folder = findFolder(target);
+    // A folder's page named after it (`x/x.md`) comes before `x.md` beside it (Retype 4.6).
+    const sameNamePage = folder === undefined ? undefined : sameNamePages.get(folder);
+    if (sameNamePage !== undefined && pages.has(sameNamePage)) return { kind: 'file', file: sameNamePage };
     const withExtension = ['index', 'default', 'readme'].includes(name) ? undefined : lookup(`${target}.md`);
     if (withExtension !== undefined && pages.has(withExtension)) return { kind: 'file', file: withExtension };
-    const folder = findFolder(target);
     if (folder === undefined) return null;
-    const page = sameNamePages.get(folder) ?? folderPages.get(folder);
+    // The blog's folder is its summary page, which Retype writes.
+    if (folder === blogFolder && posts > 0)
+      return { kind: 'served', reason: 'the blog, which Retype writes' };
+    const page = folderPages.get(folder);
     if (page !== undefined && pages.has(page)) return { kind: 'file', file: page };
     // An HTML file serves a folder without a page (`generator.directoryIndex.altNames`).
     const html = ['index.html', 'index.htm', 'default.html', 'default.htm']
@@ -455,6 +480,14 @@ export const buildRetypeSite: SiteModelBuilder = async (source, siteRoot) => {
         };
   };
 
+  // Templating (`{{ include }}`) is on unless `templating.enabled: false` in the project or
+  // `templating: false` in a page (which `templating: true` turns back on).
+  const projectTemplating = !(isRecord(config.templating) && config.templating.enabled === false);
+  const templated = (file: string): boolean => {
+    const setting = frontMatters.get(file)?.templating;
+    return setting === true || (setting !== false && projectTemplating);
+  };
+
   // Files pages include (`{{ include "name" }}`): their links are checked from their own folder.
   const partials = new Set<string>();
   const resolveInclude = (from: string, url: string): LinkTarget => {
@@ -496,6 +529,7 @@ export const buildRetypeSite: SiteModelBuilder = async (source, siteRoot) => {
   const includers = [...pages.keys()];
   while (includers.length > 0 && partials.size < 10_000) {
     const includer = includers.pop() as string;
+    if (pages.has(includer) && !templated(includer)) continue;
     const including = pages.has(includer) ? [includer] : [...(includingPages.get(includer) ?? [])];
     const resolved: Array<string | null> = [];
     for (const link of (await source.pageFacts(includer))?.links ?? []) {
@@ -524,13 +558,18 @@ export const buildRetypeSite: SiteModelBuilder = async (source, siteRoot) => {
   const pageAnchors = (file: string, pageText: string): PageAnchors => {
     const own = readRetypeAnchors(pageText);
     if (own.complete) return own;
+    // Without templating, an include is text.
+    if (!templated(file)) return { ...own, complete: true };
     const anchors = new Set(own.anchors);
     const seen = new Set<string>([file]);
     const queue = [...(includes.get(file) ?? [null])];
+    let sources = 1;
     while (queue.length > 0) {
       const included = queue.pop();
-      if (included === null || included === undefined) return own;
+      // An include that names no file renders `[UNRESOLVED PARTIAL]`: no heading of its own.
+      if (included === null || included === undefined) continue;
       if (seen.has(included)) continue;
+      sources += 1;
       seen.add(included);
       // A page included in another is read elsewhere: its anchors are not known here.
       const includedText = partialTexts.get(included);
@@ -538,12 +577,31 @@ export const buildRetypeSite: SiteModelBuilder = async (source, siteRoot) => {
       for (const anchor of readRetypeAnchors(includedText).anchors) anchors.add(anchor);
       queue.push(...(includes.get(included) ?? []));
     }
+    // Repeated headings are numbered across the page and what it includes (`dup`, `dup-1`, ...):
+    // each id may carry a number up to the files read.
+    for (const anchor of [...anchors])
+      for (let number = 1; number < Math.min(sources, 10); number += 1) anchors.add(`${anchor}-${number}`);
     return { anchors, complete: true, caseInsensitive: true };
   };
 
   const resolveLink: SiteModel['resolveLink'] = (from, url, link) => {
     const kind = link?.kind ?? 'link';
-    if (kind === 'import' && link?.title === 'include') return resolveInclude(from, url);
+    if (kind === 'import' && (link?.title === 'include' || link?.title === 'include-text'))
+      return templated(from)
+        ? resolveInclude(from, url)
+        : { kind: 'unchecked', reason: 'templating is off: shown as text' };
+    // A download (`[!file](x)`) of a file Retype copies for it.
+    if (link?.title === 'file') {
+      const path = splitUrl(url.trim()).path;
+      const file = isExternalUrl(url.trim())
+        ? undefined
+        : lookup(
+            (path.startsWith('/')
+              ? joinInside(inputRoot, path.slice(1))
+              : joinInside(folderOf(from), path)) ?? '',
+          );
+      if (file !== undefined && downloads.has(relativeTo(inputRoot, file))) return { kind: 'file', file };
+    }
     if (kind === 'import') {
       // `:::code source="..."`: from the page's folder, or `input` with a leading `/`.
       const path = url.trim().split('#')[0] ?? '';
@@ -596,8 +654,8 @@ export const buildRetypeSite: SiteModelBuilder = async (source, siteRoot) => {
   // (https://retype.com/configuration/project/#links).
   const lines = new ConfigLines(text);
   const navigation: NavigationEntry[] = [];
-  const addLinks = (value: unknown, groups: string[], depth: number) => {
-    if (!Array.isArray(value) || depth > 3) return;
+  const addLinks = (value: unknown, groups: string[], depth: number, deepest: number) => {
+    if (!Array.isArray(value) || depth > deepest) return;
     for (const item of value.slice(0, 500)) {
       if (!isRecord(item)) continue;
       const title = typeof item.text === 'string' ? item.text : '';
@@ -611,11 +669,30 @@ export const buildRetypeSite: SiteModelBuilder = async (source, siteRoot) => {
           target: navigationTarget(target),
         });
       }
-      addLinks(item.items, [...groups, title], depth + 1);
+      addLinks(item.items, [...groups, title], depth + 1, deepest);
     }
   };
-  addLinks(config.links, ['links'], 0);
-  if (isRecord(config.footer)) addLinks(config.footer.links, ['footer'], 0);
+  // The top bar shows one level of `items` (deeper ones are not rendered); the footer's are all read.
+  addLinks(config.links, ['links'], 0, 1);
+  if (isRecord(config.footer)) addLinks(config.footer.links, ['footer'], 0, 3);
+  if (isRecord(config.hub)) addLinks([config.hub], ['hub'], 0, 0);
+  // The logo and favicon files must be there: Retype warns of one that is not.
+  const branding = isRecord(config.branding) ? config.branding : {};
+  for (const [setting, value] of [
+    ['branding.logo', branding.logo],
+    ['branding.logoDark', branding.logoDark],
+    ['favicon', config.favicon],
+  ] as const) {
+    if (typeof value !== 'string' || value.trim() === '' || isExternalUrl(value.trim())) continue;
+    const file = joinInside(inputRoot, value.trim().replace(/^\/+/, ''));
+    if (file === null || lookup(file) !== undefined || linkedFolder(file) !== undefined) continue;
+    problems.push({
+      file: configFile,
+      line: lines.lineOf(value),
+      message: `\`${setting}\` names ${value}, which is not under ${inputRoot || 'the root'}/: Retype warns and shows none`,
+      key: `configuration\0${setting}`,
+    });
+  }
 
   // A page's `redirect:` names a page (or a URL): one that names no page sends readers nowhere.
   for (const [page, redirect] of redirects) {
