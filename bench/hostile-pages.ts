@@ -51,6 +51,11 @@ const pages: Array<[string, MarkdownDialect, string]> = [
     repeat('<include from="a" <resource src="b" '),
   ],
   [
+    'Writerside: an XML topic of elements nested 100,000 deep',
+    'writerside-topic',
+    `<topic>${repeat('<p><a href="x.md"/>')}</topic>`,
+  ],
+  [
     'Notebook: strings 4,000 deep',
     'myst-notebook',
     `{"x":${'['.repeat(4000)}${repeat('"",')}""${']'.repeat(4000)}, "cells": []}`,

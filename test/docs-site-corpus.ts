@@ -183,6 +183,21 @@ export async function evaluateSite(corpus: string, name: string, samples: number
       : page.endsWith('.adoc')
         ? `\n\nSee xref:quire-missing-${index}.adoc[a missing page].\n`
         : `\n\nSee [a missing page](./quire-missing-${index}.${page.endsWith('.qmd') ? 'qmd' : 'md'}).\n`;
+    // A Writerside XML topic gets its links as XML, in a paragraph before it closes.
+    if (page.endsWith('.topic')) {
+      for (const [label, link] of [
+        ['broken link', `<a href="quire-missing-${index}.topic"/>`],
+        ['broken anchor', `<a anchor="quire-missing-${index}"/>`],
+      ] as const) {
+        if (label === 'broken anchor' && base.model.pageAnchors?.(page, text)?.complete !== true) continue;
+        const close = text.lastIndexOf('</topic>');
+        if (close < 0) continue;
+        const changed = `${text.slice(0, close)}\n<p>${link}</p>\n${text.slice(close)}`;
+        const line = text.slice(0, close).split('\n').length + 1;
+        await tryChange(`${label} in ${page}`, new Map([[page, changed]]), [{ file: page, line }]);
+      }
+      continue;
+    }
     // Where the framework checks anchors, a link to a section the page does not have.
     if (base.model.pageAnchors?.(page, text)?.complete === true) {
       await tryChange(

@@ -252,7 +252,8 @@ export type WritersideIdMethod = 'DEFAULT' | 'LOWER_CASE_DASHES_DOT_REMOVE' | 'U
  * The anchors Writerside gives a topic (https://www.jetbrains.com/help/writerside/structural-elements.html):
  * `{id="x"}` or `{#x}` after a heading or block, any element's `id`, `<anchor name="x"/>`, and each
  * Markdown heading's id from its text: by default lower-cased with every run of characters but
- * `a-z` and `0-9` as one `-`; `LOWER_CASE_DASHES_DOT_REMOVE` drops dots first; `URL_ENCODE_PLUS`
+ * `a-z` and `0-9` as one `-`; `LOWER_CASE_DASHES_DOT_REMOVE` drops all but those, spaces and `-`
+ * first; `URL_ENCODE_PLUS`
  * keeps the text, URL-encoded with `+` for spaces. Incomplete where the topic includes elements
  * from another, or a heading holds a variable or a letter outside ASCII (whose rule is unknown).
  */
@@ -274,20 +275,30 @@ export function readWritersideAnchors(text: string, method: WritersideIdMethod):
       if (brace >= 0 && title.trimEnd().endsWith('}')) title = title.slice(0, brace);
       let end = title.length;
       while (end > 0 && ' \t#'.includes(title[end - 1] ?? '')) end -= 1;
-      title = title.slice(0, end).replaceAll('`', '').trim();
+      // Its text as shown: a link's text, no tags, character references decoded.
+      title = decodeEntities(
+        title
+          .slice(0, end)
+          .replace(/\[([^\][\n]{0,500})\]\([^()\n]{0,1000}\)/g, '$1')
+          .replace(/<[^<>\n]{1,200}>/g, '')
+          .replaceAll('`', ''),
+      ).trim();
       if (/%[\w.-]+%|[^ -~]/.test(title)) complete = false;
       if (method === 'URL_ENCODE_PLUS') {
         anchors.add(title.replace(/ /g, '+'));
         anchors.add(encodeURIComponent(title).replace(/%20/g, '+'));
         continue;
       }
-      const source = method === 'LOWER_CASE_DASHES_DOT_REMOVE' ? title.replace(/\./g, '') : title;
-      anchors.add(
-        source
-          .toLowerCase()
-          .replace(/[^a-z0-9]+/g, '-')
-          .replace(/^-|-$/g, ''),
-      );
+      // `LOWER_CASE_DASHES_DOT_REMOVE` drops every character but letters, digits, spaces and `-`
+      // (`AppCode/CLion` is `appcodeclion`, `plugin.xml` `pluginxml`), then makes each run of spaces
+      // and `-` one `-`; the default makes each run of other characters one `-` (`Android/JVM` is
+      // `android-jvm`), as the modules' own links show.
+      const lower = title.toLowerCase();
+      const id =
+        method === 'LOWER_CASE_DASHES_DOT_REMOVE'
+          ? lower.replace(/[^a-z0-9 -]/g, '').replace(/[ -]+/g, '-')
+          : lower.replace(/[^a-z0-9]+/g, '-');
+      anchors.add(id.replace(/^-|-$/g, ''));
     }
     // Attribute lists hold no `{`, tags no `<`: a line of openers is not searched again from each.
     for (const match of body.matchAll(

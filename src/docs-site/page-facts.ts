@@ -14,6 +14,7 @@ import {
   showHugoUrl,
   showLiquidUrl,
 } from './template-links.ts';
+import { readWritersideTopicFacts } from './writerside-topic-facts.ts';
 
 /**
  * How a framework reads Markdown: `commonmark` (Mintlify's `.md`, Docusaurus, mdBook, VitePress,
@@ -43,6 +44,7 @@ export type MarkdownDialect =
   | 'docfx'
   | 'retype'
   | 'writerside'
+  | 'writerside-topic'
   | 'myst-notebook'
   | 'quarto-notebook';
 
@@ -93,6 +95,7 @@ const importPattern = /^import\s[^;]*?\bfrom\s*['"]([^'"]+)['"]|^import\s*['"]([
 export function readPageFacts(text: string, dialect: MarkdownDialect): PageFacts {
   if (dialect === 'rst') return readRstFacts(text);
   if (dialect === 'asciidoc') return readAsciidocFacts(text);
+  if (dialect === 'writerside-topic') return readWritersideTopicFacts(text);
   if (dialect === 'myst') return readMystFacts(text, (markdown) => readPageFacts(markdown, 'commonmark'));
   if (dialect === 'myst-notebook' || dialect === 'quarto-notebook') {
     const frontMatter = dialect === 'quarto-notebook';
@@ -550,9 +553,14 @@ const writersideOtherSourcePattern =
 
 /** Writerside's includes (`import` links titled `include`) and code blocks' files (titled `code`), outside code and comments. */
 function readWritersideExtensions(body: string, codeLines: ReadonlySet<number>, links: PageLink[]): void {
-  if (!body.includes('src') && !body.includes('<include')) return;
+  if (!/src|<include|nullable|instance/.test(body)) return;
   const uncommented = body.includes('<!--') ? blankDelimited(body, '<!--', '-->') : body;
+  // Links that are not read: `<resource src>` and the like (any link of theirs, by line and URL),
+  // and every link on a line that is `nullable` or filtered by `instance` (`{nullable="true"}`,
+  // `<a href nullable="true">`) or inside an `<if instance>` block.
   const notLinks = new Set<string>();
+  const filteredLines = new Set<number>();
+  let openFilters = 0;
   for (const [index, text] of uncommented.split('\n').entries()) {
     if (text.length > maximumRetypeLine) continue;
     const line = index + 1;
@@ -563,15 +571,22 @@ function readWritersideExtensions(body: string, codeLines: ReadonlySet<number>, 
       notLinks.add(`${line}\0${code[1] ?? ''}`);
     }
     if (codeLines.has(index)) continue;
+    if (/<if\b[^<>\n]{0,500}\binstance\s*=/.test(text)) openFilters += 1;
+    if (openFilters > 0 || /\b(nullable|instance)\s*=/.test(text)) filteredLines.add(line);
+    if (openFilters > 0 && text.includes('</if>')) openFilters -= 1;
     for (const match of text.matchAll(writersideIncludePattern))
       links.push({ url: match[1] ?? '', line, kind: 'import', title: 'include' });
     for (const match of text.matchAll(writersideOtherSourcePattern))
       notLinks.add(`${line}\0${match[1] ?? ''}`);
   }
-  if (notLinks.size === 0) return;
+  if (notLinks.size === 0 && filteredLines.size === 0) return;
   let kept = 0;
   for (const link of links) {
-    if (link.kind !== 'import' && link.attribute === true && notLinks.has(`${link.line}\0${link.url}`))
+    const filtered = link.kind !== 'import' && filteredLines.has(link.line);
+    if (
+      filtered ||
+      (link.kind !== 'import' && link.attribute === true && notLinks.has(`${link.line}\0${link.url}`))
+    )
       continue;
     links[kept] = link;
     kept += 1;

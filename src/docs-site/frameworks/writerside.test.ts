@@ -65,6 +65,30 @@ describe('Writerside projects', () => {
     ]);
   });
 
+  it('reads XML topics as XML, filtered and nullable links, library topics and the start page', async () => {
+    const { model, problems } = await analyze(
+      memoryFiles({
+        'writerside.cfg': '<ihp version="2.0"><topics dir="topics"/><instance src="hi.tree"/></ihp>\n',
+        'hi.tree':
+          '<instance-profile id="hi" name="Help" start-page="ghost.md">\n  <toc-element topic="a.topic"/>\n  <toc-element topic="b.md"/>\n  <toc-element topic="lib.md"/>\n</instance-profile>\n',
+        'topics/a.topic':
+          '<?xml version="1.0"?>\n<topic id="a" title="A">\n  <chapter title="One" id="one">\n\n    <p><a href="b.md" anchor="two-words-here"/> <a href="b.md" anchor="nope"/></p>\n    <p><a href="missing.topic"/> <a href="unlisted.md" nullable="true"/></p>\n    <p instance="other"><a href="missing2.topic"/></p>\n    <!-- <a href="in-comment.topic"/> -->\n    <img src="gone.png"/>\n    <include from="nolib.md" element-id="x"/>\n  </chapter>\n</topic>\n',
+        'topics/b.md':
+          '# B\n\n## Two [words](a.topic) <b>here</b>\n\n[Filtered](unlisted.md){instance="other"}\n[Nullable](unlisted.md){nullable="true"}\n[Library](lib.md)\n',
+        'topics/unlisted.md': '# Unlisted\n',
+        'topics/lib.md': '---\nis-library: true\n---\n# Library\n',
+      }),
+    );
+    assert.equal(model.pages.has('topics/lib.md'), false);
+    assert.deepEqual(problemLines(problems), [
+      'hi.tree:1 Navigation entry "ghost.md" names no page',
+      'topics/a.topic:5 Broken anchor "b.md#nope": topics/b.md has no heading or element with the id "nope"',
+      'topics/a.topic:6 Broken link "missing.topic": no topic missing.topic in topics',
+      'topics/a.topic:9 Broken image "gone.png": no image gone.png in images/ or beside the topic',
+      'topics/a.topic:10 Broken link "nolib.md": no topic nolib.md to include from in topics',
+    ]);
+  });
+
   it('reports a tree or configuration that is not valid XML', async () => {
     const { problems } = await analyze(
       memoryFiles({
@@ -87,7 +111,7 @@ describe('Writerside projects', () => {
       'named',
       'skiko-js-is-no-longer-needed',
     ]);
-    assert.ok(readWritersideAnchors(text, 'LOWER_CASE_DASHES_DOT_REMOVE').anchors.has('kotlin-190-1925'));
+    assert.ok(readWritersideAnchors(text, 'LOWER_CASE_DASHES_DOT_REMOVE').anchors.has('kotlin-1901925'));
     assert.ok(readWritersideAnchors(text, 'URL_ENCODE_PLUS').anchors.has('Default+profiles'));
     assert.equal(
       readWritersideAnchors('# A\n\n<include from="lib.md" element-id="x"/>\n', 'DEFAULT').complete,

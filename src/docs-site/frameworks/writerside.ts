@@ -8,7 +8,8 @@ import {
   splitUrl,
 } from '../link-urls.ts';
 import type { NavigationEntry, SiteModel, SiteModelBuilder, SiteProblem } from '../site-model.ts';
-import { readXmlElements } from './writerside-xml.ts';
+import { readWritersideTopicAnchors } from '../writerside-topic-facts.ts';
+import { readXmlElements } from '../xml-elements.ts';
 
 const topicPattern = /\.(md|topic)$/i;
 
@@ -110,6 +111,15 @@ export const buildWritersideSite: SiteModelBuilder = async (source, siteRoot) =>
     if (profile?.attributes['is-library'] === 'true') trees.push(tree);
     else trees.unshift(tree);
     const instanceName = profile?.attributes.name ?? profile?.attributes.id ?? tree;
+    const startPage = profile?.attributes['start-page'];
+    if (startPage !== undefined && profile !== undefined)
+      navigation.push({
+        reference: startPage,
+        file: tree,
+        line: profile.line,
+        groups: [instanceName],
+        target: topicOf(startPage) ?? null,
+      });
     for (const element of elements) {
       if (element.name !== 'toc-element') continue;
       for (const accepted of (element.attributes['accepts-web-file-names'] ?? '').split(','))
@@ -135,6 +145,16 @@ export const buildWritersideSite: SiteModelBuilder = async (source, siteRoot) =>
   }
   if (trees.length === 0) unsupported.push(`${configFile}: no instance tree is read (nothing is built)`);
 
+  // A library topic (`is-library: true` in its front matter, `is-library="true"` on an XML topic)
+  // holds snippets for others and is never built, whatever tree lists it.
+  const libraries = new Set<string>();
+  for (const topic of built) {
+    const isLibrary = /\.topic$/i.test(topic)
+      ? /<topic\b[^>]{0,2000}\bis-library\s*=\s*"true"/.test((await files.read(topic)) ?? '')
+      : (await source.pageFacts(topic))?.frontMatter?.['is-library'] === true;
+    if (isLibrary) libraries.add(topic);
+  }
+  for (const library of libraries) built.delete(library);
   const pages = new Map<string, string[]>();
   for (const topic of built) {
     const stem = topic.slice(topic.lastIndexOf('/') + 1).replace(topicPattern, '');
@@ -210,6 +230,8 @@ export const buildWritersideSite: SiteModelBuilder = async (source, siteRoot) =>
       const topic = topicOf(name);
       if (topic === undefined)
         return { kind: 'broken', reason: `no topic ${name} in ${topicFolders.join(', ')}` };
+      if (libraries.has(topic))
+        return { kind: 'unchecked', reason: `${name} is a library topic, which Writerside does not build` };
       if (!built.has(topic))
         return kind === 'html'
           ? {
@@ -235,14 +257,17 @@ export const buildWritersideSite: SiteModelBuilder = async (source, siteRoot) =>
     pages,
     partials: new Set(),
     // Topics no tree lists: not built, and a new one needs its `<toc-element>`.
-    builtOnlyWhenListed: new Set([...topics.values()].filter((topic) => !built.has(topic))),
+    builtOnlyWhenListed: new Set(
+      [...topics.values()].filter((topic) => !built.has(topic) && !libraries.has(topic)),
+    ),
     navigation,
     needsNavigationEntry: (file) =>
       firstTree !== undefined &&
       topicPattern.test(file) &&
       topicFolders.some((folder) => isWithin(folder, file)),
     ...(firstTree === undefined ? {} : { navigationFileFor: () => firstTree }),
-    pageAnchors: (_file, text) => readWritersideAnchors(text, idMethod),
+    pageAnchors: (file, text) =>
+      /\.topic$/i.test(file) ? readWritersideTopicAnchors(text) : readWritersideAnchors(text, idMethod),
     resolveLink,
     configurationProblems: problems,
     unsupported,

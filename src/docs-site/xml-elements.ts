@@ -1,6 +1,6 @@
 import { SaxesParser } from 'saxes';
 
-/** One element of an XML file: its name, attributes, 1-based line, and its ancestors' attributes. */
+/** One element of an XML file: its name, attributes, 1-based line, and its nearest ancestors' attributes. */
 export interface XmlElement {
   name: string;
   attributes: Readonly<Record<string, string>>;
@@ -12,6 +12,7 @@ export interface XmlElement {
 
 // A configuration or table of contents holds thousands of elements at most; a hostile one stops here.
 const maximumElements = 200_000;
+const maximumAncestors = 50;
 
 /**
  * The elements of an XML file in document order, read with saxes (a strict, non-validating parser
@@ -34,7 +35,10 @@ export function readXmlElements(text: string): {
       name: tag.name,
       attributes,
       line: parser.line,
-      ancestors: open.map(({ name, attributes: inherited }) => ({ name, attributes: inherited })),
+      // The nearest 50 (a copy of the whole stack for each element was quadratic on deep nesting).
+      ancestors: open
+        .slice(-maximumAncestors)
+        .map(({ name, attributes: inherited }) => ({ name, attributes: inherited })),
       text: '',
     };
     elements.push(element);
