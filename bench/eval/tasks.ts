@@ -78,6 +78,7 @@ const vuepressDocs = committedSite('vuepress__docs');
 const docfxDocs = committedSite('dotnet__docfx');
 const vocsDocs = committedSite('wevm__vocs');
 const markerDataDocs = committedSite('TheAcharya__MarkerData-Website');
+const qodanaDocs = committedSite('JetBrains__Qodana');
 // MarkerData's pages that link the Share Destination page by its URL (`/user-guide/share-destination`).
 const shareDestinationLinkers = [
   'docs/User Guide/extract.md',
@@ -1522,6 +1523,58 @@ export const evaluationTasks: EvaluationTask[] = [
       call('validate', {}),
       answer(
         'Renamed the Share Destination page to docs/User Guide/share-extension.md; the nine links to /user-guide/share-destination in the extract, workflow extension, FAQ and troubleshooting pages now name /user-guide/share-extension.',
+      ),
+    ],
+  },
+  {
+    // Qodana's Writerside module: a new topic is built only once an instance's tree lists it
+    // (validation names qd.tree, the first instance), and topics link each other by file name.
+    name: 'real-writerside-add-topic',
+    fixture: qodanaDocs,
+    prompt:
+      'Add a topic topics/qodana-cpp.md titled "Qodana for C/C++" that says the linter is in early access and runs with `qodana scan --linter jetbrains/qodana-clang`. List it in the Qodana instance\'s table of contents right after the Go linter, and link it at the end of the linters page.',
+    check(result) {
+      const files = changed(result);
+      if (typeof files === 'string') return files;
+      const page = files['topics/qodana-cpp.md'];
+      if (page === undefined || !/^# Qodana for C\/C\+\+\s*$/m.test(page) || !page.includes('qodana-clang'))
+        return 'topics/qodana-cpp.md is missing, has no "# Qodana for C/C++" title, or does not name jetbrains/qodana-clang';
+      const tree = qodanaDocs['qd.tree'] ?? '';
+      const goEntry = '<toc-element topic="qodana-go.md"/>\n';
+      const listed = tree.replace(goEntry, `${goEntry}\t\t\t\t<toc-element topic="qodana-cpp.md"/>\n`);
+      if (files['qd.tree'] !== listed) return 'qd.tree does not list qodana-cpp.md right after qodana-go.md';
+      const linters = files['topics/linters.md'] ?? '';
+      const before = qodanaDocs['topics/linters.md'] ?? '';
+      if (
+        !linters.startsWith(before.trimEnd()) ||
+        !/\]\(qodana-cpp\.md\)/.test(linters.slice(before.trimEnd().length))
+      )
+        return 'the linters page does not end with a link to qodana-cpp.md, or changed above its end';
+      return unchangedExcept(result, qodanaDocs, ['topics/qodana-cpp.md', 'qd.tree', 'topics/linters.md']);
+    },
+    script: [
+      call('write_file', {
+        path: 'topics/qodana-cpp.md',
+        content:
+          '# Qodana for C/C++\n\nThe C and C++ linter is in early access. Run it with:\n\n```shell\nqodana scan --linter jetbrains/qodana-clang\n```\n',
+      }),
+      // validate reports the topic as missing from navigation and names qd.tree.
+      call('validate', {}),
+      read('qd.tree'),
+      edit(
+        'qd.tree',
+        '<toc-element topic="qodana-go.md"/>\n',
+        '<toc-element topic="qodana-go.md"/>\n\t\t\t\t<toc-element topic="qodana-cpp.md"/>\n',
+      ),
+      read('topics/linters.md'),
+      edit(
+        'topics/linters.md',
+        '</tr>\n</table>',
+        '</tr>\n</table>\n\nFor C and C++, see [Qodana for C/C++](qodana-cpp.md) (early access).\n',
+      ),
+      call('validate', {}),
+      answer(
+        'Added topics/qodana-cpp.md, listed it in qd.tree right after the Go linter (Writerside builds only the topics a tree lists), and linked it at the end of the linters page by its file name.',
       ),
     ],
   },

@@ -93,6 +93,7 @@ export const buildWritersideSite: SiteModelBuilder = async (source, siteRoot) =>
   const built = new Set<string>();
   const servedNames = new Set<string>();
   const trees: string[] = [];
+  const libraryTrees: string[] = [];
   for (const instance of config.filter((element) => element.name === 'instance')) {
     const tree = joinInside(siteRoot, instance.attributes.src ?? '');
     if (tree === null || !files.has(tree)) {
@@ -108,8 +109,8 @@ export const buildWritersideSite: SiteModelBuilder = async (source, siteRoot) =>
     const profile = elements.find((element) => element.name === 'instance-profile');
     // A library tree (`is-library="true"`) holds shared topics; some projects mark their only
     // instance so and build it: its topics count as built, and new topics go to another tree first.
-    if (profile?.attributes['is-library'] === 'true') trees.push(tree);
-    else trees.unshift(tree);
+    if (profile?.attributes['is-library'] === 'true') libraryTrees.push(tree);
+    else trees.push(tree);
     const instanceName = profile?.attributes.name ?? profile?.attributes.id ?? tree;
     const startPage = profile?.attributes['start-page'];
     if (startPage !== undefined && profile !== undefined)
@@ -143,6 +144,7 @@ export const buildWritersideSite: SiteModelBuilder = async (source, siteRoot) =>
       });
     }
   }
+  trees.push(...libraryTrees);
   if (trees.length === 0) unsupported.push(`${configFile}: no instance tree is read (nothing is built)`);
 
   // A library topic (`is-library: true` in its front matter, `is-library="true"` on an XML topic)
