@@ -160,6 +160,11 @@ export interface SiteModel {
   fragmentsAreLocal?: boolean;
   /** Files that would be pages but are built only when navigation lists them (Jupyter Book's `only_build_toc_files`). */
   builtOnlyWhenListed?: ReadonlySet<string>;
+  /**
+   * Navigation names a page by its file name alone, wherever it is (Writerside's trees): moving the
+   * page to another folder leaves an entry as it is, and a rename changes only the name.
+   */
+  navigationByFileName?: boolean;
   /** The navigation file a new page at `file` belongs in, when it is not the first configuration file. */
   navigationFileFor?(file: string): string;
   /**

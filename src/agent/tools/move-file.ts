@@ -38,7 +38,7 @@ export const moveFileTool: RepositoryTool<{ from: string; to: string }> = {
     const report = await keepSiteWhole(
       context,
       { kind: 'move', from: from.relative, to: to.relative },
-      { entries, links },
+      { entries, links, byFileName: site?.model.navigationByFileName === true },
     );
     const redirects = await redirectsLeftBroken(context, site?.model);
     return [`Moved ${from.relative} to ${to.relative}.`, ...report, ...redirects].join('\n');

@@ -94,6 +94,28 @@ describe('navigation kept whole', () => {
     assert.equal(context.changes.originals.get('docs.json')?.includes('"guides/setup"'), true);
   });
 
+  it('keeps a Writerside tree entry a file name: unchanged by a move to another folder, renamed by a rename', async () => {
+    writeFiles(directory.path, {
+      'hi.tree': '<instance-profile id="hi">\n  <toc-element topic="setup.md"/>\n</instance-profile>\n',
+    });
+    const moved = await keepSiteWhole(
+      context,
+      { kind: 'move', from: 'topics/setup.md', to: 'topics/guides/setup.md' },
+      { entries: [entry('hi.tree', 2, 'setup.md', 'topics/setup.md')], links: [], byFileName: true },
+    );
+    assert.deepEqual(moved, [
+      '- hi.tree:2: navigation entry "setup.md" names the page by its file name: unchanged',
+    ]);
+    assert.match(read('hi.tree'), /topic="setup\.md"/);
+    const renamed = await keepSiteWhole(
+      context,
+      { kind: 'move', from: 'topics/setup.md', to: 'topics/guides/install.md' },
+      { entries: [entry('hi.tree', 2, 'setup.md', 'topics/setup.md')], links: [], byFileName: true },
+    );
+    assert.deepEqual(renamed, ['- hi.tree:2: navigation entry "setup.md" updated to "install.md"']);
+    assert.match(read('hi.tree'), /topic="install\.md"/);
+  });
+
   it('rewrites an Antora navigation xref, whose target ends at its text', async () => {
     writeFiles(directory.path, {
       'docs/modules/ROOT/nav.adoc': '* xref:index.adoc[Home]\n** xref:usage/caching.adoc[Caching]\n',

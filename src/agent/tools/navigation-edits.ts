@@ -19,13 +19,33 @@ const pageExtension = /\.(mdx?|markdown|rst|adoc|qmd|rmd|ipynb)$/i;
 export async function keepSiteWhole(
   context: ToolContext,
   change: { kind: 'move'; from: string; to: string } | { kind: 'delete'; path: string },
-  before: { entries: NavigationEntry[]; links: Array<{ file: string; line: number; text: string }> },
+  before: {
+    entries: NavigationEntry[];
+    links: Array<{ file: string; line: number; text: string }>;
+    /** The site's navigation names pages by file name alone (`SiteModel.navigationByFileName`). */
+    byFileName?: boolean;
+  },
 ): Promise<string[]> {
   const report: string[] = [];
   const edits = new Map<string, Array<{ entry: NavigationEntry; replacement: string | null }>>();
+  const fileName = (path: string) => path.slice(path.lastIndexOf('/') + 1);
   for (const entry of before.entries) {
+    if (
+      change.kind === 'move' &&
+      before.byFileName === true &&
+      fileName(change.from) === fileName(change.to)
+    ) {
+      report.push(
+        `- ${entry.file}:${entry.line}: navigation entry "${entry.reference}" names the page by its file name: unchanged`,
+      );
+      continue;
+    }
     const replacement =
-      change.kind === 'move' ? movedReference(entry.reference, change.from, change.to) : null;
+      change.kind === 'move'
+        ? before.byFileName === true
+          ? fileName(change.to)
+          : movedReference(entry.reference, change.from, change.to)
+        : null;
     if (change.kind === 'move' && replacement === null) {
       report.push(
         `- ${entry.file}:${entry.line}: navigation entry "${entry.reference}" still names the old path; update it`,

@@ -259,6 +259,7 @@ export const buildWritersideSite: SiteModelBuilder = async (source, siteRoot) =>
     pages,
     partials: new Set(),
     // Topics no tree lists: not built, and a new one needs its `<toc-element>`.
+    navigationByFileName: true,
     builtOnlyWhenListed: new Set(
       [...topics.values()].filter((topic) => !built.has(topic) && !libraries.has(topic)),
     ),
