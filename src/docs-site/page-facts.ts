@@ -26,7 +26,10 @@ import { readWritersideTopicFacts } from './writerside-topic-facts.ts';
  * pages are `rst` (reStructuredText, rst-facts.ts) or `myst` (MyST Markdown, myst-facts.ts);
  * Antora's are `asciidoc` (asciidoc-facts.ts); Quarto's `quarto` (Pandoc Markdown, as `commonmark`, and
  * `{{< include file.qmd >}}` shortcodes); DocFX's `docfx` (CommonMark with DocFX Flavored Markdown's
- * includes, code snippets and `:::image` blocks: `readDocfxExtensions`). Jupyter notebooks (`.ipynb`) of Sphinx and Quarto sites are
+ * includes, code snippets and `:::image` blocks: `readDocfxExtensions`); Retype's `retype`
+ * (`{{ include }}`, `:::code source`, `[!file]`: `readRetypeExtensions`); Writerside's `writerside`
+ * (Markdown with `<include from>` and code blocks' files) and `writerside-topic` (XML topics,
+ * writerside-topic-facts.ts). Jupyter notebooks (`.ipynb`) of Sphinx and Quarto sites are
  * `myst-notebook` and `quarto-notebook`: their Markdown cells read as `myst` and `quarto`
  * (notebook-text.ts).
  */

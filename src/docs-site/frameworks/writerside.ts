@@ -177,18 +177,14 @@ export const buildWritersideSite: SiteModelBuilder = async (source, siteRoot) =>
           return unknown ? null : expanded;
         })()
       : url;
-  const imageLookup = createCaseInsensitiveLookup(
-    imagesFolder === null
-      ? []
-      : files.paths
-          .filter((path) => isWithin(imagesFolder, path))
-          .map((path) => path.slice(path.lastIndexOf('/') + 1)),
-  );
+  // Images by file name, anywhere under the images folder (found by name, in any case).
   const imageNames = new Map<string, string>();
   if (imagesFolder !== null)
-    for (const path of files.paths)
-      if (isWithin(imagesFolder, path) && !imageNames.has(path.slice(path.lastIndexOf('/') + 1)))
-        imageNames.set(path.slice(path.lastIndexOf('/') + 1), path);
+    for (const path of files.paths) {
+      const name = path.slice(path.lastIndexOf('/') + 1);
+      if (isWithin(imagesFolder, path) && !imageNames.has(name)) imageNames.set(name, path);
+    }
+  const imageLookup = createCaseInsensitiveLookup([...imageNames.keys()]);
 
   const resolveLink: SiteModel['resolveLink'] = (from, url, link) => {
     const kind = link?.kind ?? 'link';
