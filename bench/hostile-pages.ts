@@ -45,6 +45,7 @@ const pages: Array<[string, MarkdownDialect, string]> = [
   ['DocFX: triple-colon image lines', 'docfx', repeat(':::image source="a.png" lightbox="b.png":::\n')],
   ['Retype: badge openers never closed', 'retype', repeat(`${'[!badge link='.repeat(300)}\n`)],
   ['Retype: include and code lines', 'retype', repeat('{{ include "a" }} :::code source="b.js" :::\n')],
+  ['Retype: wikilink openers never closed', 'retype', repeat(`${' [[a#b|c'.repeat(400)}\n`)],
   [
     'Writerside: include and resource openers never closed',
     'writerside',

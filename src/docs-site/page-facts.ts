@@ -499,14 +499,18 @@ function readDocfxExtensions(body: string, codeLines: ReadonlySet<number>, links
 const retypeIncludePattern = /\{\{[-~]?[ \t]*include[ \t]+(?:"([^"\n]{1,1000})"|'([^'\n]{1,1000})')/g;
 const retypeCodePattern = /^[ \t>]*:::[ \t]*code\b[^\n]{0,2000}?\bsource[ \t]*=[ \t]*"([^"\n]{1,1000})"/;
 const retypeFilePattern = /\[!file\b[^\][\n]{0,500}\]\([ \t]*<?([^)>\s]{1,1000})/g;
+// A wikilink (Retype 3.8): `[[Page name]]`, `[[folder/page]]`, `[[page#Heading|Label]]`, `![[image.png]]`.
+const retypeWikilinkPattern = /(!?)\[\[([^[\]|#\n]{1,300})(#[^[\]|\n]{0,300})?(?:\|[^[\]\n]{0,300})?\]\]/g;
 const maximumRetypeLine = 4_096;
 
 /**
  * Retype's includes (`import` links titled `include`, or `include-text` in code and comments), code
- * snippets (titled `code`, outside code) and file downloads (links titled `file`).
+ * snippets (titled `code`, outside code), file downloads (links titled `file`) and wikilinks (a URL
+ * of `[[key]]` and the heading's id).
  */
 function readRetypeExtensions(body: string, codeLines: ReadonlySet<number>, links: PageLink[]): void {
-  if (!body.includes('{{') && !body.includes(':::') && !body.includes('[!file')) return;
+  if (!body.includes('{{') && !body.includes(':::') && !body.includes('[!file') && !body.includes('[['))
+    return;
   const shown = body.includes('{%{') ? blankDelimited(body, '{%{', '}%}') : body;
   const uncommented = shown.includes('<!--') ? blankDelimited(shown, '<!--', '-->') : shown;
   const uncommentedLines = uncommented.split('\n');
@@ -535,6 +539,25 @@ function readRetypeExtensions(body: string, codeLines: ReadonlySet<number>, link
     if (code !== null) links.push({ url: code[1] ?? '', line, kind: 'import', title: 'code' });
     if (outsideCode.includes('[!file'))
       for (const match of outsideCode.matchAll(retypeFilePattern)) files.add(`${line}\0${match[1] ?? ''}`);
+    // A wikilink's URL is written `[[key]]` (the model finds the page by its file name), its heading
+    // as the fragment Retype makes of it.
+    if (outsideCode.includes('[[') && !uncommentedLines[index]?.trim().startsWith('<!--'))
+      for (const match of (uncommentedLines[index] ?? '').matchAll(retypeWikilinkPattern)) {
+        // In prose, not inside a URL (`?q=[["a"]]`): after a space, a line's start or an opening mark.
+        const before = (uncommentedLines[index] ?? '')[match.index - 1];
+        if (!outsideCode.includes(match[0]) || (before !== undefined && !/[\s(>*_|]/.test(before))) continue;
+        const heading = (match[3] ?? '')
+          .slice(1)
+          .trim()
+          .toLowerCase()
+          .replace(/[^\p{L}\p{N} _-]/gu, '')
+          .replace(/ /g, '-');
+        links.push({
+          url: `[[${(match[2] ?? '').trim()}]]${heading === '' ? '' : `#${heading}`}`,
+          line,
+          kind: match[1] === '!' ? 'image' : 'link',
+        });
+      }
   }
   // `[!file](x)`: a download, which Retype 4.6 copies whatever its type.
   if (files.size > 0)

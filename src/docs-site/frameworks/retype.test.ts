@@ -229,6 +229,21 @@ describe('Retype sites', () => {
     ]);
   });
 
+  it('finds a wikilink’s page by its file name anywhere, and checks its heading', async () => {
+    const { problems } = await analyze(
+      memoryFiles({
+        'retype.yml': 'url: example.com\n',
+        'index.md':
+          '# Home\n\n[[Getting Started]] [[guide/getting-started|Start]] [[getting-started#First Steps]]\n[[Nope Page]] [[getting-started#Nope Heading]]\n\n`[[In code]]`\n',
+        'guide/Getting Started.md': '# Getting started\n\n## First steps\n',
+      }),
+    );
+    assert.deepEqual(problemLines(problems), [
+      'index.md:4 Broken link "[[Nope Page]]": no page or file named Nope Page in the project; Retype warns that the URL was not resolved',
+      'index.md:4 Broken anchor "[[getting-started]]#nope-heading": guide/Getting Started.md has no heading or element with the id "nope-heading"',
+    ]);
+  });
+
   it('makes heading ids as Retype does and looks fragments up without case', () => {
     const anchors = readRetypeAnchors(
       '# Title\n\n## retype --override\n\n## Hello, World! (v1.2)\n\n## Same\n\n## Same\n\n## Same-1\n\n## :icon-package: macOS\n\n## Base{#base-variables .wide}\n\n==- :icon-stop:&nbsp; Troubleshooting\ntext\n===\n\n+++ First Tab\none\n+++\n\n!!! Callout\ntext\n!!!\n\n```md\n=== Not a panel\n```\n',

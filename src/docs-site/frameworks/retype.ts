@@ -362,6 +362,24 @@ export const buildRetypeSite: SiteModelBuilder = async (source, siteRoot) => {
       : { kind: 'broken', reason: `the folder ${folder} has no page (index.md, default.md or readme.md)` };
   };
 
+  // Pages and copied files by name, for wikilinks.
+  const wikiKey = (name: string) => name.replace(/\.md$/i, '').toLowerCase().replace(/[ _]/g, '-');
+  const pagesByName = new Map<string, string>();
+  for (const page of pages.keys()) {
+    const key = wikiKey(page.slice(page.lastIndexOf('/') + 1));
+    if (!pagesByName.has(key)) pagesByName.set(key, page);
+  }
+  // A folder's name names its page too (`[[templating]]` for templating/index.md).
+  for (const [folder, page] of folderPages) {
+    const key = wikiKey(folder.slice(folder.lastIndexOf('/') + 1));
+    if (pages.has(page) && !pagesByName.has(key)) pagesByName.set(key, page);
+  }
+  const filesByName = new Map<string, string>();
+  for (const file of copiedAt.values()) {
+    const name = file.slice(file.lastIndexOf('/') + 1).toLowerCase();
+    if (!filesByName.has(name)) filesByName.set(name, file);
+  }
+
   /** What the browser finds at a path written in a page served at `pageRoute`, left as written. */
   const browserTarget = (pageRoute: string, written: string, exact = false): LinkTarget | null => {
     // The browser reads `\` as `/` in a web page's URL (the WHATWG URL standard's special schemes).
@@ -394,8 +412,25 @@ export const buildRetypeSite: SiteModelBuilder = async (source, siteRoot) => {
     // `page.md/#anchor` names `page.md`.
     const path = (query < 0 ? beforeFragment : beforeFragment.slice(0, query)).replace(/(\.md)\/+$/i, '$1');
     if (path === '') return { kind: 'external' };
-    // A wikilink (`[[Page name]]`) names a page anywhere in the project by its file name.
-    if (path.startsWith('[[')) return { kind: 'unchecked', reason: 'a wikilink' };
+    // A wikilink (`[[Page name]]`) names a page anywhere in the project by its file name (spaces
+    // and `-` alike, without case), or by its path; not by its title (Retype 4.6).
+    if (path.startsWith('[[')) {
+      const key = path.slice(2, -2).trim();
+      const byPath = key.includes('/')
+        ? findTarget(joinInside(inputRoot, key.replace(/^\/+/, '')) ?? '', kind)
+        : null;
+      if (byPath !== null && byPath.kind !== 'broken') return byPath;
+      const found = pagesByName.get(wikiKey(key.slice(key.lastIndexOf('/') + 1)));
+      if (found !== undefined) return { kind: 'file', file: found };
+      if (kind === 'image') {
+        const file = filesByName.get(key.slice(key.lastIndexOf('/') + 1).toLowerCase());
+        if (file !== undefined) return { kind: 'file', file };
+      }
+      return {
+        kind: 'broken',
+        reason: `no page or file named ${key} in the project; Retype warns that the URL was not resolved`,
+      };
+    }
     // Retype does not decode a path: `%20` names no file; the browser decodes what Retype leaves.
     if (/%[0-9a-f]{2}/i.test(path)) {
       for (const route of pageRoutes.slice(0, 20)) {
