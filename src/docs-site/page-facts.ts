@@ -600,8 +600,18 @@ function readWritersideExtensions(body: string, codeLines: ReadonlySet<number>, 
     if (/<if\b[^<>\n]{0,500}\binstance\s*=/.test(text)) openFilters += 1;
     if (openFilters > 0 || /\b(nullable|instance)\s*=/.test(text)) filteredLines.add(line);
     if (openFilters > 0 && text.includes('</if>')) openFilters -= 1;
-    for (const match of text.matchAll(writersideIncludePattern))
-      links.push({ url: match[1] ?? '', line, kind: 'import', title: 'include' });
+    for (const match of text.matchAll(writersideIncludePattern)) {
+      // The element it takes (`element-id`), anywhere in the tag, as the fragment.
+      const tagEnd = text.indexOf('>', match.index);
+      const tag = text.slice(match.index, tagEnd < 0 ? undefined : tagEnd);
+      const id = /\belement-id[ \t]*=[ \t]*"([^"\n]{1,200})"/.exec(tag)?.[1];
+      links.push({
+        url: `${match[1] ?? ''}${id === undefined ? '' : `#${id}`}`,
+        line,
+        kind: 'import',
+        title: 'include',
+      });
+    }
     for (const match of text.matchAll(writersideOtherSourcePattern))
       notLinks.add(`${line}\0${match[1] ?? ''}`);
   }

@@ -5,7 +5,7 @@ import { readXmlElements } from './xml-elements.ts';
 /**
  * A Writerside XML topic (`.topic`, https://www.jetbrains.com/help/writerside/semantic-markup-reference.html)
  * read as XML: `<a href anchor>` (a link, with its anchor as the fragment), `<img src>`,
- * `<include from>` and `<code-block src>`; comments are not read. A link that is `nullable` (text
+ * `<include from element-id>` (the element as the fragment) and `<code-block src>`; comments are not read. A link that is `nullable` (text
  * when its topic is not in the instance) or filtered by `instance`, itself or through an ancestor,
  * is not read.
  */
@@ -31,9 +31,15 @@ export function readWritersideTopicFacts(text: string): PageFacts {
       links.push({ url, line, kind: 'link' });
     } else if (element.name === 'img' && attributes.src !== undefined)
       links.push({ url: attributes.src, line, kind: 'image' });
-    else if (element.name === 'include' && attributes.from !== undefined)
-      links.push({ url: attributes.from, line, kind: 'import', title: 'include' });
-    else if (element.name === 'code-block' && attributes.src !== undefined)
+    else if (element.name === 'include' && attributes.from !== undefined) {
+      const id = attributes['element-id'];
+      links.push({
+        url: `${attributes.from}${id === undefined ? '' : `#${id}`}`,
+        line,
+        kind: 'import',
+        title: 'include',
+      });
+    } else if (element.name === 'code-block' && attributes.src !== undefined)
       links.push({ url: attributes.src, line, kind: 'import', title: 'code' });
   }
   return { frontMatter: null, title, links };

@@ -27,7 +27,7 @@ describe('Writerside projects', () => {
         'Writerside/tc.tree':
           '<instance-profile id="tc" name="TeamCity">\n  <toc-element topic="gone.md"/>\n  <!-- <toc-element topic="commented.md"/> -->\n</instance-profile>\n',
         'Writerside/topics/Default_topic.md':
-          '# Welcome\n\n[Actions](action_system.md#registering-actions-in-pluginxml)\n[Bad anchor](action_system.md#nowhere)\n[Not built](draft.md)\n[Missing](missing.md)\n[Source](%gh%/README.md)\n[Old URL](actions.html)\n![Shot](shot.png)\n![Gone](gone.png)\n<a href="draft.md" nullable="true">maybe</a>\n<!-- [Commented](nothing.md) -->\n\n```java\n```\n{src="Sample.java"}\n\n<code-block lang="c" src="missing.c"/>\n<include from="lib.md" element-id="snippet"/>\n<include from="nolib.md" element-id="snippet"/>\n',
+          '# Welcome\n\n[Actions](action_system.md#registering-actions-in-pluginxml)\n[Bad anchor](action_system.md#nowhere)\n[Not built](draft.md)\n[Missing](missing.md)\n[Source](%gh%/README.md)\n[Old URL](actions.html)\n![Shot](shot.png)\n![Gone](gone.png)\n<a href="draft.md" nullable="true">maybe</a>\n<!-- [Commented](nothing.md) -->\n\n```java\n```\n{src="Sample.java"}\n\n<code-block lang="c" src="missing.c"/>\n<include from="lib.md" element-id="snippet"/>\n<include from="nolib.md" element-id="snippet"/>\n<include from="lib.md" element-id="nope"/>\n',
         'Writerside/topics/basics/action_system.md':
           '# Action System\n\n## Registering Actions in plugin.xml\n\n[Home](Default_topic.md)\n',
         'Writerside/topics/draft.md': '# Draft\n',
@@ -48,7 +48,8 @@ describe('Writerside projects', () => {
       'Writerside/topics/Default_topic.md:6 Broken link "missing.md": no topic missing.md in Writerside/topics',
       'Writerside/topics/Default_topic.md:10 Broken image "gone.png": no image gone.png in Writerside/images/ or beside the topic',
       'Writerside/topics/Default_topic.md:18 Broken link "missing.c": no file Writerside/code/missing.c for the code block',
-      'Writerside/topics/Default_topic.md:20 Broken link "nolib.md": no topic nolib.md to include from in Writerside/topics',
+      'Writerside/topics/Default_topic.md:20 Broken link "nolib.md#snippet": no topic nolib.md to include from in Writerside/topics',
+      'Writerside/topics/Default_topic.md:21 Broken link "lib.md#nope": lib.md has no element with the id "nope" to include',
     ]);
     // A new topic is built only once a tree lists it.
     assert.deepEqual(problemLines(pagesMissingFromNavigation(model, ['Writerside/topics/new.md'])), []);
@@ -85,7 +86,7 @@ describe('Writerside projects', () => {
       'topics/a.topic:5 Broken anchor "b.md#nope": topics/b.md has no heading or element with the id "nope"',
       'topics/a.topic:6 Broken link "missing.topic": no topic missing.topic in topics',
       'topics/a.topic:9 Broken image "gone.png": no image gone.png in images/ or beside the topic',
-      'topics/a.topic:10 Broken link "nolib.md": no topic nolib.md to include from in topics',
+      'topics/a.topic:10 Broken link "nolib.md#x": no topic nolib.md to include from in topics',
     ]);
   });
 

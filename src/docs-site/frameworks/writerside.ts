@@ -186,6 +186,19 @@ export const buildWritersideSite: SiteModelBuilder = async (source, siteRoot) =>
     }
   const imageLookup = createCaseInsensitiveLookup([...imageNames.keys()]);
 
+  const anchorsOf = (file: string, text: string) =>
+    /\.topic$/i.test(file) ? readWritersideTopicAnchors(text) : readWritersideAnchors(text, idMethod);
+  // The topics pages include from, read once: an include's `element-id` is checked against them.
+  const includedTexts = new Map<string, string>();
+  for (const page of pages.keys())
+    for (const link of (await source.pageFacts(page))?.links ?? []) {
+      if (link.kind !== 'import' || link.title !== 'include' || includedTexts.size >= 10_000) continue;
+      const expanded = expandVariables(link.url.trim());
+      const topic = expanded === null ? undefined : topicOf(splitUrl(expanded).path.replace(/^.*\//, ''));
+      if (topic !== undefined && !includedTexts.has(topic))
+        includedTexts.set(topic, (await files.read(topic)) ?? '');
+    }
+
   const resolveLink: SiteModel['resolveLink'] = (from, url, link) => {
     const kind = link?.kind ?? 'link';
     const expanded = expandVariables(url.trim());
@@ -197,9 +210,17 @@ export const buildWritersideSite: SiteModelBuilder = async (source, siteRoot) =>
     if (kind === 'import') {
       if (link?.title === 'include') {
         const topic = topicOf(name);
-        return topic === undefined
-          ? { kind: 'broken', reason: `no topic ${name} to include from in ${topicFolders.join(', ')}` }
-          : { kind: 'file', file: topic };
+        if (topic === undefined)
+          return { kind: 'broken', reason: `no topic ${name} to include from in ${topicFolders.join(', ')}` };
+        // The element it takes must be there (`element-id`), when the topic's ids are all known.
+        const id = splitUrl(expanded).fragment;
+        const text = includedTexts.get(topic);
+        if (id !== null && id !== '' && text !== undefined) {
+          const ids = anchorsOf(topic, text);
+          if (ids.complete && !ids.anchors.has(id))
+            return { kind: 'broken', reason: `${name} has no element with the id "${id}" to include` };
+        }
+        return { kind: 'file', file: topic };
       }
       // `<code-block src>`: from the snippets folder (or the topic's, without one).
       const base = snippetsFolder ?? folderOf(from);
@@ -265,8 +286,7 @@ export const buildWritersideSite: SiteModelBuilder = async (source, siteRoot) =>
       topicPattern.test(file) &&
       topicFolders.some((folder) => isWithin(folder, file)),
     ...(firstTree === undefined ? {} : { navigationFileFor: () => firstTree }),
-    pageAnchors: (file, text) =>
-      /\.topic$/i.test(file) ? readWritersideTopicAnchors(text) : readWritersideAnchors(text, idMethod),
+    pageAnchors: anchorsOf,
     resolveLink,
     configurationProblems: problems,
     unsupported,
