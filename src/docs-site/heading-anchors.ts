@@ -1,6 +1,7 @@
 import GithubSlugger from 'github-slugger';
 import createMarkdownIt, { type MarkdownIt, type Token } from 'markdown-it';
 import { blankDelimited, blankMdxComments, frontMatterPattern } from './page-facts.ts';
+import { readXmlElements } from './xml-elements.ts';
 
 /** The anchors of one page, and whether they are all known. */
 export interface PageAnchors {
@@ -469,4 +470,21 @@ function docutilsId(title: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^[-0-9]+|-+$/g, '');
+}
+
+/** The anchors of an XML topic: every element's `id` and every `<anchor name>`; unknown when it includes elements. */
+export function readWritersideTopicAnchors(text: string): PageAnchors {
+  // Read once per text: every include of a library topic asks for its ids again.
+  return cachedAnchors('writerside-topic', text, () => readTopicAnchors(text));
+}
+
+function readTopicAnchors(text: string): PageAnchors {
+  const { elements } = readXmlElements(text);
+  const anchors = new Set<string>();
+  for (const element of elements) {
+    if (element.attributes.id !== undefined) anchors.add(element.attributes.id);
+    if (element.name === 'anchor' && element.attributes.name !== undefined)
+      anchors.add(element.attributes.name);
+  }
+  return { anchors, complete: !elements.some((element) => element.name === 'include') };
 }

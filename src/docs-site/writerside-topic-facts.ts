@@ -1,4 +1,3 @@
-import type { PageAnchors } from './heading-anchors.ts';
 import type { PageFacts, PageLink } from './site-model.ts';
 import { readXmlElements } from './xml-elements.ts';
 
@@ -43,16 +42,4 @@ export function readWritersideTopicFacts(text: string): PageFacts {
       links.push({ url: attributes.src, line, kind: 'import', title: 'code' });
   }
   return { frontMatter: null, title, links };
-}
-
-/** The anchors of an XML topic: every element's `id` and every `<anchor name>`; unknown when it includes elements. */
-export function readWritersideTopicAnchors(text: string): PageAnchors {
-  const { elements } = readXmlElements(text);
-  const anchors = new Set<string>();
-  for (const element of elements) {
-    if (element.attributes.id !== undefined) anchors.add(element.attributes.id);
-    if (element.name === 'anchor' && element.attributes.name !== undefined)
-      anchors.add(element.attributes.name);
-  }
-  return { anchors, complete: !elements.some((element) => element.name === 'include') };
 }

@@ -1,4 +1,8 @@
-import { readWritersideAnchors, type WritersideIdMethod } from '../heading-anchors.ts';
+import {
+  readWritersideAnchors,
+  readWritersideTopicAnchors,
+  type WritersideIdMethod,
+} from '../heading-anchors.ts';
 import {
   createCaseInsensitiveLookup,
   folderOf,
@@ -8,7 +12,6 @@ import {
   splitUrl,
 } from '../link-urls.ts';
 import type { NavigationEntry, SiteModel, SiteModelBuilder, SiteProblem } from '../site-model.ts';
-import { readWritersideTopicAnchors } from '../writerside-topic-facts.ts';
 import { readXmlElements } from '../xml-elements.ts';
 
 const topicPattern = /\.(md|topic)$/i;
@@ -165,18 +168,16 @@ export const buildWritersideSite: SiteModelBuilder = async (source, siteRoot) =>
     pages.set(topic, [`/${name}.html`]);
   }
 
-  const expandVariables = (url: string): string | null =>
-    url.includes('%')
-      ? (() => {
-          let unknown = false;
-          const expanded = url.replace(/%([\w.-]{1,100})%/g, (whole, name: string) => {
-            const value = variables.get(name);
-            if (value === undefined) unknown = true;
-            return value ?? whole;
-          });
-          return unknown ? null : expanded;
-        })()
-      : url;
+  /** A URL with its `%name%` variables replaced; null when one is not in `v.list`. */
+  const expandVariables = (url: string): string | null => {
+    let unknown = false;
+    const expanded = url.replace(/%([\w.-]{1,100})%/g, (whole, name: string) => {
+      const value = variables.get(name);
+      if (value === undefined) unknown = true;
+      return value ?? whole;
+    });
+    return unknown ? null : expanded;
+  };
   // Images by file name, anywhere under the images folder (found by name, in any case).
   const imageNames = new Map<string, string>();
   if (imagesFolder !== null)
