@@ -160,7 +160,7 @@ describe('Retype sites', () => {
     );
     assert.equal(model.pages.has('keep/sub/k.md'), true);
     assert.deepEqual(problemLines(problems), [
-      'n.md:1 The permalink "/Mixed Case" is written as it is (/Mixed Case/) but every link to the page goes to /mixed-case/: a 404 on a host that tells case apart; write it in lower case, with `-` for spaces',
+      'n.md:2 The permalink "/Mixed Case" is written as it is (/Mixed Case/) but every link to the page goes to /mixed-case/: a 404 on a host that tells case apart; write it in lower case, with `-` for spaces',
       'gone.md:2 The redirect to "missing.md" names no page: no file missing.md under the root/; Retype warns that the URL was not resolved',
       'a/b/deep.md:3 Broken link "../../r.md": r.md redirects to target.md, and Retype writes the link as the way from /r/ (../target/), which from here leads to /a/b/target/',
       'index.md:4 Broken link "ex/assets/b.png": Retype leaves ex/assets/b.png out (names starting with `.` or `_`, `node_modules`, `exclude`)',

@@ -142,6 +142,8 @@ export const buildRetypeSite: SiteModelBuilder = async (source, siteRoot) => {
     frontMatters.set(page, settings);
     return settings;
   };
+  /** Permalinks Retype writes elsewhere than it links them; their lines are found once all are known. */
+  const permalinkProblems: Array<SiteProblem & { value: string }> = [];
   /** A `permalink:` (or `route:`), reported when Retype writes the page elsewhere than it links it. */
   const permalinkOf = (settings: Readonly<Record<string, unknown>> | null, file: string): string | null => {
     const value = settings?.permalink ?? settings?.route;
@@ -156,8 +158,9 @@ export const buildRetypeSite: SiteModelBuilder = async (source, siteRoot) => {
       .map((segment) => slugSegment(segment, recase))
       .join('/');
     if (linked !== written)
-      problems.push({
+      permalinkProblems.push({
         file,
+        value,
         line: 1,
         message: `The permalink "${value}" is written as it is (${written}/) but every link to the page goes to ${linked}/: a 404 on a host that tells case apart; write it in lower case, with \`-\` for spaces`,
         key: `configuration\0permalink ${value}`,
@@ -212,6 +215,10 @@ export const buildRetypeSite: SiteModelBuilder = async (source, siteRoot) => {
     unsupported.push(
       `${configFile}: no pages under ${inputRoot || 'the repository root'}/ (nothing is checked)`,
     );
+  for (const { value, ...problem } of permalinkProblems) {
+    const text = await files.read(problem.file);
+    problems.push({ ...problem, line: text === null ? 1 : new ConfigLines(text).lineOf(value) });
+  }
   const routes = new Map<string, string>();
   for (const [page, served] of pages)
     for (const route of served) if (!routes.has(fold(route))) routes.set(fold(route), page);
