@@ -26,6 +26,7 @@ const frameworkNames: Record<DocsFramework, string> = {
   vocs: 'Vocs',
   retype: 'Retype',
   writerside: 'Writerside',
+  'nuxt-content': 'Nuxt Content (Docus)',
   markdown: 'plain Markdown',
 };
 

@@ -194,6 +194,21 @@ const signatures: Signature[] = [
     siteRoot: folderOfFile,
     confirm: (text) => /<ihp[\s>]/.test(text),
   },
+  // Nuxt Content (https://content.nuxt.com/docs/getting-started/installation), Docus
+  // (https://docus.dev) among its sites: a Nuxt configuration that extends Docus or loads the
+  // module, or Nuxt Content 3's own collections file.
+  {
+    framework: 'nuxt-content',
+    pattern: /(^|\/)nuxt\.config\.(ts|js|mjs|mts)$/,
+    siteRoot: folderOfFile,
+    confirm: (text) => /@nuxt\/content|@nuxt-themes\/docus|["']docus["']/.test(text),
+  },
+  {
+    framework: 'nuxt-content',
+    pattern: /(^|\/)content\.config\.(ts|js|mjs|mts)$/,
+    siteRoot: folderOfFile,
+    confirm: (text) => /\bdefine(ContentConfig|Collection)\b/.test(text),
+  },
   // Jekyll (GitHub Pages): many repositories carry a `_config.yml` for a theme beside another site.
   {
     framework: 'jekyll',

@@ -1,6 +1,6 @@
 import GithubSlugger from 'github-slugger';
 import createMarkdownIt, { type MarkdownIt, type Token } from 'markdown-it';
-import { blankDelimited, blankMdxComments, frontMatterPattern } from './page-facts.ts';
+import { blankDelimited, blankMdxComments, frontMatterPattern, mdcComponentLine } from './page-facts.ts';
 import { readXmlElements } from './xml-elements.ts';
 
 /** The anchors of one page, and whether they are all known. */
@@ -129,6 +129,75 @@ function readAnchors(text: string, rules: AnchorRules): PageAnchors {
     }
   }
   return rules.markdig === true ? { anchors, complete, trimsHashes: true } : { anchors, complete };
+}
+
+/**
+ * The anchors Nuxt Content gives a page (@nuxtjs/mdc src/runtime/parser/compiler.ts): every heading,
+ * h1 to h6, its written `id` or github-slugger's slug of its text (one slugger per page: repeats
+ * `-1`, `-2`), then runs of `-` made one, `-` trimmed from both ends and a leading digit prefixed
+ * with `_` (`## 2. Setup` is `_2-setup`); and the `id` of every element written in HTML. MDC's own
+ * syntax is no text: a block component's lines and YAML props, the attributes after inline code,
+ * a link or a span (`` `x`{lang="ts"} ``, `[word]{.class}`), an inline component without a label.
+ */
+export function readMdcAnchors(text: string): PageAnchors {
+  if (text.length > maximumCharacters) return { anchors: new Set(), complete: false };
+  return cachedAnchors('mdc', text, () => {
+    const frontMatter = frontMatterPattern.exec(text)?.[0] ?? '';
+    const lines = text.slice(frontMatter.length).split('\n');
+    // Component lines and their YAML props would read as paragraphs and setext headings.
+    for (let index = 0; index < lines.length; index += 1) {
+      if (!mdcComponentLine.test(lines[index] ?? '') && !/^[ \t]*:{2,}[ \t]*$/.test(lines[index] ?? ''))
+        continue;
+      lines[index] = '';
+      if (!/^[ \t]*---[ \t]*$/.test(lines[index + 1] ?? '')) continue;
+      let end = index + 2;
+      while (end < lines.length && !/^[ \t]*---[ \t]*$/.test(lines[end] ?? '')) end += 1;
+      if (end >= lines.length) continue;
+      for (let blank = index + 1; blank <= end; blank += 1) lines[blank] = '';
+      index = end;
+    }
+    const tokens = markdownParser.parse(lines.join('\n'), {});
+    const anchors = new Set<string>();
+    const slugger = new GithubSlugger();
+    let complete = true;
+    const readHtml = (html: string) => {
+      const uncommented = html.includes('<!--') ? blankDelimited(html, '<!--', '-->') : html;
+      for (const match of uncommented.matchAll(attributeAnchor))
+        anchors.add(match[1] ?? match[2] ?? match[3] ?? '');
+      // An HTML heading takes a slug from the same slugger, in an order this reader does not follow.
+      if (/<h[1-6][\s>]/i.test(uncommented)) complete = false;
+    };
+    for (const [index, token] of tokens.entries()) {
+      if (token.type === 'html_block') readHtml(token.content);
+      if (token.type !== 'inline') continue;
+      for (const child of token.children ?? []) if (child.type === 'html_inline') readHtml(child.content);
+      if (tokens[index - 1]?.type !== 'heading_open') continue;
+      const id = mdcHeadingText(token.children ?? []);
+      anchors.add(slugger.slug(id).replace(/-+/g, '-').replace(/^-|-$/g, '').replace(/^(\d)/, '_$1'));
+    }
+    return { anchors, complete };
+  });
+}
+
+/** A heading's text as MDC renders it, without MDC's attributes and label-less inline components. */
+function mdcHeadingText(children: readonly Token[]): string {
+  let text = '';
+  let afterElement = false;
+  for (const child of children) {
+    if (child.type === 'text') {
+      const content = afterElement ? child.content.replace(/^\{[^}]*\}/, '') : child.content;
+      text += content
+        .replace(/\[([^\]]*)\]\{[^}]*\}/g, '$1')
+        .replace(
+          /(^|\s):[A-Za-z][\w-]*(?:\[([^\]]*)\])?(?:\{[^}]*\})?/g,
+          (_match, space: string, label?: string) => `${space}${label ?? ''}`,
+        );
+    } else if (child.type === 'code_inline') text += child.content;
+    else if (child.type === 'image') text += plainText(child.children ?? []);
+    else if (child.type === 'softbreak' || child.type === 'hardbreak') text += ' ';
+    afterElement = child.type === 'code_inline' || child.type === 'link_close';
+  }
+  return text;
 }
 
 /**

@@ -48,6 +48,7 @@ export type MarkdownDialect =
   | 'retype'
   | 'writerside'
   | 'writerside-topic'
+  | 'mdc'
   | 'myst-notebook'
   | 'quarto-notebook';
 
@@ -149,6 +150,7 @@ export function readPageFacts(text: string, dialect: MarkdownDialect): PageFacts
   if (dialect === 'docfx') readDocfxExtensions(body, codeLines, links);
   if (dialect === 'retype') readRetypeExtensions(body, codeLines, links);
   if (dialect === 'writerside') readWritersideExtensions(body, codeLines, links);
+  if (dialect === 'mdc') readMdcExtensions(text, body, codeLines, links);
   if (dialect === 'jekyll') for (const link of links) link.url = showLiquidUrl(link.url);
   if (dialect === 'hugo') for (const link of links) link.url = showHugoUrl(link.url);
   links.sort((left, right) => left.line - right.line);
@@ -628,6 +630,86 @@ function readWritersideExtensions(body: string, codeLines: ReadonlySet<number>, 
     kept += 1;
   }
   links.length = kept;
+}
+
+// MDC (Nuxt Content's Markdown, https://content.nuxt.com/docs/files/markdown): a component's props,
+// in braces (`::tip{to="/guide"}`, `:u-button{to=/x}`) or in a YAML block right after a block
+// component's line, and a page's `links` in its front matter (Docus, Nuxt UI) are links Nuxt
+// renders (`to`, `href`; Docus 1's hero `cta` and `secondary`: a label, then the link).
+export const mdcComponentLine = /^[ \t]*:{2,}[A-Za-z][\w-]*(?:\{[^}\n]{0,2000}\})?[ \t]*$/;
+const mdcPropsPattern = /(?:^|[\s>(]):{1,}[A-Za-z][\w-]*(?:\[[^\]\n]{0,500}\])?\{([^}\n]{0,2000})\}/g;
+const mdcLinkProp = /(?:^|\s)(to|href)=(?:"([^"]*)"|'([^']*)'|([^\s"'}]+))/g;
+const mdcLinkKeys = new Set(['to', 'href']);
+const mdcPairKeys = new Set(['cta', 'secondary']);
+
+/** The links of MDC components' props and of the front matter's `links`, outside code. */
+function readMdcExtensions(
+  text: string,
+  body: string,
+  codeLines: ReadonlySet<number>,
+  links: PageLink[],
+): void {
+  const lines = body.split('\n');
+  const add = (url: string, line: number) => links.push({ url, line, kind: 'html', attribute: true });
+  // The front matter's lines: `links: [{ to }]` and `navigation.redirect`, by where each value is written.
+  const frontMatter = frontMatterPattern.exec(text);
+  if (frontMatter !== null) readMdcProps(frontMatter[1] ?? '', 2, add, true);
+  if (!body.includes(':')) return;
+  for (let index = 0; index < lines.length; index += 1) {
+    const line = lines[index] ?? '';
+    if (codeLines.has(index) || line.length > 4_000 || !line.includes(':')) continue;
+    const outsideCode = line.includes('`') ? line.replace(/(`+)[^`]*?\1/g, '') : line;
+    // Quoted `href`s are read with HTML attributes already.
+    for (const props of outsideCode.matchAll(mdcPropsPattern))
+      for (const prop of (props[1] ?? '').matchAll(mdcLinkProp))
+        if (prop[1] === 'to' || prop[4] !== undefined) add(prop[2] ?? prop[3] ?? prop[4] ?? '', index + 1);
+    // A block component's YAML props: `---` lines right after its own line.
+    if (!mdcComponentLine.test(line) || !/^[ \t]*---[ \t]*$/.test(lines[index + 1] ?? '')) continue;
+    let end = index + 2;
+    while (end < lines.length && end < index + 500 && !/^[ \t]*---[ \t]*$/.test(lines[end] ?? '')) end += 1;
+    if (end >= lines.length || end >= index + 500) continue;
+    readMdcProps(lines.slice(index + 2, end).join('\n'), index + 3, add, false);
+    index = end;
+  }
+}
+
+/** Links in YAML props (or front matter): `to`/`href` values anywhere, `cta`/`secondary` pairs' second item. */
+function readMdcProps(
+  yaml: string,
+  firstLine: number,
+  add: (url: string, line: number) => void,
+  frontMatter: boolean,
+): void {
+  if (!/\b(to|href|cta|secondary|redirect)\s*:/.test(yaml)) return;
+  const value = parseFrontMatter(yaml);
+  if (value === null) return;
+  const yamlLines = yaml.split('\n');
+  let from = 0;
+  const lineOf = (url: string) => {
+    const found = yamlLines.findIndex((line, index) => index >= from && line.includes(url));
+    if (found >= 0) from = found;
+    return firstLine + Math.max(found, 0);
+  };
+  const visit = (node: unknown, key: string | null, depth: number) => {
+    if (depth > 8) return;
+    if (typeof node === 'string') {
+      if (key !== null && mdcLinkKeys.has(key)) add(node, lineOf(node));
+      return;
+    }
+    if (Array.isArray(node)) {
+      if (key !== null && mdcPairKeys.has(key) && typeof node[1] === 'string') add(node[1], lineOf(node[1]));
+      else for (const item of node.slice(0, 200)) visit(item, null, depth + 1);
+      return;
+    }
+    if (typeof node !== 'object' || node === null) return;
+    for (const [name, child] of Object.entries(node).slice(0, 200)) {
+      // The front matter's own keys: only `links` (Docus, Nuxt UI) and `navigation.redirect` render links.
+      if (frontMatter && depth === 0 && name === 'navigation.redirect') visit(child, 'to', depth + 1);
+      if (frontMatter && depth === 0 && name !== 'links' && name !== 'navigation') continue;
+      visit(child, frontMatter && depth === 1 && name === 'redirect' ? 'to' : name, depth + 1);
+    }
+  };
+  visit(value, null, 0);
 }
 
 /** The files GitBook's block tags name, outside code: pages, uploaded files and reusable content. */

@@ -30,6 +30,7 @@ export type DocsFramework =
   | 'vocs'
   | 'retype'
   | 'writerside'
+  | 'nuxt-content'
   | 'markdown';
 
 /** The repository's files as a model reads them (a worktree, a commit, or either with changes on top). */

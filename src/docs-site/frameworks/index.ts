@@ -13,6 +13,7 @@ import { buildMintlifySite } from './mintlify.ts';
 import { buildMkDocsSite, buildZensicalSite } from './mkdocs.ts';
 import { buildMystSite } from './myst.ts';
 import { buildNextraSite } from './nextra.ts';
+import { buildNuxtContentSite } from './nuxt-content.ts';
 import { buildQuartoSite } from './quarto.ts';
 import { buildRetypeSite } from './retype.ts';
 import { buildRspressSite } from './rspress.ts';
@@ -48,5 +49,6 @@ export const siteModelBuilders: Readonly<Record<DocsFramework, SiteModelBuilder>
   vocs: buildVocsSite,
   retype: buildRetypeSite,
   writerside: buildWritersideSite,
+  'nuxt-content': buildNuxtContentSite,
   markdown: buildMarkdownSite,
 };
