@@ -1,6 +1,12 @@
 import GithubSlugger from 'github-slugger';
 import createMarkdownIt, { type MarkdownIt, type Token } from 'markdown-it';
-import { blankDelimited, blankMdxComments, frontMatterPattern, mdcComponentLine } from './page-facts.ts';
+import {
+  blankDelimited,
+  blankMdxComments,
+  frontMatterPattern,
+  mdcComponentLine,
+  unindentMdcComponents,
+} from './page-facts.ts';
 import { readXmlElements } from './xml-elements.ts';
 
 /** The anchors of one page, and whether they are all known. */
@@ -135,29 +141,47 @@ function readAnchors(text: string, rules: AnchorRules): PageAnchors {
  * The anchors Nuxt Content gives a page (@nuxtjs/mdc src/runtime/parser/compiler.ts): every heading,
  * h1 to h6, its written `id` or github-slugger's slug of its text (one slugger per page: repeats
  * `-1`, `-2`), then runs of `-` made one, `-` trimmed from both ends and a leading digit prefixed
- * with `_` (`## 2. Setup` is `_2-setup`); and the `id` of every element written in HTML. MDC's own
- * syntax is no text: a block component's lines and YAML props, the attributes after inline code,
- * a link or a span (`` `x`{lang="ts"} ``, `[word]{.class}`), an inline component without a label.
+ * with `_` (`## 2. Setup` is `_2-setup`); the `id` of every element written in HTML, and of every
+ * MDC element given one (`[word]{#id}`, `::card{#id}`); footnotes' ids. MDC's own syntax is no
+ * text: a block component's lines and YAML props, the attributes after inline code, a link,
+ * emphasis or a span (`` `x`{lang="ts"} ``, `[word]{.class}`), an inline component (but its
+ * label), `{{ bindings }}`, images. A component's content is read without its indentation.
  */
 export function readMdcAnchors(text: string): PageAnchors {
   if (text.length > maximumCharacters) return { anchors: new Set(), complete: false };
   return cachedAnchors('mdc', text, () => {
     const frontMatter = frontMatterPattern.exec(text)?.[0] ?? '';
-    const lines = text.slice(frontMatter.length).split('\n');
-    // Component lines and their YAML props would read as paragraphs and setext headings.
+    const lines = unindentMdcComponents(text.slice(frontMatter.length)).split('\n');
+    const anchors = new Set<string>();
+    // Component lines and their YAML props would read as paragraphs and setext headings; code is kept.
+    let fence: string | null = null;
     for (let index = 0; index < lines.length; index += 1) {
-      if (!mdcComponentLine.test(lines[index] ?? '') && !/^[ \t]*:{2,}[ \t]*$/.test(lines[index] ?? ''))
+      const line = lines[index] ?? '';
+      const fenceMark = /^[ \t]{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+      if (fence !== null) {
+        if (fenceMark !== undefined && fenceMark[0] === fence[0] && fenceMark.length >= fence.length)
+          fence = null;
         continue;
+      }
+      if (fenceMark !== undefined) {
+        fence = fenceMark;
+        continue;
+      }
+      for (const match of line.matchAll(/\{([^{}\n]{0,500})\}/g))
+        for (const id of (match[1] ?? '').matchAll(/(?:^|\s)#([\w-]+)|(?:^|\s)id=["']?([^\s"'}]+)/g))
+          anchors.add(id[1] ?? id[2] ?? '');
+      if (!mdcComponentLine.test(line) && !/^[ \t]*:{2,}[ \t]*$/.test(line)) continue;
       lines[index] = '';
-      if (!/^[ \t]*---[ \t]*$/.test(lines[index + 1] ?? '')) continue;
+      const props = /^---[ \t]*$/;
+      if (!props.test(lines[index + 1] ?? '')) continue;
       let end = index + 2;
-      while (end < lines.length && !/^[ \t]*---[ \t]*$/.test(lines[end] ?? '')) end += 1;
+      while (end < lines.length && !props.test(lines[end] ?? '')) end += 1;
       if (end >= lines.length) continue;
       for (let blank = index + 1; blank <= end; blank += 1) lines[blank] = '';
       index = end;
     }
-    const tokens = markdownParser.parse(lines.join('\n'), {});
-    const anchors = new Set<string>();
+    const body = lines.join('\n');
+    const tokens = markdownParser.parse(body, {});
     const slugger = new GithubSlugger();
     let complete = true;
     const readHtml = (html: string) => {
@@ -172,14 +196,27 @@ export function readMdcAnchors(text: string): PageAnchors {
       if (token.type !== 'inline') continue;
       for (const child of token.children ?? []) if (child.type === 'html_inline') readHtml(child.content);
       if (tokens[index - 1]?.type !== 'heading_open') continue;
-      const id = mdcHeadingText(token.children ?? []);
-      anchors.add(slugger.slug(id).replace(/-+/g, '-').replace(/^-|-$/g, '').replace(/^(\d)/, '_$1'));
+      anchors.add(
+        slugger
+          .slug(mdcHeadingText(token.children ?? []))
+          .replace(/-+/g, '-')
+          .replace(/^-|-$/g, '')
+          .replace(/^(\d)/, '_$1'),
+      );
+    }
+    // GFM footnotes: `footnote-label`, `user-content-fn-1`, `user-content-fnref-1`.
+    if (/\[\^[^\]\s]+\]/.test(body)) {
+      anchors.add('footnote-label');
+      return { anchors, complete, knownPrefixes: ['user-content-fn'] };
     }
     return { anchors, complete };
   });
 }
 
-/** A heading's text as MDC renders it, without MDC's attributes and label-less inline components. */
+/** Elements after which MDC reads `{...}` as attributes. */
+const mdcAttributed = new Set(['code_inline', 'link_close', 'strong_close', 'em_close', 's_close']);
+
+/** A heading's text as MDC renders it, without MDC's attributes, bindings and label-less inline components. */
 function mdcHeadingText(children: readonly Token[]): string {
   let text = '';
   let afterElement = false;
@@ -187,15 +224,15 @@ function mdcHeadingText(children: readonly Token[]): string {
     if (child.type === 'text') {
       const content = afterElement ? child.content.replace(/^\{[^}]*\}/, '') : child.content;
       text += content
-        .replace(/\[([^\]]*)\]\{[^}]*\}/g, '$1')
+        .replace(/\{\{[^}]*\}\}/g, '')
         .replace(
-          /(^|\s):[A-Za-z][\w-]*(?:\[([^\]]*)\])?(?:\{[^}]*\})?/g,
-          (_match, space: string, label?: string) => `${space}${label ?? ''}`,
-        );
+          /(^|[\s([_*]):[A-Za-z][\w-]*(?![\w:-])(?:\[([^\]]*)\])?(?:\{[^}]*\})?/g,
+          (_match, before: string, label?: string) => `${before}${label ?? ''}`,
+        )
+        .replace(/\[([^\]]*)\]\{[^}]*\}/g, '$1');
     } else if (child.type === 'code_inline') text += child.content;
-    else if (child.type === 'image') text += plainText(child.children ?? []);
     else if (child.type === 'softbreak' || child.type === 'hardbreak') text += ' ';
-    afterElement = child.type === 'code_inline' || child.type === 'link_close';
+    afterElement = mdcAttributed.has(child.type);
   }
   return text;
 }

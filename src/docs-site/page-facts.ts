@@ -119,7 +119,13 @@ export function readPageFacts(text: string, dialect: MarkdownDialect): PageFacts
     parsers.set(dialect, parser);
   }
   const expanded =
-    dialect === 'jekyll' ? expandLiquidLinks(body) : dialect === 'hugo' ? expandHugoShortcodes(body) : body;
+    dialect === 'jekyll'
+      ? expandLiquidLinks(body)
+      : dialect === 'hugo'
+        ? expandHugoShortcodes(body)
+        : dialect === 'mdc'
+          ? unindentMdcComponents(body)
+          : body;
   // An MDX comment (`{/* [old](/page) */}`) renders nothing: no link in it is one.
   const prepared = hideFootnoteLabels(
     dialect === 'mdx'
@@ -150,7 +156,7 @@ export function readPageFacts(text: string, dialect: MarkdownDialect): PageFacts
   if (dialect === 'docfx') readDocfxExtensions(body, codeLines, links);
   if (dialect === 'retype') readRetypeExtensions(body, codeLines, links);
   if (dialect === 'writerside') readWritersideExtensions(body, codeLines, links);
-  if (dialect === 'mdc') readMdcExtensions(text, body, codeLines, links);
+  if (dialect === 'mdc') readMdcExtensions(text, expanded, codeLines, links);
   if (dialect === 'jekyll') for (const link of links) link.url = showLiquidUrl(link.url);
   if (dialect === 'hugo') for (const link of links) link.url = showHugoUrl(link.url);
   links.sort((left, right) => left.line - right.line);
@@ -634,39 +640,86 @@ function readWritersideExtensions(body: string, codeLines: ReadonlySet<number>, 
 
 // MDC (Nuxt Content's Markdown, https://content.nuxt.com/docs/files/markdown): a component's props,
 // in braces (`::tip{to="/guide"}`, `:u-button{to=/x}`) or in a YAML block right after a block
-// component's line, and a page's `links` in its front matter (Docus, Nuxt UI) are links Nuxt
-// renders (`to`, `href`; Docus 1's hero `cta` and `secondary`: a label, then the link).
+// component's line, a `to` on an HTML tag (`<NuxtLink to="/x">`), and a page's `links` in its front
+// matter (Docus, Nuxt UI) are links Nuxt renders (`to`, `href`; Docus 1's hero `cta` and
+// `secondary`: a label, then the link).
 export const mdcComponentLine = /^[ \t]*:{2,}[A-Za-z][\w-]*(?:\{[^}\n]{0,2000}\})?[ \t]*$/;
-const mdcPropsPattern = /(?:^|[\s>(]):{1,}[A-Za-z][\w-]*(?:\[[^\]\n]{0,500}\])?\{([^}\n]{0,2000})\}/g;
+const mdcPropsPattern = /(?:^|[\s>(*[_]):{1,}[A-Za-z][\w-]*(?:\[[^\]\n]{0,500}\])?\{([^}\n]{0,2000})\}/g;
 const mdcLinkProp = /(?:^|\s)(to|href)=(?:"([^"]*)"|'([^']*)'|([^\s"'}]+))/g;
+const mdcTagTo = /<[A-Za-z][\w.-]*\b[^<>\n]{0,1000}?\sto[ \t]*=[ \t]*(?:"([^"\n]*)"|'([^'\n]*)')/g;
 const mdcLinkKeys = new Set(['to', 'href']);
 const mdcPairKeys = new Set(['cta', 'secondary']);
 
-/** The links of MDC components' props and of the front matter's `links`, outside code. */
+/**
+ * A block component's content as MDC reads it: without the indentation of the component's own
+ * line (remark-mdc strips it, so `    #### Step` inside an indented `::::steps` is a heading, not
+ * code). Lines keep their numbers; fenced code is left as it is.
+ */
+export function unindentMdcComponents(text: string): string {
+  if (!/^[ \t]+:{2,}[A-Za-z]/m.test(text)) return text;
+  const lines = text.split('\n');
+  const open: Array<{ colons: number; indent: number }> = [];
+  let fence: string | null = null;
+  for (const [index, line] of lines.entries()) {
+    const indent = open.at(-1)?.indent ?? 0;
+    const stripped = indent === 0 ? line : line.replace(new RegExp(`^[ \\t]{0,${indent}}`), '');
+    lines[index] = stripped;
+    const fenceMark = /^[ \t]{0,3}(`{3,}|~{3,})/.exec(stripped)?.[1];
+    if (fence !== null) {
+      if (fenceMark !== undefined && fenceMark[0] === fence[0] && fenceMark.length >= fence.length)
+        fence = null;
+      continue;
+    }
+    if (fenceMark !== undefined) {
+      fence = fenceMark;
+      continue;
+    }
+    const opening = /^([ \t]*)(:{2,})[A-Za-z]/.exec(line);
+    if (opening !== null) {
+      if (open.length < 64)
+        open.push({ colons: (opening[2] ?? '').length, indent: (opening[1] ?? '').length });
+      continue;
+    }
+    const closing = /^[ \t]*(:{2,})[ \t]*$/.exec(line);
+    if (closing !== null) {
+      const at = open.findLastIndex((item) => item.colons === (closing[1] ?? '').length);
+      if (at >= 0) open.length = at;
+    }
+  }
+  return lines.join('\n');
+}
+
+/** The links of MDC components' props, HTML tags' `to` and the front matter's `links`, outside code and comments. */
 function readMdcExtensions(
   text: string,
   body: string,
   codeLines: ReadonlySet<number>,
   links: PageLink[],
 ): void {
-  const lines = body.split('\n');
   const add = (url: string, line: number) => links.push({ url, line, kind: 'html', attribute: true });
   // The front matter's lines: `links: [{ to }]` and `navigation.redirect`, by where each value is written.
   const frontMatter = frontMatterPattern.exec(text);
   if (frontMatter !== null) readMdcProps(frontMatter[1] ?? '', 2, add, true);
-  if (!body.includes(':')) return;
+  if (!body.includes(':') && !body.includes(' to')) return;
+  const lines = (body.includes('<!--') ? blankDelimited(body, '<!--', '-->') : body).split('\n');
   for (let index = 0; index < lines.length; index += 1) {
     const line = lines[index] ?? '';
-    if (codeLines.has(index) || line.length > 4_000 || !line.includes(':')) continue;
+    if (codeLines.has(index) || line.length > 4_000) continue;
     const outsideCode = line.includes('`') ? line.replace(/(`+)[^`]*?\1/g, '') : line;
+    if (outsideCode.includes('to'))
+      for (const tag of outsideCode.matchAll(mdcTagTo)) add(tag[1] ?? tag[2] ?? '', index + 1);
+    if (!line.includes(':')) continue;
     // Quoted `href`s are read with HTML attributes already.
     for (const props of outsideCode.matchAll(mdcPropsPattern))
       for (const prop of (props[1] ?? '').matchAll(mdcLinkProp))
         if (prop[1] === 'to' || prop[4] !== undefined) add(prop[2] ?? prop[3] ?? prop[4] ?? '', index + 1);
-    // A block component's YAML props: `---` lines right after its own line.
-    if (!mdcComponentLine.test(line) || !/^[ \t]*---[ \t]*$/.test(lines[index + 1] ?? '')) continue;
+    // A block component's YAML props: `---` lines right after its own line, not indented within
+    // its content (as `unindentMdcComponents` leaves it).
+    if (!mdcComponentLine.test(line)) continue;
+    const fence = /^---[ \t]*$/;
+    if (!fence.test(lines[index + 1] ?? '')) continue;
     let end = index + 2;
-    while (end < lines.length && end < index + 500 && !/^[ \t]*---[ \t]*$/.test(lines[end] ?? '')) end += 1;
+    while (end < lines.length && end < index + 500 && !fence.test(lines[end] ?? '')) end += 1;
     if (end >= lines.length || end >= index + 500) continue;
     readMdcProps(lines.slice(index + 2, end).join('\n'), index + 3, add, false);
     index = end;

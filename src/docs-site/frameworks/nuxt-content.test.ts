@@ -154,6 +154,35 @@ describe('Nuxt Content sites', () => {
     assert.equal(app.model.framework, 'markdown');
   });
 
+  // Cases where a first reading disagreed with @nuxtjs/mdc 0.23's parser on real pages (Docus's and
+  // nuxt/content's own docs, nuxt-modules/i18n's landing page) or on probes.
+  it('reads a component’s content without its indentation, and MDC’s ids and inline syntax as @nuxtjs/mdc does', () => {
+    const anchors = readMdcAnchors(
+      '::tabs\n  :::tabs-item{label="Preview"}\n    ::::steps{level="4"}\n    #### Start a fresh new project\n    ::::\n  :::\n::\n\n### Studio :badge[Soon]{color="neutral"}\n\n## **Bold**{.x} word\n\n## ![logo](/logo.png) Title\n\n## Usage (:to prop)\n\n## Usage :to-prop: now\n\n## Hello {{ $doc.name }}\n\nHello [World]{#custom-id .x} !\n\n```md\n::card\n---\ntitle: x\n```\n\n## After a fence\n\nA note[^1].\n\n[^1]: The note.\n\n    ## Indented at the top is code\n',
+    );
+    assert.deepEqual([...anchors.anchors].sort(), [
+      'after-a-fence',
+      'bold-word',
+      'custom-id',
+      'footnote-label',
+      'hello',
+      'start-a-fresh-new-project',
+      'studio-soon',
+      'title',
+      'usage-prop',
+      'usage-to-prop-now',
+    ]);
+    assert.deepEqual(anchors.knownPrefixes, ['user-content-fn']);
+    const facts = readPageFacts(
+      '::u-page-grid\n    ::u-page-card\n    ---\n    to: /docs/guide\n    ---\n    ::\n::\n\n<NuxtLink to="/html-to">x</NuxtLink>\n*:u-button{to="/after-star"}*\n<!-- :u-button{to="/commented"} -->\n\n::card\n  ---\n  to: /deeper-is-no-props\n  ---\n::\n',
+      'mdc',
+    );
+    assert.deepEqual(
+      facts.links.map((link) => `${link.line} ${link.url}`),
+      ['4 /docs/guide', '9 /html-to', '10 /after-star'],
+    );
+  });
+
   it('reads MDC: component props, YAML props and front-matter links; anchors as @nuxtjs/mdc makes them', () => {
     const facts = readPageFacts(
       '---\nlinks:\n  - label: Source\n    to: /source\nnavigation.redirect: /guide\n---\n# Title\n\n::tip{to="/a" icon="x"}\nText with :u-button{to=/b label="B"} and `:x{to="/code"}`.\n::\n\n::block-hero\n---\ncta:\n  - Get started\n  - /start\nsecondary:\n  - GitHub\n  - https://github.com/x\n---\n::\n\n```md\n::tip{to="/in-code"}\n```\n',

@@ -126,10 +126,9 @@ export const buildNuxtContentSite: SiteModelBuilder = async (source, siteRoot) =
   const addPage = async (path: string, stem: string) => {
     const frontMatter = /\.md$/i.test(path) ? await frontMatterOf(path) : null;
     const written = version === 3 ? frontMatter?.path : frontMatter?._path;
-    const route =
-      typeof written === 'string' && written.startsWith('/')
-        ? written.replace(/(?<=.)\/+$/, '')
-        : generatePath(stem);
+    // Nuxt Content takes a front matter's path as written: one without a leading `/`, or with a
+    // trailing one, is a route the router never asks for.
+    const route = typeof written === 'string' ? written : generatePath(stem);
     if (!/\.md$/i.test(path)) {
       dataRoutes.add(route);
       return;
