@@ -27,6 +27,7 @@ const frameworkNames: Record<DocsFramework, string> = {
   retype: 'Retype',
   writerside: 'Writerside',
   'nuxt-content': 'Nuxt Content (Docus)',
+  dumi: 'dumi',
   markdown: 'plain Markdown',
 };
 

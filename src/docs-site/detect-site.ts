@@ -209,6 +209,16 @@ const signatures: Signature[] = [
     siteRoot: folderOfFile,
     confirm: (text) => /\bdefine(ContentConfig|Collection)\b/.test(text),
   },
+  // dumi (https://d.umijs.org/config): dumi 2 reads `.dumirc.ts` only; dumi 1 umi 3's files, in
+  // `site` or `doc` mode or importing dumi's `defineConfig`.
+  { framework: 'dumi', pattern: /(^|\/)\.dumirc\.(ts|js)$/, siteRoot: folderOfFile },
+  {
+    framework: 'dumi',
+    pattern: /(^|\/)(\.umirc|config\/config)\.(ts|js)$/,
+    siteRoot: (file) =>
+      /(^|\/)config\/config\.(ts|js)$/.test(file) ? folderOfFile(folderOfFile(file)) : folderOfFile(file),
+    confirm: (text) => /\bmode\s*:\s*['"](site|doc)['"]|from\s+['"]dumi['"]/.test(text),
+  },
   // Jekyll (GitHub Pages): many repositories carry a `_config.yml` for a theme beside another site.
   {
     framework: 'jekyll',

@@ -31,6 +31,7 @@ export type DocsFramework =
   | 'retype'
   | 'writerside'
   | 'nuxt-content'
+  | 'dumi'
   | 'markdown';
 
 /** The repository's files as a model reads them (a worktree, a commit, or either with changes on top). */

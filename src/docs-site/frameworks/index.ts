@@ -3,6 +3,7 @@ import { buildAntoraSite } from './antora.ts';
 import { buildDocfxSite } from './docfx.ts';
 import { buildDocsifySite } from './docsify.ts';
 import { buildDocusaurusSite } from './docusaurus.ts';
+import { buildDumiSite } from './dumi.ts';
 import { buildFumadocsSite } from './fumadocs.ts';
 import { buildGitBookSite } from './gitbook.ts';
 import { buildHugoSite } from './hugo.ts';
@@ -50,5 +51,6 @@ export const siteModelBuilders: Readonly<Record<DocsFramework, SiteModelBuilder>
   retype: buildRetypeSite,
   writerside: buildWritersideSite,
   'nuxt-content': buildNuxtContentSite,
+  dumi: buildDumiSite,
   markdown: buildMarkdownSite,
 };

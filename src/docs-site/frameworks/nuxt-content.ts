@@ -21,13 +21,12 @@ import type {
   RepositoryFiles,
   SiteModel,
   SiteModelBuilder,
-  SiteProblem,
 } from '../site-model.ts';
 import { createCheckoutCoverage } from './checkout-coverage.ts';
 import { compileDocfxGlobs } from './docfx-config.ts';
 import { generatePath, normaliseLink } from './nuxt-content-paths.ts';
 import { isAssetPath } from './starlight-routes.ts';
-import { readConfigModule } from './vitepress-config.ts';
+import { configurationOf, readConfigModule } from './vitepress-config.ts';
 
 const configNames = ['nuxt.config.ts', 'nuxt.config.js', 'nuxt.config.mjs', 'nuxt.config.mts'];
 const contentConfigNames = [
@@ -80,11 +79,7 @@ export const buildNuxtContentSite: SiteModelBuilder = async (source, siteRoot) =
   const inRoot = (path: string) => (siteRoot === '' ? path : `${siteRoot}/${path}`);
   const configFile = configNames.map(inRoot).find((path) => files.has(path)) ?? inRoot('nuxt.config.ts');
   const main = files.has(configFile) ? await readConfigModule(files, configFile) : null;
-  const config = main?.value ?? {};
-  const unsupported: string[] = [];
-  const problems: SiteProblem[] = [...(main?.problems ?? [])];
-  if (main !== null && main.value === null)
-    unsupported.push(`${configFile}: the configuration is computed by code; its settings are not read`);
+  const { config, unsupported, problems } = configurationOf(main, configFile);
   const configKnown = main?.value !== null && !hasUnknownSpread(config);
 
   const layers = (Array.isArray(config.extends) ? config.extends : [config.extends ?? config.theme]).flatMap(

@@ -16,18 +16,12 @@ import {
   splitUrl,
 } from '../link-urls.ts';
 import { majorOf, nearestDependencies } from '../package-dependencies.ts';
-import {
-  type LinkTarget,
-  navigationTarget,
-  type SiteModel,
-  type SiteModelBuilder,
-  type SiteProblem,
-} from '../site-model.ts';
+import { type LinkTarget, navigationTarget, type SiteModel, type SiteModelBuilder } from '../site-model.ts';
 import { createCheckoutCoverage } from './checkout-coverage.ts';
 import { filePathValue } from './docusaurus-config.ts';
 import { type RspressLayout, readRspressMeta } from './rspress-meta.ts';
 import { addPublicFiles, RouteTable, resolveFileReference } from './starlight-routes.ts';
-import { readConfigModule } from './vitepress-config.ts';
+import { configurationOf, readConfigModule } from './vitepress-config.ts';
 import { readVitePressNavigation, type VitePressNavigation } from './vitepress-navigation.ts';
 
 const configExtensions = ['.ts', '.js', '.mjs', '.mts', '.cjs', '.cts'];
@@ -59,11 +53,7 @@ export const buildRspressSite: SiteModelBuilder = async (source, siteRoot) => {
   // Rstack passes the configuration to `define.doc(...)` instead of exporting it.
   const given = main.modules?.config.named.get('define.doc');
   if (main.value === null && isPlainRecord(given)) main.value = given;
-  const config = main.value ?? {};
-  const unsupported: string[] = [];
-  const problems: SiteProblem[] = [...main.problems];
-  if (main.value === null)
-    unsupported.push(`${configFile}: the configuration is computed by code; its settings are not read`);
+  const { config, unsupported, problems } = configurationOf(main, configFile);
   const major = await rspressMajor(files, siteRoot, configFile);
 
   const rootValue = config.root === undefined ? 'docs' : filePathValue(config.root, siteRoot);

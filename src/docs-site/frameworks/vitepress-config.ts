@@ -33,6 +33,20 @@ export async function readConfigModule(files: RepositoryFiles, file: string): Pr
 }
 
 /**
+ * A configuration as a model uses it: its value (empty when code computes it), its syntax
+ * problems, and, when code computes it, a note that its settings are not read.
+ */
+export function configurationOf(
+  main: ReadModule | null,
+  configFile: string,
+): { config: Record<string, unknown>; unsupported: string[]; problems: SiteProblem[] } {
+  const unsupported: string[] = [];
+  if (main !== null && main.value === null)
+    unsupported.push(`${configFile}: the configuration is computed by code; its settings are not read`);
+  return { config: main?.value ?? {}, unsupported, problems: [...(main?.problems ?? [])] };
+}
+
+/**
  * VitePress `rewrites` (https://vitepress.dev/guide/routing#route-rewrites): source patterns with
  * `:param` (one segment) and `:param*` (any rest) mapped to destinations. Null for a pattern this
  * reader does not follow (regular-expression groups), so routes are not guessed.

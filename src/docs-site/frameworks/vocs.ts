@@ -19,12 +19,11 @@ import {
   type RepositoryFiles,
   type SiteModel,
   type SiteModelBuilder,
-  type SiteProblem,
 } from '../site-model.ts';
 import { createCheckoutCoverage } from './checkout-coverage.ts';
 import { filePathValue } from './docusaurus-config.ts';
 import { resolveFileReference } from './starlight-routes.ts';
-import { readConfigModule } from './vitepress-config.ts';
+import { configurationOf, readConfigModule } from './vitepress-config.ts';
 import { readVitePressNavigation, type VitePressNavigation } from './vitepress-navigation.ts';
 
 const configNames = [
@@ -58,11 +57,7 @@ export const buildVocsSite: SiteModelBuilder = async (source, siteRoot) => {
   const inRoot = (path: string) => (siteRoot === '' ? path : `${siteRoot}/${path}`);
   const configFile = configNames.map(inRoot).find((path) => files.has(path)) ?? inRoot('vocs.config.ts');
   const main = await readConfigModule(files, configFile);
-  const config = main.value ?? {};
-  const unsupported: string[] = [];
-  const problems: SiteProblem[] = [...main.problems];
-  if (main.value === null)
-    unsupported.push(`${configFile}: the configuration is computed by code; its settings are not read`);
+  const { config, unsupported, problems } = configurationOf(main, configFile);
   const major = await vocsMajor(files, siteRoot);
 
   // Vocs 1: `rootDir` (default `docs`) holds `pages/` and `public/`; Vocs 2: `rootDir` (the

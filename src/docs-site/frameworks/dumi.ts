@@ -1,0 +1,449 @@
+import { posix } from 'node:path';
+import { readHeadingAnchors } from '../heading-anchors.ts';
+import { CallValue, hasUnknownSpread, isPlainRecord, UnknownValue } from '../javascript-config.ts';
+import { ModuleLines } from '../javascript-modules.ts';
+import { folderOf, isExternalUrl, isWithin, joinInside, relativeTo, splitUrl } from '../link-urls.ts';
+import {
+  type LinkTarget,
+  type NavigationEntry,
+  navigationTarget,
+  type RepositoryFiles,
+  type SiteModel,
+  type SiteModelBuilder,
+} from '../site-model.ts';
+import { createCheckoutCoverage } from './checkout-coverage.ts';
+import { createRoutePath, type DumiLocale, localizedAbsPath, plural } from './dumi-routes.ts';
+import { configurationOf, readConfigModule } from './vitepress-config.ts';
+
+const version2Configs = ['.dumirc.ts', '.dumirc.js'];
+const version1Configs = ['.umirc.ts', '.umirc.js', 'config/config.ts', 'config/config.js'];
+/** What dumi's resolver tries for a demo's or an embed's file (rehypeDemo, remarkEmbed). */
+const resolvedExtensions = ['.tsx', '.ts', '.jsx', '.js', '.md'];
+const pageExtensions = /\.(tsx|ts|js|jsx|md|mdx|vue)$/;
+const maximumNavigationEntries = 5_000;
+
+/**
+ * dumi sites (https://d.umijs.org), read as dumi 2 builds them (umijs/dumi v2.4.49
+ * src/features/routes.ts on umi 4): pages are every `.md` file of `resolve.docDirs` (`docs/` by
+ * default; no name starting with `.` or `_`), the `X.md`, `X/index*.md` and `X/README*.md` files of
+ * `resolve.atomDirs` (`src/`, at `/components/x`), and `.dumi/pages/`; each at umi's conventional
+ * path (every `.` a `/`, a last `index` or `README` dropped), localised (`x.en-US.md` under the
+ * locale's base, or with its suffix) and kebab-cased (`HelloWorld` is `hello-world`). The router
+ * finds routes without case, a trailing slash aside. A Markdown or HTML link to a `.md` file becomes
+ * that file's route, or stays as written (and leads nowhere) when no route has it; another relative
+ * link resolves from the page's URL. A demo's (`<code src>`), an embed's (`<embed src>`) or an
+ * image's file that is missing stops the build. `themeConfig.nav` and `themeConfig.sidebar` name
+ * routes. dumi 1 (`.umirc.ts`, `config/config.ts`) moves pages by their front matter; only its files
+ * are checked.
+ */
+export const buildDumiSite: SiteModelBuilder = async (source, siteRoot) => {
+  const { files } = source;
+  const inRoot = (path: string) => (siteRoot === '' ? path : `${siteRoot}/${path}`);
+  const configFile =
+    [...version2Configs, ...version1Configs].map(inRoot).find((path) => files.has(path)) ??
+    inRoot('.dumirc.ts');
+  const major = version2Configs.map(inRoot).includes(configFile) ? 2 : 1;
+  const main = await readConfigModule(files, configFile);
+  const { config, unsupported, problems } = configurationOf(main, configFile);
+  const resolve = isPlainRecord(config.resolve) ? config.resolve : {};
+  let routesKnown = main.value !== null && !hasUnknownSpread(config);
+
+  const pages = new Map<string, string[]>();
+  const routes = new Map<string, string>();
+  const dynamicRoutes: RegExp[] = [];
+  const addRoute = (file: string, absPath: string) => {
+    if (absPath.includes(':') || absPath.includes('*')) {
+      const pattern = absPath
+        .split('/')
+        .map((segment) =>
+          segment.startsWith(':') || segment === '*'
+            ? '[^/]+'
+            : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+        )
+        .join('/');
+      dynamicRoutes.push(new RegExp(`^${pattern}$`, 'i'));
+      return;
+    }
+    const key = routeKey(absPath);
+    if (/\.mdx?$/.test(file)) {
+      const served = pages.get(file) ?? [];
+      served.push(absPath);
+      pages.set(file, served);
+    }
+    if (!routes.has(key)) routes.set(key, file);
+  };
+
+  if (major === 2) {
+    const locales = readLocales(config.locales);
+    if (locales === null) {
+      routesKnown = false;
+      unsupported.push(`${configFile}: \`locales\` is computed by code; the default locale is read`);
+    }
+    const kebab = resolve.forceKebabCaseRouting !== false;
+    const localize = (file: string, path: string) =>
+      localizedAbsPath(path, posix.basename(file), locales ?? [{ id: 'zh-CN', base: '/' }], kebab);
+    const docDirs = readFolders(resolve.docDirs, [{ dir: 'docs' }]);
+    const atomDirs = readFolders(resolve.atomDirs, [{ dir: 'src', type: 'component' }]);
+    if (docDirs === null || atomDirs === null) {
+      routesKnown = false;
+      unsupported.push(`${configFile}: \`resolve.docDirs\` or \`resolve.atomDirs\` is computed by code`);
+    }
+    const invalid = (file: string, path: string) => {
+      // umi stops on a route path that is not a URL as it is (a space, a letter outside ASCII).
+      if (path === encodeURI(path)) return false;
+      problems.push({
+        file,
+        line: 1,
+        message: `dumi stops the build on this file's route "${path}" (Invalid route path): name the file with ASCII letters, digits and \`-\` only`,
+        key: `configuration\0invalid route ${path}`,
+      });
+      return true;
+    };
+    for (const { dir, type } of docDirs ?? []) {
+      const folder = joinInside(siteRoot, dir);
+      if (folder === null) continue;
+      for (const path of files.paths) {
+        if (!isWithin(folder, path) || path === folder || !path.endsWith('md')) continue;
+        const relative = relativeTo(folder, path);
+        if (/(\/|^)(\.|_)/.test(relative) || relative.includes('$tab-')) continue;
+        let routePath = createRoutePath(relative.replace(/\.[a-z0-9]+$/i, ''));
+        if (type !== undefined) routePath = `${plural(type)}/${routePath}`.replace(/\/+$/, '/');
+        if (invalid(path, routePath)) continue;
+        addRoute(path, localize(path, routePath));
+      }
+    }
+    for (const { dir, type = 'component', subType = '' } of atomDirs ?? []) {
+      const folder = joinInside(siteRoot, dir);
+      if (folder === null) continue;
+      for (const path of files.paths) {
+        if (!isWithin(folder, path)) continue;
+        const relative = relativeTo(folder, path);
+        if (!/^[^/.][^/]*\.md$|^[^/.][^/]*\/(index|README)(\.[^/]*)?\.md$/.test(relative)) continue;
+        if (relative.includes('$tab-')) continue;
+        const routePath = posix
+          .join(plural(type), subType, relative)
+          .replace(/(\/index|\/README)?\.md$/, '')
+          .replace(/\./g, '/');
+        if (invalid(path, routePath)) continue;
+        addRoute(path, localize(path, routePath));
+      }
+    }
+    // `.dumi/pages/`: umi's conventional routes (React pages and Markdown).
+    const pagesFolder = inRoot('.dumi/pages');
+    if (config.conventionRoutes !== false)
+      for (const path of files.paths) {
+        if (!isWithin(pagesFolder, path) || !pageExtensions.test(path)) continue;
+        const relative = relativeTo(pagesFolder, path);
+        if (/(\/|^)(\.|_\/)/.test(relative)) continue;
+        const routePath = createRoutePath(relative.replace(/\.[a-z0-9]+$/i, ''));
+        if (routePath === '404' || invalid(path, routePath)) continue;
+        addRoute(path, localize(path, routePath));
+      }
+    // Plugins and runtime code may add routes this model cannot see: a package's plugin, or a
+    // local one (or `.dumi/app.*`) that uses umi's route hooks.
+    const plugins = Array.isArray(config.plugins) ? config.plugins : config.plugins === undefined ? [] : null;
+    for (const plugin of plugins ?? [undefined]) {
+      const text = await readLocalModule(files, siteRoot, plugin);
+      if (text !== null && !routeHooks.test(text)) continue;
+      routesKnown = false;
+      unsupported.push(
+        `${configFile}: a plugin may add routes; links to routes no file serves are unchecked`,
+      );
+      break;
+    }
+    for (const extension of ['ts', 'tsx', 'js', 'jsx']) {
+      const text = await files.read(inRoot(`.dumi/app.${extension}`));
+      if (text === null || !routeHooks.test(text)) continue;
+      routesKnown = false;
+      unsupported.push(
+        `${inRoot(`.dumi/app.${extension}`)}: runtime code changes the routes; links to routes no file serves are unchecked`,
+      );
+    }
+  } else {
+    routesKnown = false;
+    unsupported.push(
+      `${configFile}: dumi 1 moves pages by their front matter (\`nav.path\`, \`group.path\`) and makes fallback pages; links to routes are unchecked, files (demos, embeds, images) are checked`,
+    );
+    const includes = Array.isArray(resolve.includes)
+      ? resolve.includes.filter((item) => typeof item === 'string')
+      : ['docs', 'src'];
+    for (const include of includes) {
+      const folder = joinInside(siteRoot, include);
+      if (folder === null) continue;
+      for (const path of files.paths)
+        if (isWithin(folder, path) && path.endsWith('.md') && !/(\/|^)(\.|_)/.test(relativeTo(folder, path)))
+          pages.set(path, []);
+    }
+  }
+  if (pages.size === 0) unsupported.push(`${configFile}: no Markdown pages found (nothing is checked)`);
+
+  const publicDir = inRoot('public');
+  const isExpected = createCheckoutCoverage(files.paths);
+  const routeOf = (file: string) => pages.get(file.replace(/\$tab-[^./]+\./, ''))?.[0] ?? null;
+
+  const resolveRoute = (route: string): LinkTarget => {
+    const key = routeKey(route);
+    const file = routes.get(key) ?? routes.get(routeKey(safeDecode(route)));
+    if (file !== undefined)
+      return /\.mdx?$/.test(file)
+        ? { kind: 'file', file }
+        : { kind: 'served', reason: 'a page of `.dumi/pages/`' };
+    if (dynamicRoutes.some((pattern) => pattern.test(key)))
+      return { kind: 'served', reason: 'a dynamic route' };
+    if (/^\/~demos(\/|$)/.test(key) || key === '/404') return { kind: 'served', reason: 'a route dumi adds' };
+    const publicFile = joinInside(publicDir, safeDecode(key).slice(1));
+    if (publicFile !== null && files.has(publicFile)) return { kind: 'served', reason: 'a public file' };
+    if (publicFile !== null && /\.[A-Za-z0-9]+$/.test(publicFile) && !isExpected(publicFile))
+      return { kind: 'unchecked', reason: 'a public file of a kind this checkout does not hold' };
+    if (!routesKnown) return { kind: 'unchecked', reason: 'routes this model cannot know may serve it' };
+    return { kind: 'broken', reason: `no page at ${route}` };
+  };
+
+  const resolveFile = (from: string, path: string): LinkTarget => {
+    // umi's `@` alias is the project's `src/`.
+    const base = path.startsWith('@/')
+      ? joinInside(siteRoot, `src/${path.slice(2)}`)
+      : /^\.{1,2}\//.test(path)
+        ? joinInside(folderOf(from), path)
+        : null;
+    if (base === null) return { kind: 'unchecked', reason: 'a module the bundler resolves' };
+    const decoded = safeDecode(base);
+    for (const candidate of [
+      decoded,
+      ...resolvedExtensions.map((extension) => `${decoded}${extension}`),
+      ...resolvedExtensions.map((extension) => `${decoded}/index${extension}`),
+    ])
+      if (files.has(candidate)) return { kind: 'file', file: candidate };
+    if (/\.[A-Za-z0-9]+$/.test(decoded) && !isExpected(decoded))
+      return { kind: 'unchecked', reason: 'a file of a kind this checkout does not hold' };
+    return { kind: 'broken', reason: `no file ${decoded}: dumi cannot resolve it and the build fails` };
+  };
+
+  const resolveLink: SiteModel['resolveLink'] = (from, url, link) => {
+    const trimmed = url.trim();
+    if (
+      trimmed === '' ||
+      trimmed.startsWith('#') ||
+      isExternalUrl(trimmed) ||
+      /^[a-z][a-z0-9+.-]*:/i.test(trimmed)
+    )
+      return { kind: 'external' };
+    const { path } = splitUrl(trimmed);
+    if (path === '') return { kind: 'external' };
+    // `<code src>`, `<embed src>` and images: files beside the page, or under `public/` when absolute.
+    if (link?.kind === 'image' || link?.kind === 'import') {
+      if (path.startsWith('/')) {
+        const publicFile = joinInside(publicDir, safeDecode(path).slice(1));
+        return publicFile !== null && files.has(publicFile)
+          ? { kind: 'served', reason: 'a public file' }
+          : { kind: 'unchecked', reason: 'an absolute file the site serves from elsewhere' };
+      }
+      return resolveFile(from, path);
+    }
+    if (major === 1) return { kind: 'unchecked', reason: 'dumi 1 routes are not modelled' };
+    const host = from.replace(/\$tab-[^./]+\./, '');
+    if (/\.md$/i.test(path)) {
+      const file = path.startsWith('/') ? null : joinInside(folderOf(host), safeDecode(path));
+      const route = file === null ? null : routeOf(file);
+      if (route !== null && file !== null) return { kind: 'file', file };
+      if (file !== null && !routesKnown && !files.has(file))
+        return { kind: 'unchecked', reason: 'routes this model cannot know may serve it' };
+      return {
+        kind: 'broken',
+        reason: `${file === null ? 'an absolute link to a `.md` file' : files.has(file) ? `${file} is no page` : `no file ${file}`}: dumi leaves the link as written, and it leads to no page`,
+      };
+    }
+    if (path.startsWith('/')) return resolveRoute(path);
+    const current = routeOf(host);
+    if (current === null) return { kind: 'unchecked', reason: 'a relative link in a file that is no page' };
+    // As `url.resolve` from the page's URL; then as react-router resolves it (dumi warns of the ambiguity).
+    const fromUrl = new URL(path, `http://site${current}`).pathname;
+    const resolved = resolveRoute(fromUrl);
+    if (resolved.kind !== 'broken') return resolved;
+    const routerWay = posix.resolve(current, path);
+    const second = resolveRoute(routerWay);
+    return second.kind === 'broken'
+      ? { kind: 'broken', reason: `no page at ${fromUrl} (resolved from the page’s URL, ${current})` }
+      : second;
+  };
+
+  // `themeConfig.nav` and `themeConfig.sidebar` name routes.
+  const navigation: NavigationEntry[] = [];
+  if (major === 2)
+    readNavigation(config.themeConfig, main, configFile, resolveRoute, navigation, unsupported);
+
+  return {
+    framework: 'dumi',
+    siteRoot,
+    configFiles: [...(main.modules?.files ?? [configFile])],
+    pages,
+    partials: new Set(),
+    navigation,
+    needsNavigationEntry: () => false,
+    pageAnchors: (_file: string, text: string) => {
+      // Embedded files' headings and demos' ids are anchors of the page too.
+      const anchors = readHeadingAnchors(text, {
+        mdx: false,
+        customIds: false,
+        maintainCase: false,
+        always: [],
+      });
+      return /<(embed|code)\b[^>]*\bsrc\s*=/.test(text) ? { ...anchors, complete: false } : anchors;
+    },
+    resolveLink,
+    configurationProblems: problems,
+    unsupported,
+    conventions: [
+      'Pages are Markdown files under `docs/` (at their path, kebab-cased: `guide/HelloWorld.md` is `/guide/hello-world`) and components’ `src/<Name>/index.md` (at `/components/<name>`); a translation is `x.<locale>.md`.',
+      'Link to another page by its file (`./install.md`, `../components/button/index.md`): dumi makes it the page’s route; a route written out (`/guide/install`) works too. Demos are `<code src="./demos/x.tsx"></code>`.',
+      'The sidebar is made from the pages and their front matter (`nav`, `group`, `order`): a new page needs no navigation entry unless `themeConfig.sidebar` lists its group.',
+    ],
+  };
+};
+
+/** umi's hooks that add or change routes, at build time or at run time. */
+const routeHooks =
+  /\b(modifyRoutes|patchRoutes|patchClientRoutes|onPatchRoutes?|modifyExportHTMLFiles|addRuntimePlugin)\b/;
+
+/**
+ * The text of a plugin the configuration names by a path in the repository (`'./plugin'`,
+ * `path.join(__dirname, 'plugin')`, `require.resolve('./plugin')`), or null for a package or a
+ * path only running the code could tell.
+ */
+async function readLocalModule(
+  files: RepositoryFiles,
+  siteRoot: string,
+  value: unknown,
+): Promise<string | null> {
+  let written: string | undefined;
+  if (typeof value === 'string') written = value;
+  else if (value instanceof CallValue && /^(path\.)?(join|resolve)$|^require\.resolve$/.test(value.callee)) {
+    const parts = value.arguments_.filter((argument) => typeof argument === 'string');
+    const rest = value.arguments_.filter((argument) => typeof argument !== 'string');
+    // `__dirname` (unknown to the reader) is the configuration's folder.
+    if (rest.length <= 1 && parts.length > 0) written = `./${parts.join('/').replace(/^\.\//, '')}`;
+  }
+  if (written === undefined || !/^\.{1,2}\//.test(written)) return null;
+  const base = joinInside(siteRoot, written);
+  if (base === null) return null;
+  for (const candidate of [
+    base,
+    ...['.ts', '.js', '.tsx', '.mjs', '/index.ts', '/index.js'].map((end) => `${base}${end}`),
+  ]) {
+    const text = files.has(candidate) ? await files.read(candidate) : null;
+    if (text !== null) return text;
+  }
+  return null;
+}
+
+/** A route as the router compares it: lower case, no trailing slash, `/` for the home page. */
+function routeKey(route: string): string {
+  const trimmed = route.toLowerCase().replace(/\/+$/, '');
+  return trimmed === '' ? '/' : trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}
+
+function safeDecode(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+/** `resolve.docDirs` or `resolve.atomDirs`: folders, typed or not; null when computed. */
+function readFolders(
+  value: unknown,
+  fallback: Array<{ dir: string; type?: string; subType?: string }>,
+): Array<{ dir: string; type?: string; subType?: string }> | null {
+  if (value === undefined) return fallback;
+  if (!Array.isArray(value) || hasUnknownSpread(value)) return null;
+  const folders: Array<{ dir: string; type?: string; subType?: string }> = [];
+  for (const item of value) {
+    if (typeof item === 'string') folders.push({ dir: item });
+    else if (isPlainRecord(item) && typeof item.dir === 'string')
+      folders.push({
+        dir: item.dir,
+        ...(typeof item.type === 'string' ? { type: item.type } : {}),
+        ...(typeof item.subType === 'string' ? { subType: item.subType } : {}),
+      });
+    else return null;
+  }
+  return folders;
+}
+
+/** `locales` as dumi normalises them (src/features/locales.ts): base mode's `base` defaults to `/` then `/<id>`. */
+function readLocales(value: unknown): DumiLocale[] | null {
+  if (value === undefined) return [{ id: 'zh-CN', base: '/' }];
+  if (!Array.isArray(value) || hasUnknownSpread(value)) return null;
+  const locales: DumiLocale[] = [];
+  for (const [index, item] of value.entries()) {
+    if (!isPlainRecord(item) || typeof item.id !== 'string') return null;
+    if (typeof item.suffix === 'string') locales.push({ id: item.id, suffix: item.suffix });
+    else
+      locales.push({
+        id: item.id,
+        base: typeof item.base === 'string' ? item.base : index === 0 ? '/' : `/${item.id}`,
+      });
+  }
+  return locales;
+}
+
+/**
+ * `themeConfig.nav` (items `{ title, link, children }`, a map by locale, or `{ mode, value }`) and
+ * `themeConfig.sidebar` (`{ '/guide': [{ title, children: [{ title, link }] }] }`): each `link`
+ * written as a route the router looks up as it is.
+ */
+function readNavigation(
+  themeConfig: unknown,
+  main: Awaited<ReturnType<typeof readConfigModule>>,
+  configFile: string,
+  resolveRoute: (route: string) => LinkTarget,
+  navigation: NavigationEntry[],
+  unsupported: string[],
+): void {
+  if (themeConfig === undefined || main.value === null) return;
+  const lines = new ModuleLines(main.modules ?? { files: [configFile], texts: new Map() });
+  const unknown = (what: string) => {
+    unsupported.push(`${configFile}: \`themeConfig.${what}\` is computed by code; its links are unchecked`);
+    navigation.push({
+      reference: '(computed)',
+      file: configFile,
+      line: 1,
+      groups: [],
+      target: { unchecked: `themeConfig.${what} is computed by code` },
+    });
+  };
+  if (!isPlainRecord(themeConfig)) {
+    if (themeConfig instanceof UnknownValue) unknown('nav');
+    return;
+  }
+  const addItems = (items: unknown, groups: string[], depth: number, what: string) => {
+    if (items instanceof UnknownValue || (Array.isArray(items) && hasUnknownSpread(items)))
+      return unknown(what);
+    if (!Array.isArray(items) || depth > 6) return;
+    for (const item of items) {
+      if (navigation.length >= maximumNavigationEntries || !isPlainRecord(item)) continue;
+      const title = typeof item.title === 'string' ? item.title : '';
+      if (typeof item.link === 'string' && !isExternalUrl(item.link) && !/^(mailto|tel):/.test(item.link)) {
+        const place = lines.locate(item.link, 'link', item);
+        navigation.push({
+          reference: item.link,
+          file: place.file,
+          line: place.line,
+          groups,
+          target: navigationTarget(resolveRoute(splitUrl(item.link).path || '/')),
+        });
+      } else if (item.link instanceof UnknownValue) unknown(what);
+      addItems(item.children, title === '' ? groups : [...groups, title], depth + 1, what);
+    }
+  };
+  const nav =
+    isPlainRecord(themeConfig.nav) && 'value' in themeConfig.nav ? themeConfig.nav.value : themeConfig.nav;
+  if (isPlainRecord(nav))
+    for (const [locale, items] of Object.entries(nav)) addItems(items, [locale], 0, 'nav');
+  else addItems(nav, [], 0, 'nav');
+  const sidebar = themeConfig.sidebar;
+  if (sidebar instanceof UnknownValue) unknown('sidebar');
+  else if (isPlainRecord(sidebar))
+    for (const [key, groups] of Object.entries(sidebar)) addItems(groups, [key], 0, 'sidebar');
+}
