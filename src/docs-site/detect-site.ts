@@ -25,6 +25,8 @@ interface Signature {
   confirmFiles?(paths: readonly string[], siteRoot: string): boolean;
   /** Taken only when no other framework's configuration is found, at any depth (`_config.yml`). */
   fallback?: boolean;
+  /** Found in a monorepo's package too (`packages/x/.dumirc.ts`): a name only a site's configuration has. */
+  inPackages?: boolean;
 }
 
 const folderOfFile = (file: string) => (file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '');
@@ -211,7 +213,7 @@ const signatures: Signature[] = [
   },
   // dumi (https://d.umijs.org/config): dumi 2 reads `.dumirc.ts` only; dumi 1 umi 3's files, in
   // `site` or `doc` mode or importing dumi's `defineConfig`.
-  { framework: 'dumi', pattern: /(^|\/)\.dumirc\.(ts|js)$/, siteRoot: folderOfFile },
+  { framework: 'dumi', pattern: /(^|\/)\.dumirc\.(ts|js)$/, siteRoot: folderOfFile, inPackages: true },
   {
     framework: 'dumi',
     pattern: /(^|\/)(\.umirc|config\/config)\.(ts|js)$/,
@@ -261,16 +263,15 @@ export async function detectSite(files: RepositoryFiles): Promise<DetectedSite> 
     const segments = file.split('/');
     // A site root at most three folders deep (a configuration in `.vuepress/` or `.vitepress/` one more).
     if (segments.length > maximumDepth + 2) continue;
+    // A package of a monorepo is no site (its examples, its fixtures), but a docs package is.
+    const inPackage =
+      segments.length > 2 && segments[0] === 'packages' && !sitePackage.test(segments[1] ?? '');
     const ignored = segments
       .slice(0, -1)
-      .some(
-        (segment, index) =>
-          ignoredSegments.test(segment) &&
-          !(segment === 'packages' && index === 0 && sitePackage.test(segments[index + 1] ?? '')),
-      );
+      .some((segment, index) => ignoredSegments.test(segment) && !(segment === 'packages' && index === 0));
     if (ignored) continue;
     for (const [order, signature] of signatures.entries()) {
-      if (!signature.pattern.test(file)) continue;
+      if (!signature.pattern.test(file) || (inPackage && signature.inPackages !== true)) continue;
       const siteRoot = signature.siteRoot(file);
       if (siteRoot.split('/').length > maximumDepth) continue;
       candidates.push({ signature, file, depth: siteRoot === '' ? 0 : siteRoot.split('/').length, order });
