@@ -56,6 +56,9 @@ const pages: Array<[string, MarkdownDialect, string]> = [
     'writerside-topic',
     `<topic>${repeat('<p><a href="x.md"/>')}</topic>`,
   ],
+  ['MDC: inline component openers never closed', 'mdc', repeat(' :a{to=')],
+  ['MDC: indented components never closed', 'mdc', repeat('  ::a\n    ::b\n')],
+  ['MDC: component lines, each with a props fence', 'mdc', repeat('::a\n---\nto: /x\n')],
   [
     'Notebook: strings 4,000 deep',
     'myst-notebook',
@@ -135,6 +138,23 @@ await time('Writerside: a heading of `# {` and `#`, a line of `{#a` and `<a id`,
     'writerside.cfg': '<ihp version="2.0"><topics dir="t"/><instance src="h.tree"/></ihp>\n',
     'h.tree': '<instance-profile id="h"><toc-element topic="a.md"/></instance-profile>\n',
     't/a.md': `## x${repeat(' # {').slice(0, 300_000)}\n\n${repeat('{#a <a id ').slice(0, 300_000)}\n\n[x](#y)\n`,
+  }),
+);
+await time('Nuxt Content: a heading of `:a{` and `{#`, and a link to it', () =>
+  site({
+    'nuxt.config.ts': "export default defineNuxtConfig({ extends: ['docus'] })\n",
+    'content/index.md': `## ${repeat(' :a{#b').slice(0, 400_000)}\n\n${repeat('::a\n---\n').slice(0, 400_000)}\n[x](#y)\n`,
+  }),
+);
+await time('dumi: a file name of capitals 200 long in 5,000 pages', () =>
+  site({
+    '.dumirc.ts': 'export default {}\n',
+    ...Object.fromEntries(
+      Array.from({ length: 5000 }, (_, index) => [
+        `docs/p${index}/${'AbC'.repeat(70)}.md`,
+        '# Page\n[x](./a.md)\n',
+      ]),
+    ),
   }),
 );
 await time('Writerside: a tree of 50,000 entries nested 30 deep', () =>

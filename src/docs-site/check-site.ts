@@ -97,6 +97,7 @@ async function missingAnchor(
   if (anchors.anchors.has(fragment) || anchors.anchors.has(decoded)) return null;
   if (anchors.caseInsensitive === true && anchors.anchors.has(decoded.toLowerCase())) return null;
   if (anchors.knownPrefixes?.some((prefix) => decoded.startsWith(prefix)) === true) return null;
+  if (anchors.knownInfixes?.some((infix) => decoded.includes(infix)) === true) return null;
   return `${target} has no heading or element with the id "${decoded}"`;
 }
 

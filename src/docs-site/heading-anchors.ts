@@ -19,6 +19,8 @@ export interface PageAnchors {
   complete: boolean;
   /** Ids the build numbers for itself, known by their start (Python-Markdown's `__tabbed_1_2`). */
   knownPrefixes?: readonly string[];
+  /** Ids the build makes of names this reader does not follow, known by a part (dumi's demos, `<atom>-demo-<name>`). */
+  knownInfixes?: readonly string[];
   /** A fragment's leading `#`s are dropped before it is looked up (DocFX's `TrimStart('#')`: `##x` names `x`). */
   trimsHashes?: boolean;
   /** Fragments are looked up without case (Retype since 3.10); `anchors` then holds lower-case ids. */

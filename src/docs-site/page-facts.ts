@@ -648,6 +648,7 @@ const mdcPropsPattern = /(?:^|[\s>(*[_]):{1,}[A-Za-z][\w-]*(?:\[[^\]\n]{0,500}\]
 const mdcLinkProp = /(?:^|\s)(to|href)=(?:"([^"]*)"|'([^']*)'|([^\s"'}]+))/g;
 const mdcTagTo = /<[A-Za-z][\w.-]*\b[^<>\n]{0,1000}?\sto[ \t]*=[ \t]*(?:"([^"\n]*)"|'([^'\n]*)')/g;
 const mdcLinkKeys = new Set(['to', 'href']);
+const maximumMdcPropsBlocks = 2_000;
 const mdcPairKeys = new Set(['cta', 'secondary']);
 
 /**
@@ -702,6 +703,7 @@ function readMdcExtensions(
   if (frontMatter !== null) readMdcProps(frontMatter[1] ?? '', 2, add, true);
   if (!body.includes(':') && !body.includes(' to')) return;
   const lines = (body.includes('<!--') ? blankDelimited(body, '<!--', '-->') : body).split('\n');
+  let propsRead = 0;
   for (let index = 0; index < lines.length; index += 1) {
     const line = lines[index] ?? '';
     if (codeLines.has(index) || line.length > 4_000) continue;
@@ -721,7 +723,10 @@ function readMdcExtensions(
     let end = index + 2;
     while (end < lines.length && end < index + 500 && !fence.test(lines[end] ?? '')) end += 1;
     if (end >= lines.length || end >= index + 500) continue;
-    readMdcProps(lines.slice(index + 2, end).join('\n'), index + 3, add, false);
+    // Each block is parsed as YAML: a page of thousands is no page a person wrote (hostile input).
+    if (propsRead < maximumMdcPropsBlocks)
+      readMdcProps(lines.slice(index + 2, end).join('\n'), index + 3, add, false);
+    propsRead += 1;
     index = end;
   }
 }

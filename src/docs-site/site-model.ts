@@ -176,7 +176,7 @@ export interface SiteModel {
   resolveLink(
     from: string,
     url: string,
-    link?: Pick<PageLink, 'kind' | 'title' | 'conditional' | 'attribute'>,
+    link?: Pick<PageLink, 'kind' | 'title' | 'conditional' | 'attribute'> & Partial<Pick<PageLink, 'line'>>,
   ): LinkTarget;
   /** Problems in the configuration itself (a syntax error), with file and line. */
   configurationProblems: readonly SiteProblem[];

@@ -25,10 +25,37 @@ export function createRoutePath(routeId: string): string {
   return path;
 }
 
+/**
+ * umi's path of a route id among its folder's ids (routesConvention.ts, defineRoutes.ts): an id
+ * with another as its folder (`guide/intro` beside `guide`) is that one's child, its own path made
+ * from the rest and its `absPath` joined to its parent's (`//foo` under an `index` parent, which
+ * the router reads as `/foo`).
+ */
+export function conventionalPath(
+  id: string,
+  ids: ReadonlyMap<string, unknown>,
+): { abs: string; own: string } {
+  let parent: string | undefined;
+  for (
+    let slash = id.lastIndexOf('/');
+    slash > 0 && parent === undefined;
+    slash = id.lastIndexOf('/', slash - 1)
+  )
+    if (ids.has(id.slice(0, slash))) parent = id.slice(0, slash);
+  if (parent === undefined) {
+    const own = createRoutePath(id);
+    return { abs: `/${own}`, own };
+  }
+  const own = createRoutePath(id.slice(parent.length + 1));
+  return { abs: [conventionalPath(parent, ids).abs, own].join('/'), own };
+}
+
 /** dumi's `kebabCaseRoutePath` (not lower case alone: `HelloWorld` is `hello-world`, `Button-Group` `button--group`). */
 export function kebabCaseRoutePath(routePath: string): string {
+  // As dumi writes it: `['', '/'].includes(s1) || !i`, so a first group that did not match (the
+  // character before was taken by the last match: `ByColor`) still gives `-`.
   const replacer = (_match: string, before: string | undefined, upper: string, index: number) => {
-    const symbol = before === undefined || before === '' || before === '/' || index === 0 ? '' : '-';
+    const symbol = before === '' || before === '/' || index === 0 ? '' : '-';
     return `${before ?? ''}${symbol}${upper.toLowerCase()}`;
   };
   return routePath.replace(/(.)?([A-Z][^A-Z/])/g, replacer).replace(/(.)?([A-Z]+)/g, replacer);

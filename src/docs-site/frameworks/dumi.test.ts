@@ -22,6 +22,8 @@ describe('dumi routes', () => {
     assert.equal(kebabCaseRoutePath('/components/Button-Group'), '/components/button--group');
     assert.equal(kebabCaseRoutePath('/FAQ'), '/faq');
     assert.equal(kebabCaseRoutePath('/hooks/useRequest'), '/hooks/use-request');
+    // The last match took the `y` before `C`: dumi still writes `-` (ant-design-charts' page).
+    assert.equal(kebabCaseRoutePath('/elementHighlightByColor'), '/element-highlight-by-color');
     const locales = [
       { id: 'zh-CN', base: '/' },
       { id: 'en-US', base: '/en-US' },
@@ -90,6 +92,44 @@ describe('dumi sites', () => {
       'docs/guide/faq.md:7 Broken anchor "#Why": docs/guide/faq.md has no heading or element with the id "Why"',
       // The API tab's headings are shown with `?tab=api` only.
       'src/Button/index.md:3 Broken anchor "#api": src/Button/index.md has no heading or element with the id "api"',
+    ]);
+  });
+
+  // Cases where a first reading disagreed with dumi 2.4.49's own route and Markdown code, run on
+  // the corpus and on small sites.
+  it('agrees with dumi on nested folders, tabs, badges, embedded files, hero links and demos inside HTML', async () => {
+    const { model, problems } = await analyze(
+      memoryFiles({
+        '.dumirc.ts':
+          "export default {\n  resolve: { docDirs: ['docs', { type: 'x-sdk', dir: 'docs/x-sdk' }] },\n};\n",
+        'docs/index.md':
+          '---\nhero:\n  actions:\n    - text: Start\n      link: /case\n---\n\n# Home\n\n<embed src="../README.md"></embed>\n',
+        'README.md': '# Readme\n\n[Chinese](./README.zh-CN.md)\n',
+        'README.zh-CN.md': '# 自述\n',
+        'docs/x-sdk/intro.md': '# Intro\n\n[Tab](./intro.$tab-api.md)\n',
+        'docs/x-sdk/intro.$tab-api.md': '## API\n\n<code src="./missing.tsx"></code>\n',
+        'docs/x-sdk/demo.tsx': 'export default () => null;\n',
+        'docs/guide.md':
+          '# Guide\n\n### editLink <Badge>2.2.2+</Badge>\n\n[Edit](#editlink)\n\n<div>\n<code src="./not-a-demo.tsx"></code>\n</div>\n',
+        'docs/guide/intro.md': '# Nested\n',
+      }),
+    );
+    assert.deepEqual(
+      [...model.pages.entries()],
+      [
+        ['docs/guide.md', ['/guide']],
+        ['docs/guide/intro.md', ['/guide/intro']],
+        ['docs/index.md', ['/']],
+        // A later folder's route wins: /x-sdks/intro, not /x-sdk/intro.
+        ['docs/x-sdk/intro.md', ['/x-sdks/intro']],
+      ],
+    );
+    assert.deepEqual(problemLines(problems), [
+      'docs/index.md:5 Navigation entry "/case" names no page',
+      'docs/x-sdk/intro.md:3 Broken link "./intro.$tab-api.md": docs/x-sdk/intro.$tab-api.md is no page: dumi leaves the link as written, and it leads to no page',
+      'docs/x-sdk/intro.$tab-api.md:3 Broken image "./missing.tsx": no file docs/x-sdk/missing.tsx: dumi cannot resolve it and the build fails',
+      // An embedded file's links are read from where it is: dumi rewrites them for the page.
+      'README.md:3 Broken link "./README.zh-CN.md": README.zh-CN.md is no page: dumi leaves the link as written, and it leads to no page',
     ]);
   });
 

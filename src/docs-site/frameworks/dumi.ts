@@ -1,8 +1,10 @@
 import { posix } from 'node:path';
-import { readHeadingAnchors } from '../heading-anchors.ts';
+import { ConfigLines } from '../config-lines.ts';
+import { type PageAnchors, readHeadingAnchors } from '../heading-anchors.ts';
 import { CallValue, hasUnknownSpread, isPlainRecord, UnknownValue } from '../javascript-config.ts';
 import { ModuleLines } from '../javascript-modules.ts';
 import { folderOf, isExternalUrl, isWithin, joinInside, relativeTo, splitUrl } from '../link-urls.ts';
+import { nearestDependencies } from '../package-dependencies.ts';
 import {
   type LinkTarget,
   type NavigationEntry,
@@ -12,7 +14,13 @@ import {
   type SiteModelBuilder,
 } from '../site-model.ts';
 import { createCheckoutCoverage } from './checkout-coverage.ts';
-import { createRoutePath, type DumiLocale, localizedAbsPath, plural } from './dumi-routes.ts';
+import {
+  conventionalPath,
+  createRoutePath,
+  type DumiLocale,
+  localizedAbsPath,
+  plural,
+} from './dumi-routes.ts';
 import { configurationOf, readConfigModule } from './vitepress-config.ts';
 
 const version2Configs = ['.dumirc.ts', '.dumirc.js'];
@@ -81,7 +89,7 @@ export const buildDumiSite: SiteModelBuilder = async (source, siteRoot) => {
     }
     const kebab = resolve.forceKebabCaseRouting !== false;
     const localize = (file: string, path: string) =>
-      localizedAbsPath(path, posix.basename(file), locales ?? [{ id: 'zh-CN', base: '/' }], kebab);
+      localizedAbsPath(path, posix.parse(file).name, locales ?? [{ id: 'zh-CN', base: '/' }], kebab);
     const docDirs = readFolders(resolve.docDirs, [{ dir: 'docs' }]);
     const atomDirs = readFolders(resolve.atomDirs, [{ dir: 'src', type: 'component' }]);
     if (docDirs === null || atomDirs === null) {
@@ -99,18 +107,30 @@ export const buildDumiSite: SiteModelBuilder = async (source, siteRoot) => {
       });
       return true;
     };
+    // A docDir's route ids are `<dir>/<id>`: a later folder's file wins over an earlier's (x's
+    // `docs` and `docs/x-sdk`).
+    const docRoutes = new Map<string, { file: string; path: string }>();
     for (const { dir, type } of docDirs ?? []) {
       const folder = joinInside(siteRoot, dir);
       if (folder === null) continue;
+      const ids = new Map<string, string>();
       for (const path of files.paths) {
-        if (!isWithin(folder, path) || path === folder || !path.endsWith('md')) continue;
+        if (!isWithin(folder, path) || path === folder || !path.endsWith('.md')) continue;
         const relative = relativeTo(folder, path);
         if (/(\/|^)(\.|_)/.test(relative) || relative.includes('$tab-')) continue;
-        let routePath = createRoutePath(relative.replace(/\.[a-z0-9]+$/i, ''));
-        if (type !== undefined) routePath = `${plural(type)}/${routePath}`.replace(/\/+$/, '/');
-        if (invalid(path, routePath)) continue;
-        addRoute(path, localize(path, routePath));
+        ids.set(relative.replace(/\.[a-z0-9]+$/i, ''), path);
       }
+      for (const [id, path] of ids) {
+        const { abs, own } = conventionalPath(id, ids);
+        // umi nests `guide/intro` under `guide` when both are files; a typed folder prefixes a
+        // nested route's own path only (dumi's `${plural(type)}/${route.path}`).
+        const routePath = type === undefined ? abs.slice(1) : `${plural(type)}/${own}`.replace(/\/+$/, '/');
+        docRoutes.set(`${dir.replace(/\/+$/, '')}/${id}`, { file: path, path: routePath });
+      }
+    }
+    for (const { file, path } of docRoutes.values()) {
+      if (invalid(file, path)) continue;
+      addRoute(file, localize(file, path));
     }
     for (const { dir, type = 'component', subType = '' } of atomDirs ?? []) {
       const folder = joinInside(siteRoot, dir);
@@ -130,11 +150,14 @@ export const buildDumiSite: SiteModelBuilder = async (source, siteRoot) => {
     }
     // `.dumi/pages/`: umi's conventional routes (React pages and Markdown).
     const pagesFolder = inRoot('.dumi/pages');
+    const userExclude =
+      isPlainRecord(config.conventionRoutes) && config.conventionRoutes.exclude !== undefined;
     if (config.conventionRoutes !== false)
       for (const path of files.paths) {
         if (!isWithin(pagesFolder, path) || !pageExtensions.test(path)) continue;
         const relative = relativeTo(pagesFolder, path);
-        if (/(\/|^)(\.|_\/)/.test(relative)) continue;
+        // A `conventionRoutes.exclude` of the site's replaces dumi's default (umi merges arrays by index).
+        if (!userExclude && /(\/|^)(\.|_\/)/.test(relative)) continue;
         const routePath = createRoutePath(relative.replace(/\.[a-z0-9]+$/i, ''));
         if (routePath === '404' || invalid(path, routePath)) continue;
         addRoute(path, localize(path, routePath));
@@ -151,6 +174,27 @@ export const buildDumiSite: SiteModelBuilder = async (source, siteRoot) => {
       );
       break;
     }
+    // A local theme's plugin (`.dumi/theme/plugin.ts`) may add routes (ant-design/x's changelog),
+    // and so does @antv/dumi-theme-antv (`/examples/...`, read in its 0.7.6 plugin).
+    for (const name of ['.dumi/theme/plugin', '.dumi/theme/plugins/routes']) {
+      const text = await readLocalModule(files, siteRoot, `./${name}`);
+      if (text === null || !routeHooks.test(text)) continue;
+      routesKnown = false;
+      unsupported.push(
+        `${inRoot(name)}: the theme's plugin adds routes; links to routes no file serves are unchecked`,
+      );
+      break;
+    }
+    if ((await nearestDependencies(files, siteRoot, routeThemes)).length > 0) {
+      routesKnown = false;
+      unsupported.push(
+        `${configFile}: the theme adds routes of its own; links to routes no file serves are unchecked`,
+      );
+    }
+    if (main.value !== null && hasUnknownSpread(config))
+      unsupported.push(
+        `${configFile}: part of the configuration is computed by code; links to routes no file serves are unchecked`,
+      );
     for (const extension of ['ts', 'tsx', 'js', 'jsx']) {
       const text = await files.read(inRoot(`.dumi/app.${extension}`));
       if (text === null || !routeHooks.test(text)) continue;
@@ -219,6 +263,34 @@ export const buildDumiSite: SiteModelBuilder = async (source, siteRoot) => {
     return { kind: 'broken', reason: `no file ${decoded}: dumi cannot resolve it and the build fails` };
   };
 
+  // Tabs (`x.$tab-api.md`, read from their page) and Markdown files pages embed: their links count.
+  const partials = new Set<string>();
+  for (const path of files.paths)
+    if (path.includes('$tab-') && path.endsWith('.md') && pages.has(path.replace(/\$tab-[^./]+\./, '')))
+      partials.add(path);
+  // `<code src>` and `<embed src>` lines: dumi reads them as a demo or an embed only as blocks of their
+  // own, not inside other HTML or a list item (where the build leaves them be).
+  const nestedTags = new Map<string, Set<number>>();
+  for (const page of [...pages.keys(), ...partials]) {
+    const text = (await files.read(page)) ?? '';
+    if (!/<(code|embed)\b/i.test(text)) continue;
+    const nested = new Set<number>();
+    const lines = text.split('\n');
+    for (const [index, line] of lines.entries()) {
+      if (!/<(code|embed)\b[^>]*\bsrc\s*=/i.test(line)) continue;
+      const previous = index === 0 ? '' : (lines[index - 1] ?? '');
+      if (!/^<(code|embed)\b/i.test(line) || !/^\s*$|^---\s*$|^<(code|embed)\b/i.test(previous))
+        nested.add(index + 1);
+    }
+    nestedTags.set(page, nested);
+    for (const link of (await source.pageFacts(page))?.links ?? []) {
+      const { path } = splitUrl(link.url);
+      if (link.kind !== 'image' || !/\.md$/i.test(path) || nested.has(link.line)) continue;
+      const target = resolveFile(page, path);
+      if (target.kind === 'file' && !pages.has(target.file)) partials.add(target.file);
+    }
+  }
+
   const resolveLink: SiteModel['resolveLink'] = (from, url, link) => {
     const trimmed = url.trim();
     if (
@@ -232,6 +304,11 @@ export const buildDumiSite: SiteModelBuilder = async (source, siteRoot) => {
     if (path === '') return { kind: 'external' };
     // `<code src>`, `<embed src>` and images: files beside the page, or under `public/` when absolute.
     if (link?.kind === 'image' || link?.kind === 'import') {
+      if (link.line !== undefined && nestedTags.get(from)?.has(link.line) === true)
+        return {
+          kind: 'unchecked',
+          reason: 'a `<code src>` or `<embed>` inside other HTML, which dumi does not read',
+        };
       if (path.startsWith('/')) {
         const publicFile = joinInside(publicDir, safeDecode(path).slice(1));
         return publicFile !== null && files.has(publicFile)
@@ -244,7 +321,8 @@ export const buildDumiSite: SiteModelBuilder = async (source, siteRoot) => {
     const host = from.replace(/\$tab-[^./]+\./, '');
     if (/\.md$/i.test(path)) {
       const file = path.startsWith('/') ? null : joinInside(folderOf(host), safeDecode(path));
-      const route = file === null ? null : routeOf(file);
+      // A tab's own file (`x.$tab-api.md`) is no route: the link stays as written.
+      const route = file === null || file.includes('$tab-') ? null : routeOf(file);
       if (route !== null && file !== null) return { kind: 'file', file };
       if (file !== null && !routesKnown && !files.has(file))
         return { kind: 'unchecked', reason: 'routes this model cannot know may serve it' };
@@ -269,27 +347,43 @@ export const buildDumiSite: SiteModelBuilder = async (source, siteRoot) => {
 
   // `themeConfig.nav` and `themeConfig.sidebar` name routes.
   const navigation: NavigationEntry[] = [];
-  if (major === 2)
+  if (major === 2) {
     readNavigation(config.themeConfig, main, configFile, resolveRoute, navigation, unsupported);
+    // A home page's `hero.actions[].link` and `features[].link` name routes too.
+    for (const page of pages.keys()) {
+      const frontMatter = (await source.pageFacts(page))?.frontMatter;
+      const actions = isPlainRecord(frontMatter?.hero) ? frontMatter.hero.actions : undefined;
+      const items = [
+        ...(Array.isArray(actions) ? actions : []),
+        ...(Array.isArray(frontMatter?.features) ? frontMatter.features : []),
+      ];
+      const written = items
+        .slice(0, 200)
+        .flatMap((item) => (isPlainRecord(item) && typeof item.link === 'string' ? [item.link] : []));
+      if (written.length === 0) continue;
+      const lines = new ConfigLines((await files.read(page)) ?? '');
+      for (const reference of written) {
+        if (!reference.startsWith('/') || reference.startsWith('//')) continue;
+        navigation.push({
+          reference,
+          file: page,
+          line: lines.lineOf(reference),
+          groups: ['front matter'],
+          target: navigationTarget(resolveRoute(splitUrl(reference).path || '/')),
+        });
+      }
+    }
+  }
 
   return {
     framework: 'dumi',
     siteRoot,
     configFiles: [...(main.modules?.files ?? [configFile])],
     pages,
-    partials: new Set(),
+    partials,
     navigation,
     needsNavigationEntry: () => false,
-    pageAnchors: (_file: string, text: string) => {
-      // Embedded files' headings and demos' ids are anchors of the page too.
-      const anchors = readHeadingAnchors(text, {
-        mdx: false,
-        customIds: false,
-        maintainCase: false,
-        always: [],
-      });
-      return /<(embed|code)\b[^>]*\bsrc\s*=/.test(text) ? { ...anchors, complete: false } : anchors;
-    },
+    pageAnchors: (_file: string, text: string) => readDumiAnchors(text),
     resolveLink,
     configurationProblems: problems,
     unsupported,
@@ -300,6 +394,9 @@ export const buildDumiSite: SiteModelBuilder = async (source, siteRoot) => {
     ],
   };
 };
+
+/** Theme packages whose plugin adds routes (@antv/dumi-theme-antv 0.7.6 dist/plugin/index.js: `/examples`, `/api`). */
+const routeThemes = ['@antv/dumi-theme-antv'];
 
 /** umi's hooks that add or change routes, at build time or at run time. */
 const routeHooks =
@@ -338,7 +435,10 @@ async function readLocalModule(
 
 /** A route as the router compares it: lower case, no trailing slash, `/` for the home page. */
 function routeKey(route: string): string {
-  const trimmed = route.toLowerCase().replace(/\/+$/, '');
+  const trimmed = route
+    .toLowerCase()
+    .replace(/\/{2,}/g, '/')
+    .replace(/\/+$/, '');
   return trimmed === '' ? '/' : trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
 }
 
@@ -446,4 +546,24 @@ function readNavigation(
   if (sidebar instanceof UnknownValue) unknown('sidebar');
   else if (isPlainRecord(sidebar))
     for (const [key, groups] of Object.entries(sidebar)) addItems(groups, [key], 0, 'sidebar');
+}
+
+/**
+ * The anchors dumi gives a page (src/loaders/markdown/transformer/rehypeSlug.ts): github-slugger of
+ * each heading's text, `<Badge>` left out and an image adding nothing; an element's written `id`;
+ * a demo's `<atom>-demo-<name>` (known by its `-demo-`); footnotes'. A page that embeds another,
+ * or has an HTML heading (slugged in an order this reader does not follow), has its anchors unchecked.
+ */
+function readDumiAnchors(text: string): PageAnchors {
+  const shown = text.replace(/^#{1,6}[ \t].*$/gm, (line) =>
+    line.replace(/<Badge\b[^>]*>[^<]*<\/Badge>/g, '').replace(/!\[[^\]]*\]/g, '![]'),
+  );
+  const read = readHeadingAnchors(shown, { mdx: false, customIds: false, maintainCase: false, always: [] });
+  const footnotes = /\[\^[^\]\s]+\]/.test(text);
+  return {
+    anchors: footnotes ? new Set([...read.anchors, 'footnote-label']) : read.anchors,
+    complete: read.complete && !/<embed\b/i.test(text) && !/<h[1-6][\s>]/i.test(text),
+    ...(/<code\b[^>]*\bsrc\s*=/.test(text) ? { knownInfixes: ['-demo-'] } : {}),
+    ...(footnotes ? { knownPrefixes: ['user-content-fn'] } : {}),
+  };
 }
