@@ -79,6 +79,8 @@ const docfxDocs = committedSite('dotnet__docfx');
 const vocsDocs = committedSite('wevm__vocs');
 const markerDataDocs = committedSite('TheAcharya__MarkerData-Website');
 const qodanaDocs = committedSite('JetBrains__Qodana');
+const directusDocs = committedSite('Intevel__nuxt-directus');
+const antdStyleDocs = committedSite('ant-design__antd-style');
 // MarkerData's pages that link the Share Destination page by its URL (`/user-guide/share-destination`).
 const shareDestinationLinkers = [
   'docs/User Guide/extract.md',
@@ -1635,6 +1637,101 @@ export const evaluationTasks: EvaluationTask[] = [
       call('validate', {}),
       answer(
         'Added docs/docs/faq.md, listed it in docs/docs/toc.yml right after the PDF page (DocFX builds every page, but readers find it only through a table of contents), and linked it at the end of the Links and Cross References page.',
+      ),
+    ],
+  },
+  {
+    // nuxt-directus (Docus 1 on Nuxt Content 2): a page is served at its path without numbers, in
+    // lower case (`2.composables/2.useDirectusUser.md` is `/composables/usedirectususer`), and a
+    // relative link resolves from the page's URL. The auth page links two pages that moved.
+    name: 'real-nuxt-content-fix-links',
+    fixture: directusDocs,
+    prompt:
+      'In docs/content/2.composables/1.useDirectusAuth.md, the links to the `user` and `token` pages lead nowhere. Point each at the useDirectusUser and useDirectusToken pages of this site.',
+    check(result) {
+      const files = changed(result);
+      if (typeof files === 'string') return files;
+      const path = 'docs/content/2.composables/1.useDirectusAuth.md';
+      // Any form Nuxt Content serves: the route, relative from the page's URL, or the file (rewritten).
+      const canonical = (text: string) =>
+        text
+          .replace(
+            /\]\((?:\/composables\/|\.\/)?(?:usedirectususer|2\.useDirectusUser\.md)\)/g,
+            '](/composables/usedirectususer)',
+          )
+          .replace(
+            /\]\((?:\/composables\/|\.\/)?(?:usedirectustoken|3\.useDirectusToken\.md)\)/g,
+            '](/composables/usedirectustoken)',
+          );
+      const expected = (directusDocs[path] ?? '')
+        .replaceAll('(/usage/useDirectusUser)', '(/composables/usedirectususer)')
+        .replaceAll('(/usage/useDirectusToken)', '(/composables/usedirectustoken)');
+      if (canonical(files[path] ?? '') !== expected)
+        return `${path} does not link /composables/usedirectususer and /composables/usedirectustoken (or their files) where it linked /usage/..., or changed more`;
+      return unchangedExcept(result, directusDocs, [path]);
+    },
+    script: [
+      read('docs/content/2.composables/1.useDirectusAuth.md'),
+      call('search', { query: 'useDirectusUser' }),
+      edit(
+        'docs/content/2.composables/1.useDirectusAuth.md',
+        '(/usage/useDirectusUser)',
+        '(/composables/usedirectususer)',
+        true,
+      ),
+      edit(
+        'docs/content/2.composables/1.useDirectusAuth.md',
+        '(/usage/useDirectusToken)',
+        '(/composables/usedirectustoken)',
+        true,
+      ),
+      call('validate', {}),
+      answer(
+        'The user and token links in useDirectusAuth.md now name /composables/usedirectususer and /composables/usedirectustoken, the routes Nuxt Content serves those pages at.',
+      ),
+    ],
+  },
+  {
+    // antd-style (dumi 2): English pages at `/api/x`, Chinese ones at `/zh-CN/api/x`, and a link to
+    // a `.md` file beside the page becomes that file's route. Two createStyles links name a
+    // `/usage/` folder the site no longer has.
+    name: 'real-dumi-fix-links',
+    fixture: antdStyleDocs,
+    prompt:
+      'The createStyles links in docs/api/create-stylish.en-US.md and docs/api/create-stylish.zh-CN.md lead nowhere. Point each at the createStyles API page in its own language.',
+    check(result) {
+      const files = changed(result);
+      if (typeof files === 'string') return files;
+      const english = 'docs/api/create-stylish.en-US.md';
+      const chinese = 'docs/api/create-stylish.zh-CN.md';
+      // The route (any case) or the file beside the page, which dumi makes the route.
+      const canonical = (text: string) =>
+        text
+          .replace(/\]\((?:\/api\/create-styles|\.\/create-styles\.en-US\.md)\)/gi, '](/api/create-styles)')
+          .replace(
+            /\]\((?:\/zh-CN\/api\/create-styles|\.\/create-styles\.zh-CN\.md)\)/gi,
+            '](/zh-CN/api/create-styles)',
+          );
+      if (
+        canonical(files[english] ?? '') !==
+        (antdStyleDocs[english] ?? '').replace('(/usage/create-styles)', '(/api/create-styles)')
+      )
+        return `${english} does not link the English createStyles page where it linked /usage/create-styles, or changed more`;
+      if (
+        canonical(files[chinese] ?? '') !==
+        (antdStyleDocs[chinese] ?? '').replace('(/zh-CN/usage/create-styles)', '(/zh-CN/api/create-styles)')
+      )
+        return `${chinese} does not link the Chinese createStyles page where it linked /zh-CN/usage/create-styles, or changed more`;
+      return unchangedExcept(result, antdStyleDocs, [english, chinese]);
+    },
+    script: [
+      read('docs/api/create-stylish.en-US.md'),
+      edit('docs/api/create-stylish.en-US.md', '(/usage/create-styles)', '(./create-styles.en-US.md)'),
+      read('docs/api/create-stylish.zh-CN.md'),
+      edit('docs/api/create-stylish.zh-CN.md', '(/zh-CN/usage/create-styles)', '(./create-styles.zh-CN.md)'),
+      call('validate', {}),
+      answer(
+        'Both createStyles links now name the file beside the page (create-styles.en-US.md and create-styles.zh-CN.md), which dumi turns into /api/create-styles and /zh-CN/api/create-styles.',
       ),
     ],
   },
