@@ -19,6 +19,7 @@ const sites: Record<string, { framework: string; pages: number }> = {
   'fluent__fluentd-docs-gitbook': { framework: 'gitbook', pages: 192 },
   'google__oss-fuzz': { framework: 'jekyll', pages: 38 },
   'grpc__grpc.io': { framework: 'hugo', pages: 176 },
+  hahwul__goyo: { framework: 'zola', pages: 38 },
   'Intevel__nuxt-directus': { framework: 'nuxt-content', pages: 22 },
   jestjs__jest: { framework: 'docusaurus', pages: 171 },
   'just-the-docs__just-the-docs': { framework: 'jekyll', pages: 47 },

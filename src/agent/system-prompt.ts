@@ -28,6 +28,7 @@ const frameworkNames: Record<DocsFramework, string> = {
   writerside: 'Writerside',
   'nuxt-content': 'Nuxt Content (Docus)',
   dumi: 'dumi',
+  zola: 'Zola',
   markdown: 'plain Markdown',
 };
 

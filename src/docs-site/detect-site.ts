@@ -130,6 +130,15 @@ const signatures: Signature[] = [
     siteRoot: folderOfFile,
     confirm: (text) => /\bdefine\.doc\s*\(/.test(text),
   },
+  // Zola (https://www.getzola.org/documentation/getting-started/configuration/): `zola.toml` (0.22.1)
+  // or a `config.toml` with Zola's own snake-case `base_url` (Hugo's is `baseURL`).
+  { framework: 'zola', pattern: /(^|\/)zola\.toml$/, siteRoot: folderOfFile },
+  {
+    framework: 'zola',
+    pattern: /(^|\/)config\.toml$/,
+    siteRoot: folderOfFile,
+    confirm: (text) => /^[ \t]*base_url[ \t]*=/m.test(text),
+  },
   { framework: 'hugo', pattern: /(^|\/)hugo\.(toml|ya?ml|json)$/, siteRoot: folderOfFile },
   {
     framework: 'hugo',

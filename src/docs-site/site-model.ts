@@ -32,6 +32,7 @@ export type DocsFramework =
   | 'writerside'
   | 'nuxt-content'
   | 'dumi'
+  | 'zola'
   | 'markdown';
 
 /** The repository's files as a model reads them (a worktree, a commit, or either with changes on top). */

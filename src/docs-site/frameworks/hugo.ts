@@ -561,7 +561,10 @@ function aliasesOf(frontMatter: Readonly<Record<string, unknown>>): string[] {
 }
 
 /** A page's front matter: YAML from its facts, or TOML between `+++` lines, read here. */
-async function frontMatterOf(source: SiteSource, path: string): Promise<Readonly<Record<string, unknown>>> {
+export async function frontMatterOf(
+  source: SiteSource,
+  path: string,
+): Promise<Readonly<Record<string, unknown>>> {
   const facts = await source.pageFacts(path);
   if (facts?.frontMatter != null) return facts.frontMatter;
   const text = (await source.files.read(path)) ?? '';

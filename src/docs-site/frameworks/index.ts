@@ -24,6 +24,7 @@ import { buildVitePressSite } from './vitepress.ts';
 import { buildVocsSite } from './vocs.ts';
 import { buildVuePressSite } from './vuepress.ts';
 import { buildWritersideSite } from './writerside.ts';
+import { buildZolaSite } from './zola.ts';
 
 /** The site model builder of each framework. */
 export const siteModelBuilders: Readonly<Record<DocsFramework, SiteModelBuilder>> = {
@@ -52,5 +53,6 @@ export const siteModelBuilders: Readonly<Record<DocsFramework, SiteModelBuilder>
   writerside: buildWritersideSite,
   'nuxt-content': buildNuxtContentSite,
   dumi: buildDumiSite,
+  zola: buildZolaSite,
   markdown: buildMarkdownSite,
 };

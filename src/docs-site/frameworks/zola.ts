@@ -1,0 +1,330 @@
+import createMarkdownIt, { type Token } from 'markdown-it';
+import { attributeAnchor, cachedAnchors, maximumCharacters, type PageAnchors } from '../heading-anchors.ts';
+import { isPlainRecord } from '../javascript-config.ts';
+import { folderOf, isWithin, joinInside, relativeTo, splitUrl } from '../link-urls.ts';
+import { blankDelimited } from '../page-facts.ts';
+import type { LinkTarget, SiteModel, SiteModelBuilder } from '../site-model.ts';
+import { createCheckoutCoverage } from './checkout-coverage.ts';
+import { frontMatterOf } from './hugo.ts';
+import { isAssetPath } from './starlight-routes.ts';
+import { tomlValue } from './toml-value.ts';
+
+type SlugStrategy = 'on' | 'safe' | 'off';
+
+/**
+ * Zola sites (https://www.getzola.org/documentation/), read as getzola/zola v0.21 builds them
+ * (components/content, components/markdown, components/site). Every `.md` file under `content/` is a
+ * page (`_index.md` a section) at `/<folders>/<slug>/` (folders as written, the slug from the front
+ * matter's `slug` or the file's name without a date prefix, through the `slug` crate: lower case,
+ * every other character a `-`; a bundle `x/index.md` takes its folder's name), or its front
+ * matter's `path`; `x.fr.md` under `/fr/`. Zola checks `@/path/to/file.md` links against the files
+ * (a missing one fails the build unless `link_checker.internal_level` is `warn`) and their anchors
+ * (heading ids, and on pages any `id` or `name` in the content, without case); it leaves every
+ * other link as written, prefixing a relative one with the page's URL.
+ */
+export const buildZolaSite: SiteModelBuilder = async (source, siteRoot) => {
+  const { files } = source;
+  const inRoot = (path: string) => (siteRoot === '' ? path : `${siteRoot}/${path}`);
+  const configFile =
+    ['zola.toml', 'config.toml'].map(inRoot).find((path) => files.has(path)) ?? inRoot('config.toml');
+  const { value: config, problems } = tomlValue((await files.read(configFile)) ?? '', configFile);
+  const unsupported: string[] = [];
+  const table = (value: unknown) => (isPlainRecord(value) ? value : {});
+  const slugify = table(config.slugify);
+  const strategy = (value: unknown): SlugStrategy => (value === 'safe' || value === 'off' ? value : 'on');
+  const pathStrategy = strategy(slugify.paths);
+  const anchorStrategy = strategy(slugify.anchors);
+  const keepDates = slugify.paths_keep_dates === true;
+  const defaultLanguage = typeof config.default_language === 'string' ? config.default_language : 'en';
+  const languages = new Set(Object.keys(table(config.languages)).filter((code) => code !== defaultLanguage));
+  const warnOnly = table(config.link_checker).internal_level === 'warn';
+  const contentDir = inRoot('content');
+
+  // The `@/` map: each content file's path under `content/` (language suffix included) to its route.
+  const pages = new Map<string, string[]>();
+  const permalinks = new Map<string, string>();
+  const drafts = new Set<string>();
+  const served = new Set<string>();
+  let uncertainRoutes = false;
+  for (const path of files.paths) {
+    if (!isWithin(contentDir, path) || !path.endsWith('.md')) continue;
+    const relative = relativeTo(contentDir, path);
+    const name = relative.slice(relative.lastIndexOf('/') + 1);
+    if (name.startsWith('.')) continue;
+    const components = relative.split('/').slice(0, -1);
+    let stem = name.slice(0, -3);
+    let language: string | null = null;
+    const dot = stem.indexOf('.');
+    if (languages.size > 0 && dot > 0 && languages.has(stem.slice(dot + 1))) {
+      language = stem.slice(dot + 1);
+      stem = stem.slice(0, dot);
+    }
+    const frontMatter = await frontMatterOf(source, path);
+    if (frontMatter.draft === true) {
+      drafts.add(relative);
+      continue;
+    }
+    const prefix = language === null ? '' : `/${language}`;
+    let route: string;
+    if (stem === '_index') route = `${prefix}/${components.join('/')}/`.replace(/\/+/g, '/');
+    else {
+      // A bundle (`x/index.md`) is its folder's page.
+      const bundle = stem === 'index' && components.length > 0;
+      const folders = bundle ? components.slice(0, -1) : components;
+      const written = typeof frontMatter.path === 'string' ? frontMatter.path.trim() : '';
+      if (written !== '') route = `/${written.replace(/^\/+/, '')}`.replace(/\/?$/, '/');
+      else {
+        let slug =
+          typeof frontMatter.slug === 'string' ? frontMatter.slug : bundle ? (components.at(-1) ?? '') : stem;
+        const dated =
+          /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})?)?\s?[_-](.+)$/.exec(slug);
+        if (dated !== null && !keepDates && typeof frontMatter.slug !== 'string') slug = dated[1] ?? slug;
+        if (pathStrategy === 'on' && /[^ -~]/.test(slug)) uncertainRoutes = true;
+        route = `${prefix}/${[...folders, slugifyPath(slug, pathStrategy)].join('/')}/`.replace(/\/+/g, '/');
+      }
+    }
+    permalinks.set(relative, path);
+    pages.set(path, frontMatter.render === false ? [] : [route]);
+    for (const alias of Array.isArray(frontMatter.aliases) ? frontMatter.aliases : [])
+      if (typeof alias === 'string') served.add(routeKey(alias));
+  }
+  if (pages.size === 0) unsupported.push(`${contentDir}/: no pages (nothing is checked)`);
+
+  const routes = new Map<string, string>();
+  for (const [page, urls] of pages) for (const url of urls) routes.set(routeKey(url), page);
+  // Files a route serves: `static/`, and a bundle's or a section folder's other files.
+  const assets = new Set<string>();
+  const staticDir = inRoot('static');
+  for (const path of files.paths) {
+    if (isWithin(staticDir, path)) assets.add(routeKey(`/${relativeTo(staticDir, path)}`));
+    else if (isWithin(contentDir, path) && !path.endsWith('.md')) {
+      const folder = folderOf(path);
+      const owner = [`${folder}/index.md`, `${folder}/_index.md`].find((candidate) => pages.has(candidate));
+      const route = owner === undefined ? undefined : pages.get(owner)?.[0];
+      if (route !== undefined) assets.add(routeKey(`${route}${path.slice(folder.length + 1)}`));
+    }
+  }
+  const taxonomies = (Array.isArray(config.taxonomies) ? config.taxonomies : []).flatMap((taxonomy) =>
+    isPlainRecord(taxonomy) && typeof taxonomy.name === 'string'
+      ? [slugifyPath(taxonomy.name, pathStrategy)]
+      : [],
+  );
+  const generated = new RegExp(
+    `^(?:/(?:${[...languages].map(escapeRegExp).join('|') || '(?!)'}))?/(?:404\\.html|robots\\.txt|sitemap\\d*\\.xml|(?:[^/]+/)*(?:atom|rss)\\.xml|search_index\\.[^/]+\\.(?:js|json)|elasticlunr\\.min\\.js|processed_images/.*|(?:${taxonomies.map(escapeRegExp).join('|') || '(?!)'})(?:/.*)?)$`,
+    'i',
+  );
+  const theme = typeof config.theme === 'string' ? config.theme : null;
+  const themeMissing =
+    theme !== null && !files.paths.some((path) => isWithin(inRoot(`themes/${theme}`), path));
+  const isExpected = createCheckoutCoverage(files.paths);
+
+  const resolveRoute = (route: string, relativeFrom?: string): LinkTarget => {
+    const key = routeKey(safeDecode(route));
+    const page = routes.get(key);
+    if (page !== undefined) return { kind: 'file', file: page };
+    if (served.has(key) || assets.has(key) || generated.test(key))
+      return { kind: 'served', reason: 'a route of the site' };
+    // A section's pager (`/blog/page/2/`).
+    const pager = /^(.*\/)page\/\d+$/.exec(key);
+    if (pager !== null && routes.has(routeKey(pager[1] ?? '/')))
+      return { kind: 'served', reason: 'a page of a section' };
+    if (/\.css$/.test(key) && config.compile_sass === true)
+      return { kind: 'unchecked', reason: 'a stylesheet Zola compiles' };
+    if (isAssetPath(key) && (themeMissing || !isExpected(joinInside(staticDir, key.slice(1)) ?? '')))
+      return { kind: 'unchecked', reason: 'a file this checkout may not hold (a theme, a build step)' };
+    if (uncertainRoutes) return { kind: 'unchecked', reason: 'routes of names outside ASCII are not known' };
+    return {
+      kind: 'broken',
+      reason: `no page or file is served at ${route}${relativeFrom === undefined ? '' : ` (resolved from the page's URL, ${relativeFrom})`}; Zola leaves this link as written and does not check it`,
+    };
+  };
+
+  const resolveLink: SiteModel['resolveLink'] = (from, url, link) => {
+    const trimmed = url.trim();
+    // Zola reads `@/` in Markdown links only; in HTML it is a path like any other.
+    if (trimmed.startsWith('@/') && (link?.kind ?? 'link') === 'link') return resolveInternal(trimmed);
+    if (
+      trimmed === '' ||
+      trimmed.startsWith('#') ||
+      /^[A-Za-z][A-Za-z0-9+.-]*:/.test(trimmed) ||
+      trimmed.startsWith('//')
+    )
+      return { kind: 'external' };
+    const { path } = splitUrl(trimmed);
+    if (path === '') return { kind: 'external' };
+    // Zola checks no anchor but those of `@/` links and of the page itself: another link's may be an
+    // element of the page's template, which this model does not read.
+    const target = resolveRelative(from, path, link?.kind);
+    return target.kind === 'file' && splitUrl(trimmed).fragment !== null
+      ? { kind: 'served', reason: 'a page (its anchor may be its template’s)' }
+      : target;
+  };
+
+  const resolveRelative = (from: string, path: string, kind: string | undefined): LinkTarget => {
+    if (path.startsWith('/')) return resolveRoute(path);
+    // Relative: a Markdown link's is prefixed with the page's URL (`x.png` of `/blog/post/` is
+    // `/blog/post/x.png`), as the browser resolves an HTML one; `..` is left to the browser too.
+    const pageUrl = pages.get(from)?.[0];
+    if (pageUrl === undefined)
+      return { kind: 'unchecked', reason: 'a relative link in a file that is no page' };
+    const target = new URL(path, `http://site${pageUrl}`).pathname;
+    if (
+      kind === 'image' &&
+      !assets.has(routeKey(target)) &&
+      !isExpected(joinInside(folderOf(from), path) ?? '')
+    )
+      return { kind: 'unchecked', reason: 'a file this checkout may not hold' };
+    return resolveRoute(target, pageUrl);
+  };
+
+  /** `@/path.md#anchor`: the file under `content/` (the path decoded, case kept). */
+  const resolveInternal = (url: string): LinkTarget => {
+    const written = url.slice(2).split('#')[0] ?? '';
+    const relative = safeDecode(written);
+    const file = permalinks.get(relative);
+    if (file !== undefined) return { kind: 'file', file };
+    const outcome = warnOnly
+      ? 'Zola warns and leaves the link as written'
+      : 'Zola stops the build (Broken relative link)';
+    return {
+      kind: 'broken',
+      reason: drafts.has(relative)
+        ? `content/${relative} is a draft, which Zola leaves out: ${outcome}`
+        : `no file content/${relative}: ${outcome}`,
+    };
+  };
+
+  return {
+    framework: 'zola',
+    siteRoot,
+    configFiles: [configFile],
+    pages,
+    partials: new Set(),
+    navigation: [],
+    needsNavigationEntry: () => false,
+    pageAnchors: (file, text) =>
+      readZolaAnchors(text, anchorStrategy, !/(^|\/)_index(\.[^/]+)?\.md$/.test(file)),
+    resolveLink,
+    configurationProblems: problems,
+    unsupported,
+    conventions: [
+      'Link another page by its file under `content/`: `[x](@/guide/install.md)` or `@/guide/install.md#anchor` (Zola checks these and fails the build on one that names no file or heading); a section is its `_index.md`.',
+      `Pages are \`.md\` files under ${contentDir}/ with TOML front matter between \`+++\` lines; each is served at \`/<folders>/<slug>/\`, and a folder's \`_index.md\` is its section.`,
+      'Sections list their pages themselves: a new page needs no navigation entry.',
+    ],
+  };
+};
+
+/** A route as Zola serves it: decoded, one trailing slash dropped (hosts answer both). */
+function routeKey(route: string): string {
+  const path = route.startsWith('/') ? route : `/${route}`;
+  return path.length > 1 ? path.replace(/\/+$/, '') || '/' : path;
+}
+
+function safeDecode(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Zola's `slugify_paths` (components/utils/src/slugs.rs): `on` is the `slug` crate (letters and
+ * digits in lower case, every other character a `-`, runs made one, none at the start, one at the
+ * end dropped; letters outside ASCII are transliterated, which this reader leaves out); `safe`
+ * trims trailing spaces and dots and drops `<>:"/\|?*`; `off` keeps the name.
+ */
+export function slugifyPath(name: string, strategy: SlugStrategy): string {
+  if (strategy === 'off') return name;
+  if (strategy === 'safe') return name.replace(/[ .]+$/, '').replace(/[<>:"/\\|?*]/g, '');
+  return slugCrate(name);
+}
+
+function slugCrate(text: string): string {
+  let slug = '';
+  for (const character of text) {
+    const letter = /[a-z0-9]/.test(character)
+      ? character
+      : /[A-Z]/.test(character)
+        ? character.toLowerCase()
+        : '-';
+    if (letter !== '-' || (slug !== '' && !slug.endsWith('-'))) slug += letter;
+  }
+  return slug.endsWith('-') ? slug.slice(0, -1) : slug;
+}
+
+const markdownParser = createMarkdownIt({ html: true, linkify: false });
+
+/**
+ * The anchors Zola gives a page (components/markdown/src/markdown.rs): each Markdown heading's
+ * `{#id}` as written, else `slugify_anchors` of its text (text and code only: `on` as paths are,
+ * `safe` and `off` keep the text with each space a `_`), repeats `-1`, `-2`; on a page (not a
+ * section) any `id` or `name` in its content too, matched without case, as Zola's check does.
+ * `top` and an empty anchor always pass. Headings with letters outside ASCII leave the page unchecked.
+ */
+export function readZolaAnchors(text: string, strategy: SlugStrategy, page: boolean): PageAnchors {
+  if (text.length > maximumCharacters) return { anchors: new Set(), complete: false };
+  return cachedAnchors(`zola ${strategy} ${page}`, text, () => {
+    const body = text
+      .replace(/^\+\+\+[ \t]*\r?\n[\s\S]*?\r?\n\+\+\+[ \t]*(?:\r?\n|$)/, (match) =>
+        '\n'.repeat(match.split('\n').length - 1),
+      )
+      // `{% raw %}` only keeps shortcode syntax from being run; it is no text.
+      .replace(/\{%\s*(?:end)?raw\s*%\}/g, '');
+    const tokens = markdownParser.parse(body, {});
+    const headings: Array<{ explicit: string | null; title: string }> = [];
+    const anchors = new Set<string>(['top']);
+    // A shortcode (`{{ name(...) }}`, `{% name(...) %}`) may write elements with ids into a page.
+    let complete = !(page && /\{\{\s*[A-Za-z_]\w*\s*\(|\{%\s*[A-Za-z_]\w*\s*\(/.test(body));
+    for (const [index, token] of tokens.entries()) {
+      if (page && (token.type === 'html_block' || token.type === 'inline')) {
+        const html =
+          token.type === 'html_block'
+            ? token.content
+            : (token.children ?? [])
+                .filter((child) => child.type === 'html_inline')
+                .map((child) => child.content)
+                .join(' ');
+        const uncommented = html.includes('<!--') ? blankDelimited(html, '<!--', '-->') : html;
+        for (const match of uncommented.matchAll(attributeAnchor))
+          anchors.add((match[1] ?? match[2] ?? match[3] ?? '').toLowerCase());
+      }
+      if (token.type !== 'inline' || tokens[index - 1]?.type !== 'heading_open') continue;
+      const title = headingText(token.children ?? []);
+      const attributes = /\s*\{([^{}]*)\}\s*$/.exec(title);
+      const explicit =
+        attributes === null ? null : (/(?:^|\s)#([^\s}]+)/.exec(attributes[1] ?? '')?.[1] ?? null);
+      const shown = attributes === null ? title : title.slice(0, attributes.index);
+      if (strategy === 'on' && /[^ -~]/.test(shown)) complete = false;
+      headings.push({ explicit, title: shown.trim() });
+    }
+    const inserted = new Set<string>(
+      headings.flatMap((heading) => (heading.explicit === null ? [] : [heading.explicit])),
+    );
+    for (const heading of headings) {
+      if (heading.explicit !== null) continue;
+      const base = strategy === 'on' ? slugCrate(heading.title) : heading.title.replace(/[ \t\n\r\f]/g, '_');
+      let id = base;
+      for (let suffix = 1; inserted.has(id); suffix += 1) id = `${base}-${suffix}`;
+      inserted.add(id);
+    }
+    for (const id of inserted) anchors.add(page ? id.toLowerCase() : id);
+    if (/<!--\s*more\s*-->/.test(body)) anchors.add('continue-reading');
+    return page ? { anchors, complete, caseInsensitive: true } : { anchors, complete };
+  });
+}
+
+/** A heading's text as Zola reads it: text and code, no inline HTML. */
+function headingText(children: readonly Token[]): string {
+  let text = '';
+  for (const child of children) {
+    if (child.type === 'text' || child.type === 'code_inline') text += child.content;
+    else if (child.type === 'softbreak' || child.type === 'hardbreak') text += ' ';
+  }
+  return text;
+}
