@@ -157,6 +157,13 @@ await time('dumi: a file name of capitals 200 long in 5,000 pages', () =>
     ),
   }),
 );
+await time('Zola: 50,000 equal headings and a link to the last', () =>
+  site({
+    'config.toml': 'base_url = "https://example.org"\n',
+    'content/_index.md': '+++\n+++\n[x](@/page.md#a-49999)\n',
+    'content/page.md': `+++\n+++\n${'## A\n\n'.repeat(50_000)}`,
+  }),
+);
 await time('Writerside: a tree of 50,000 entries nested 30 deep', () =>
   site({
     'writerside.cfg': '<ihp version="2.0"><topics dir="t"/><instance src="h.tree"/></ihp>\n',

@@ -53,7 +53,7 @@ describe('Zola sites', () => {
         'docs/config.toml':
           'base_url = "https://example.org/"\ntitle = "Docs"\ncompile_sass = true\ntaxonomies = [{ name = "tags" }]\n\n[languages.ko]\ntitle = "문서"\n',
         'docs/content/_index.md':
-          '+++\ntitle = "Home"\n+++\n[Install](@/guide/Getting_Started.md#install)\n[Missing](@/guide/nope.md)\n[Draft](@/guide/later.md)\n[Tags](/tags/rust/)\n[Feed](/atom.xml)\n',
+          '+++\ntitle = "Home"\n+++\n[Install](@/guide/Getting_Started.md#install)\n[Missing](@/guide/nope.md)\n[Draft](@/guide/later.md)\n[Tags](/tags/rust/)\n[Feed](/atom.xml)\n[Not a term](/tags/x.md)\n',
         'docs/content/guide/_index.md':
           '+++\ntitle = "Guide"\n+++\n# Guide\n\n[Relative](./getting-started/)\n[Wrong](Getting_Started/)\n',
         'docs/content/guide/Getting_Started.md':
@@ -85,6 +85,8 @@ describe('Zola sites', () => {
     assert.deepEqual(problemLines(problems), [
       'docs/content/_index.md:5 Broken link "@/guide/nope.md": no file content/guide/nope.md: Zola stops the build (Broken relative link)',
       'docs/content/_index.md:6 Broken link "@/guide/later.md": content/guide/later.md is a draft, which Zola leaves out: Zola stops the build (Broken relative link)',
+      // A taxonomy serves its terms' pages, no file.
+      'docs/content/_index.md:9 Broken link "/tags/x.md": no page or file is served at /tags/x.md; Zola leaves this link as written and does not check it',
       'docs/content/guide/Getting_Started.md:8 Broken anchor "#nowhere": docs/content/guide/Getting_Started.md has no heading or element with the id "nowhere"',
       // A page's route is its slug (`getting-started`), not its file's name.
       'docs/content/guide/_index.md:7 Broken link "Getting_Started/": no page or file is served at /guide/Getting_Started/ (resolved from the page\'s URL, /guide/); Zola leaves this link as written and does not check it',

@@ -44,6 +44,8 @@ export const buildZolaSite: SiteModelBuilder = async (source, siteRoot) => {
   const pages = new Map<string, string[]>();
   const permalinks = new Map<string, string>();
   const drafts = new Set<string>();
+  /** Each file's URL, rendered or not (`render = false`): what Zola prefixes its relative links with. */
+  const urls = new Map<string, string>();
   const served = new Set<string>();
   let uncertainRoutes = false;
   for (const path of files.paths) {
@@ -85,6 +87,7 @@ export const buildZolaSite: SiteModelBuilder = async (source, siteRoot) => {
     }
     permalinks.set(relative, path);
     pages.set(path, frontMatter.render === false ? [] : [route]);
+    urls.set(path, route);
     for (const alias of Array.isArray(frontMatter.aliases) ? frontMatter.aliases : [])
       if (typeof alias === 'string') served.add(routeKey(alias));
   }
@@ -110,7 +113,7 @@ export const buildZolaSite: SiteModelBuilder = async (source, siteRoot) => {
       : [],
   );
   const generated = new RegExp(
-    `^(?:/(?:${[...languages].map(escapeRegExp).join('|') || '(?!)'}))?/(?:404\\.html|robots\\.txt|sitemap\\d*\\.xml|(?:[^/]+/)*(?:atom|rss)\\.xml|search_index\\.[^/]+\\.(?:js|json)|elasticlunr\\.min\\.js|processed_images/.*|(?:${taxonomies.map(escapeRegExp).join('|') || '(?!)'})(?:/.*)?)$`,
+    `^(?:/(?:${[...languages].map(escapeRegExp).join('|') || '(?!)'}))?/(?:404\\.html|robots\\.txt|sitemap\\d*\\.xml|(?:[^/]+/)*(?:atom|rss)\\.xml|search_index\\.[^/]+\\.(?:js|json)|elasticlunr\\.min\\.js|processed_images/.*|(?:${taxonomies.map(escapeRegExp).join('|') || '(?!)'})(?:/[^/.]+(?:/page/\\d+|/[^/]+\\.xml)?)?)$`,
     'i',
   );
   const theme = typeof config.theme === 'string' ? config.theme : null;
@@ -164,7 +167,7 @@ export const buildZolaSite: SiteModelBuilder = async (source, siteRoot) => {
     if (path.startsWith('/')) return resolveRoute(path);
     // Relative: a Markdown link's is prefixed with the page's URL (`x.png` of `/blog/post/` is
     // `/blog/post/x.png`), as the browser resolves an HTML one; `..` is left to the browser too.
-    const pageUrl = pages.get(from)?.[0];
+    const pageUrl = urls.get(from);
     if (pageUrl === undefined)
       return { kind: 'unchecked', reason: 'a relative link in a file that is no page' };
     const target = new URL(path, `http://site${pageUrl}`).pathname;
@@ -306,11 +309,17 @@ export function readZolaAnchors(text: string, strategy: SlugStrategy, page: bool
     const inserted = new Set<string>(
       headings.flatMap((heading) => (heading.explicit === null ? [] : [heading.explicit])),
     );
+    const nextSuffix = new Map<string, number>();
     for (const heading of headings) {
       if (heading.explicit !== null) continue;
       const base = strategy === 'on' ? slugCrate(heading.title) : heading.title.replace(/[ \t\n\r\f]/g, '_');
+      // Zola tries `-1`, `-2`, ... from the start each time; the next free one is remembered here, so
+      // a page of thousands of equal headings is not quadratic (hostile input).
       let id = base;
-      for (let suffix = 1; inserted.has(id); suffix += 1) id = `${base}-${suffix}`;
+      for (let suffix = nextSuffix.get(base) ?? 1; inserted.has(id); suffix += 1) {
+        id = `${base}-${suffix}`;
+        nextSuffix.set(base, suffix + 1);
+      }
       inserted.add(id);
     }
     for (const id of inserted) anchors.add(page ? id.toLowerCase() : id);
