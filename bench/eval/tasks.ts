@@ -81,6 +81,7 @@ const markerDataDocs = committedSite('TheAcharya__MarkerData-Website');
 const qodanaDocs = committedSite('JetBrains__Qodana');
 const directusDocs = committedSite('Intevel__nuxt-directus');
 const antdStyleDocs = committedSite('ant-design__antd-style');
+const goyoDocs = committedSite('hahwul__goyo');
 // MarkerData's pages that link the Share Destination page by its URL (`/user-guide/share-destination`).
 const shareDestinationLinkers = [
   'docs/User Guide/extract.md',
@@ -1732,6 +1733,55 @@ export const evaluationTasks: EvaluationTask[] = [
       call('validate', {}),
       answer(
         'Both createStyles links now name the file beside the page (create-styles.en-US.md and create-styles.zh-CN.md), which dumi turns into /api/create-styles and /zh-CN/api/create-styles.',
+      ),
+    ],
+  },
+  {
+    // goyo's Zola site: a section's relative link is prefixed with its URL, so `./creating_page/`
+    // in `writing/shortcodes/_index.md` asks for a page that is elsewhere; Zola checks `@/` links by
+    // file, and serves a bundle at its folder's slug (`creating_page` is `/get_started/creating-page/`).
+    name: 'real-zola-fix-links',
+    fixture: goyoDocs,
+    prompt:
+      'In content/writing/shortcodes/_index.md, the links to "Creating Content: Pages and Sections" and "Markdown Style Guide & Writing Tips" lead nowhere. Point them at those pages (the page on creating pages under get_started, and the Markdown syntax page under writing).',
+    check(result) {
+      const files = changed(result);
+      if (typeof files === 'string') return files;
+      const path = 'content/writing/shortcodes/_index.md';
+      // A file link Zola checks, or the route it serves (from the root or from the section's URL).
+      const canonical = (text: string) =>
+        text
+          .replace(
+            /\]\((?:@\/get_started\/creating_page\/index\.md|\/get_started\/creating-page\/?|\.\.\/\.\.\/get_started\/creating-page\/?)\)/g,
+            '](CREATING)',
+          )
+          .replace(
+            /\]\((?:@\/writing\/markdown-syntax\/index\.md|\/writing\/markdown-syntax\/?|\.\.\/markdown-syntax\/?)\)/g,
+            '](MARKDOWN)',
+          );
+      const expected = (goyoDocs[path] ?? '')
+        .replace('(./creating_page/)', '(CREATING)')
+        .replace('(./markdown_style_guide/)', '(MARKDOWN)');
+      if (canonical(files[path] ?? '') !== expected)
+        return `${path} does not link the creating-page and Markdown syntax pages where it linked ./creating_page/ and ./markdown_style_guide/, or changed more`;
+      return unchangedExcept(result, goyoDocs, [path]);
+    },
+    script: [
+      read('content/writing/shortcodes/_index.md'),
+      call('search', { query: 'creating_page' }),
+      edit(
+        'content/writing/shortcodes/_index.md',
+        '(./creating_page/)',
+        '(@/get_started/creating_page/index.md)',
+      ),
+      edit(
+        'content/writing/shortcodes/_index.md',
+        '(./markdown_style_guide/)',
+        '(@/writing/markdown-syntax/index.md)',
+      ),
+      call('validate', {}),
+      answer(
+        'Both links now name their pages by file (`@/get_started/creating_page/index.md`, `@/writing/markdown-syntax/index.md`), which Zola resolves and checks at build time.',
       ),
     ],
   },
