@@ -320,7 +320,11 @@ function readAttributeLinks(body: string, codeLines: ReadonlySet<number>, links:
     if (codeLines.has(index) || !attributeStart.test(text)) continue;
     // A link reference definition (`[//]: # (<img src="...">)`, a common Markdown comment) renders nothing.
     if (/^ {0,3}\[[^\]\n]{1,999}\]:[ \t]/.test(text)) continue;
-    const outsideCode = text.replace(/(`+)[^`]*?\1/g, '');
+    // A Markdown image's alt text is text, whatever it holds (`![<img src="x">](y)` asks for y only).
+    const withoutAlt = text.includes('![')
+      ? text.replace(/!\[[^\]\n]*\]\(/g, (alt) => `![${' '.repeat(alt.length - 4)}](`)
+      : text;
+    const outsideCode = withoutAlt.replace(/(`+)[^`]*?\1/g, '');
     // The last `<` and `>` before each match, found once as the matches move on (searching the text
     // before each one again was quadratic on a long line of attributes).
     let scanned = 0;

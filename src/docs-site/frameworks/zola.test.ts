@@ -92,4 +92,38 @@ describe('Zola sites', () => {
       'docs/content/guide/_index.md:7 Broken link "Getting_Started/": no page or file is served at /guide/Getting_Started/ (resolved from the page\'s URL, /guide/); Zola leaves this link as written and does not check it',
     ]);
   });
+  // Cases a review against Zola 0.21's source found: a site under a path of its host (tabi's
+  // `base_url`), translated bundles and their folders' files, `_index.<code>.md` of a language that
+  // is not configured, a draft section's folder, `render = false` pages.
+  it('reads a site under a path, bundles’ files for every translation, drafts’ folders and unwritten pages', async () => {
+    const { model, problems } = await analyze(
+      memoryFiles({
+        'config.toml': 'base_url = "https://owner.github.io/site"\ntitle = "x"\n\n[languages.es]\n',
+        'content/_index.md': '+++\n+++\n[Posts](/site/posts/)\n[Host](/tags)\n[Missing](/site/nope/)\n',
+        'content/_index.fi.md': '+++\n+++\n# Not a configured language\n',
+        'content/posts/_index.md': '+++\n+++\n# Posts\n',
+        'content/posts/shots/index.md': '+++\n+++\n![A](./img/a.png)\n',
+        'content/posts/shots/index.es.md': '+++\n+++\n![A](./img/a.png)\n![B](./img/b.png)\n',
+        'content/posts/shots/img/a.png': '',
+        'content/old/_index.md': '+++\ndraft = true\n+++\n',
+        'content/old/child.md': '+++\n+++\n# Child\n',
+        'content/hidden.md': '+++\nrender = false\n+++\n[Nowhere](/site/nowhere/)\n',
+      }),
+    );
+    assert.deepEqual(
+      [...model.pages.keys()],
+      [
+        'content/_index.md',
+        'content/hidden.md',
+        'content/posts/_index.md',
+        'content/posts/shots/index.es.md',
+        'content/posts/shots/index.md',
+      ],
+    );
+    assert.equal(model.resolveLink('content/_index.md', '/tags').kind, 'unchecked');
+    assert.deepEqual(problemLines(problems), [
+      'content/_index.md:5 Broken link "/site/nope/": no page or file is served at /site/nope/; Zola leaves this link as written and does not check it',
+      'content/posts/shots/index.es.md:4 Broken image "./img/b.png": no page or file is served at /es/posts/shots/img/b.png (resolved from the page\'s URL, /es/posts/shots/); Zola leaves this link as written and does not check it',
+    ]);
+  });
 });

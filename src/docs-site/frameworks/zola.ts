@@ -5,6 +5,7 @@ import { folderOf, isWithin, joinInside, relativeTo, splitUrl } from '../link-ur
 import { blankDelimited } from '../page-facts.ts';
 import type { LinkTarget, SiteModel, SiteModelBuilder } from '../site-model.ts';
 import { createCheckoutCoverage } from './checkout-coverage.ts';
+import { compileDocfxGlobs } from './docfx-config.ts';
 import { frontMatterOf } from './hugo.ts';
 import { isAssetPath } from './starlight-routes.ts';
 import { tomlValue } from './toml-value.ts';
@@ -47,12 +48,34 @@ export const buildZolaSite: SiteModelBuilder = async (source, siteRoot) => {
   /** Each file's URL, rendered or not (`render = false`): what Zola prefixes its relative links with. */
   const urls = new Map<string, string>();
   const served = new Set<string>();
+  /** Pages Zola does not write (`render = false`): only their `@/` links are resolved. */
+  const unrendered = new Set<string>();
   let uncertainRoutes = false;
+  // A draft section leaves its whole folder out (Zola skips the directory as it walks).
+  const draftFolders: string[] = [];
+  for (const path of files.paths)
+    if (
+      isWithin(contentDir, path) &&
+      /(^|\/)_index\.md$/.test(path) &&
+      (await frontMatterOf(source, path)).draft === true
+    )
+      draftFolders.push(folderOf(path));
+  // `ignored_content` globs match the whole path as walked, so only a pattern starting with `*`
+  // (which spans folders in Zola's globs) can match; those are read.
+  const ignoredContent = compileDocfxGlobs(
+    (Array.isArray(config.ignored_content) ? config.ignored_content : []).flatMap((pattern) =>
+      typeof pattern === 'string' && pattern.startsWith('*') ? [`**/${pattern.replace(/^\*+/, '*')}`] : [],
+    ),
+    { dot: true, caseSensitive: true },
+  );
   for (const path of files.paths) {
-    if (!isWithin(contentDir, path) || !path.endsWith('.md')) continue;
+    if (!isWithin(contentDir, path) || !path.endsWith('.md') || ignoredContent(path)) continue;
+    if (draftFolders.some((folder) => isWithin(folder, path))) continue;
     const relative = relativeTo(contentDir, path);
     const name = relative.slice(relative.lastIndexOf('/') + 1);
     if (name.startsWith('.')) continue;
+    // Zola reads `_index.md`, and `_index.<code>.md` of each other configured language, as sections.
+    if (name.startsWith('_index.') && name !== '_index.md' && !languages.has(name.slice(7, -3))) continue;
     const components = relative.split('/').slice(0, -1);
     let stem = name.slice(0, -3);
     let language: string | null = null;
@@ -79,7 +102,9 @@ export const buildZolaSite: SiteModelBuilder = async (source, siteRoot) => {
         let slug =
           typeof frontMatter.slug === 'string' ? frontMatter.slug : bundle ? (components.at(-1) ?? '') : stem;
         const dated =
-          /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})?)?\s?[_-](.+)$/.exec(slug);
+          /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?:T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2}))?\s?[_-](.+)$/.exec(
+            slug,
+          );
         if (dated !== null && !keepDates && typeof frontMatter.slug !== 'string') slug = dated[1] ?? slug;
         if (pathStrategy === 'on' && /[^ -~]/.test(slug)) uncertainRoutes = true;
         route = `${prefix}/${[...folders, slugifyPath(slug, pathStrategy)].join('/')}/`.replace(/\/+/g, '/');
@@ -87,6 +112,7 @@ export const buildZolaSite: SiteModelBuilder = async (source, siteRoot) => {
     }
     permalinks.set(relative, path);
     pages.set(path, frontMatter.render === false ? [] : [route]);
+    if (frontMatter.render === false) unrendered.add(path);
     urls.set(path, route);
     for (const alias of Array.isArray(frontMatter.aliases) ? frontMatter.aliases : [])
       if (typeof alias === 'string') served.add(routeKey(alias));
@@ -95,16 +121,44 @@ export const buildZolaSite: SiteModelBuilder = async (source, siteRoot) => {
 
   const routes = new Map<string, string>();
   for (const [page, urls] of pages) for (const url of urls) routes.set(routeKey(url), page);
-  // Files a route serves: `static/`, and a bundle's or a section folder's other files.
+  // Files a route serves: `static/`; a bundle's other files, below it too, beside each of its
+  // pages (translations included); a section folder's own files beside its section.
   const assets = new Set<string>();
   const staticDir = inRoot('static');
+  const owners = new Map<string, { bundles: string[]; sections: string[] }>();
+  for (const [path, route] of urls) {
+    if (
+      pages.get(path)?.length === 0 &&
+      !/(^|\/)_index(\.[^/]+)?\.md$/.test(path) &&
+      !/(^|\/)index(\.[^/]+)?\.md$/.test(path)
+    )
+      continue;
+    const name = path.slice(path.lastIndexOf('/') + 1);
+    const kind = /^_index(\.[^/]+)?\.md$/.test(name)
+      ? 'sections'
+      : /^index(\.[^/]+)?\.md$/.test(name)
+        ? 'bundles'
+        : null;
+    if (kind === null) continue;
+    const entry = owners.get(folderOf(path)) ?? { bundles: [], sections: [] };
+    entry[kind].push(route);
+    owners.set(folderOf(path), entry);
+  }
   for (const path of files.paths) {
     if (isWithin(staticDir, path)) assets.add(routeKey(`/${relativeTo(staticDir, path)}`));
     else if (isWithin(contentDir, path) && !path.endsWith('.md')) {
-      const folder = folderOf(path);
-      const owner = [`${folder}/index.md`, `${folder}/_index.md`].find((candidate) => pages.has(candidate));
-      const route = owner === undefined ? undefined : pages.get(owner)?.[0];
-      if (route !== undefined) assets.add(routeKey(`${route}${path.slice(folder.length + 1)}`));
+      for (
+        let folder = folderOf(path);
+        isWithin(contentDir, folder) && folder !== contentDir;
+        folder = folderOf(folder)
+      ) {
+        const entry = owners.get(folder);
+        const inside = path.slice(folder.length + 1);
+        for (const route of entry?.bundles ?? []) assets.add(routeKey(`${route}${inside}`));
+        if (folder === folderOf(path))
+          for (const route of entry?.sections ?? []) assets.add(routeKey(`${route}${inside}`));
+        if ((entry?.bundles.length ?? 0) > 0) break;
+      }
     }
   }
   const taxonomies = (Array.isArray(config.taxonomies) ? config.taxonomies : []).flatMap((taxonomy) =>
@@ -112,16 +166,49 @@ export const buildZolaSite: SiteModelBuilder = async (source, siteRoot) => {
       ? [slugifyPath(taxonomy.name, pathStrategy)]
       : [],
   );
+  // Routes Zola writes without a content file, as the configuration turns them on.
+  const feeds = config.generate_feeds === true || config.generate_feed === true;
+  const generatedNames = [
+    '404\\.html',
+    'robots\\.txt',
+    'sitemap\\d*\\.xml',
+    'processed_images/.*',
+    ...(feeds ? ['(?:atom|rss)\\.xml'] : []),
+    ...(config.build_search_index === true
+      ? ['search_index\\.[^/]+\\.(?:js|json)', 'elasticlunr\\.min\\.js']
+      : []),
+    ...(taxonomies.length > 0
+      ? [`(?:${taxonomies.map(escapeRegExp).join('|')})(?:/[^/.]+(?:/page/\\d+|/[^/]+\\.xml)?)?`]
+      : []),
+  ];
   const generated = new RegExp(
-    `^(?:/(?:${[...languages].map(escapeRegExp).join('|') || '(?!)'}))?/(?:404\\.html|robots\\.txt|sitemap\\d*\\.xml|(?:[^/]+/)*(?:atom|rss)\\.xml|search_index\\.[^/]+\\.(?:js|json)|elasticlunr\\.min\\.js|processed_images/.*|(?:${taxonomies.map(escapeRegExp).join('|') || '(?!)'})(?:/[^/.]+(?:/page/\\d+|/[^/]+\\.xml)?)?)$`,
+    `^(?:/(?:${[...languages].map(escapeRegExp).join('|') || '(?!)'}))?/(?:${generatedNames.join('|')})$`,
     'i',
   );
+  // A section's feed (its `generate_feeds`), which this model does not read per section.
+  const sectionFeed = /^\/.+\/(?:atom|rss)\.xml$/i;
   const theme = typeof config.theme === 'string' ? config.theme : null;
   const themeMissing =
     theme !== null && !files.paths.some((path) => isWithin(inRoot(`themes/${theme}`), path));
   const isExpected = createCheckoutCoverage(files.paths);
 
-  const resolveRoute = (route: string, relativeFrom?: string): LinkTarget => {
+  // The site is served under `base_url`'s path (a GitHub Pages project site): a link from the
+  // host's root is the site's only below that path.
+  const basePath = (() => {
+    try {
+      return new URL(typeof config.base_url === 'string' ? config.base_url : '').pathname.replace(/\/+$/, '');
+    } catch {
+      return '';
+    }
+  })();
+  const resolveRoute = (written: string, relativeFrom?: string, checkedFile = false): LinkTarget => {
+    let route = written;
+    if (basePath !== '' && relativeFrom === undefined) {
+      // The host's other paths are another site's, unknown here.
+      if (route !== basePath && !route.startsWith(`${basePath}/`))
+        return { kind: 'unchecked', reason: `outside the site's path, ${basePath}/ (its \`base_url\`)` };
+      route = route.slice(basePath.length) || '/';
+    }
     const key = routeKey(safeDecode(route));
     const page = routes.get(key);
     if (page !== undefined) return { kind: 'file', file: page };
@@ -133,12 +220,17 @@ export const buildZolaSite: SiteModelBuilder = async (source, siteRoot) => {
       return { kind: 'served', reason: 'a page of a section' };
     if (/\.css$/.test(key) && config.compile_sass === true)
       return { kind: 'unchecked', reason: 'a stylesheet Zola compiles' };
-    if (isAssetPath(key) && (themeMissing || !isExpected(joinInside(staticDir, key.slice(1)) ?? '')))
+    if (sectionFeed.test(key)) return { kind: 'unchecked', reason: 'a section’s feed' };
+    if (
+      !checkedFile &&
+      isAssetPath(key) &&
+      (themeMissing || !isExpected(joinInside(staticDir, key.slice(1)) ?? ''))
+    )
       return { kind: 'unchecked', reason: 'a file this checkout may not hold (a theme, a build step)' };
     if (uncertainRoutes) return { kind: 'unchecked', reason: 'routes of names outside ASCII are not known' };
     return {
       kind: 'broken',
-      reason: `no page or file is served at ${route}${relativeFrom === undefined ? '' : ` (resolved from the page's URL, ${relativeFrom})`}; Zola leaves this link as written and does not check it`,
+      reason: `no page or file is served at ${written}${relativeFrom === undefined ? '' : ` (resolved from the page's URL, ${relativeFrom})`}; Zola leaves this link as written and does not check it`,
     };
   };
 
@@ -146,6 +238,9 @@ export const buildZolaSite: SiteModelBuilder = async (source, siteRoot) => {
     const trimmed = url.trim();
     // Zola reads `@/` in Markdown links only; in HTML it is a path like any other.
     if (trimmed.startsWith('@/') && (link?.kind ?? 'link') === 'link') return resolveInternal(trimmed);
+    // A page Zola does not write leads nowhere but through its `@/` links, which it still resolves.
+    if (unrendered.has(from))
+      return { kind: 'unchecked', reason: 'a page Zola does not write (`render = false`)' };
     if (
       trimmed === '' ||
       trimmed.startsWith('#') ||
@@ -157,13 +252,13 @@ export const buildZolaSite: SiteModelBuilder = async (source, siteRoot) => {
     if (path === '') return { kind: 'external' };
     // Zola checks no anchor but those of `@/` links and of the page itself: another link's may be an
     // element of the page's template, which this model does not read.
-    const target = resolveRelative(from, path, link?.kind);
+    const target = resolveRelative(from, path);
     return target.kind === 'file' && splitUrl(trimmed).fragment !== null
       ? { kind: 'served', reason: 'a page (its anchor may be its template’s)' }
       : target;
   };
 
-  const resolveRelative = (from: string, path: string, kind: string | undefined): LinkTarget => {
+  const resolveRelative = (from: string, path: string): LinkTarget => {
     if (path.startsWith('/')) return resolveRoute(path);
     // Relative: a Markdown link's is prefixed with the page's URL (`x.png` of `/blog/post/` is
     // `/blog/post/x.png`), as the browser resolves an HTML one; `..` is left to the browser too.
@@ -171,13 +266,11 @@ export const buildZolaSite: SiteModelBuilder = async (source, siteRoot) => {
     if (pageUrl === undefined)
       return { kind: 'unchecked', reason: 'a relative link in a file that is no page' };
     const target = new URL(path, `http://site${pageUrl}`).pathname;
-    if (
-      kind === 'image' &&
-      !assets.has(routeKey(target)) &&
-      !isExpected(joinInside(folderOf(from), path) ?? '')
-    )
+    // A file beside the page that this checkout should hold (its folder and kind are here).
+    const besideFile = joinInside(folderOf(from), path) ?? '';
+    if (isAssetPath(target) && !assets.has(routeKey(target)) && !isExpected(besideFile))
       return { kind: 'unchecked', reason: 'a file this checkout may not hold' };
-    return resolveRoute(target, pageUrl);
+    return resolveRoute(target, pageUrl, isAssetPath(target));
   };
 
   /** `@/path.md#anchor`: the file under `content/` (the path decoded, case kept). */
@@ -278,7 +371,10 @@ export function readZolaAnchors(text: string, strategy: SlugStrategy, page: bool
         '\n'.repeat(match.split('\n').length - 1),
       )
       // `{% raw %}` only keeps shortcode syntax from being run; it is no text.
-      .replace(/\{%\s*(?:end)?raw\s*%\}/g, '');
+      .replace(/\{%\s*(?:end)?raw\s*%\}/g, '')
+      .replace(/^---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/, (match) =>
+        '\n'.repeat(match.split('\n').length - 1),
+      );
     const tokens = markdownParser.parse(body, {});
     const headings: Array<{ explicit: string | null; title: string }> = [];
     const anchors = new Set<string>(['top']);
@@ -300,8 +396,11 @@ export function readZolaAnchors(text: string, strategy: SlugStrategy, page: bool
       if (token.type !== 'inline' || tokens[index - 1]?.type !== 'heading_open') continue;
       const title = headingText(token.children ?? []);
       const attributes = /\s*\{([^{}]*)\}\s*$/.exec(title);
+      // The last `#id` of the block wins (pulldown-cmark's heading attributes).
       const explicit =
-        attributes === null ? null : (/(?:^|\s)#([^\s}]+)/.exec(attributes[1] ?? '')?.[1] ?? null);
+        attributes === null
+          ? null
+          : ([...(attributes[1] ?? '').matchAll(/(?:^|\s)#([^\s}]+)/g)].at(-1)?.[1] ?? null);
       const shown = attributes === null ? title : title.slice(0, attributes.index);
       if (strategy === 'on' && /[^ -~]/.test(shown)) complete = false;
       headings.push({ explicit, title: shown.trim() });
@@ -333,7 +432,8 @@ function headingText(children: readonly Token[]): string {
   let text = '';
   for (const child of children) {
     if (child.type === 'text' || child.type === 'code_inline') text += child.content;
-    else if (child.type === 'softbreak' || child.type === 'hardbreak') text += ' ';
+    // An image's alt text is text events too; a soft break is none.
+    else if (child.type === 'image') text += headingText(child.children ?? []);
   }
   return text;
 }
