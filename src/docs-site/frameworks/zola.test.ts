@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { analyzeSite, checkSite, memoryFiles, PageFactsCache } from '../index.ts';
-import { readZolaAnchors, slugifyPath } from './zola.ts';
+import { readZolaAnchors, slugifyPath } from './zola-slugs.ts';
 
 async function analyze(files: ReturnType<typeof memoryFiles>) {
   const { model, source } = await analyzeSite(files, new PageFactsCache());
