@@ -99,5 +99,13 @@ describe('framework detection', () => {
     assert.equal(await detect({ 'docs/.vitepress/config.ts': 'export default {}' }), 'vitepress');
     assert.equal(await detect({ 'guide/book.toml': '[book]' }), 'mdbook');
     assert.equal(await detect({ 'docs/en/mkdocs.yml': 'site_name: x' }), 'mkdocs');
+    // A Nuxt module's playground loads the module (and Nuxt Content) and is no docs site.
+    assert.equal(
+      await detect({
+        'playground/nuxt.config.ts': "export default defineNuxtConfig({ modules: ['@nuxt/content'] })",
+        'docs/en/mkdocs.yml': 'site_name: x',
+      }),
+      'mkdocs',
+    );
   });
 });

@@ -247,8 +247,12 @@ const signatures: Signature[] = [
   },
 ];
 
-/** Folders whose configuration files are examples, templates or tests, never the site itself. */
-const ignoredSegments = /^(node_modules|examples?|templates?|fixtures?|__tests__|tests?|packages|vendor)$/i;
+/**
+ * Folders whose configuration files are examples, templates, tests or a module's playground (a
+ * Nuxt module's `playground/nuxt.config.ts` loads it, Nuxt Content too), never the site itself.
+ */
+const ignoredSegments =
+  /^(node_modules|examples?|templates?|fixtures?|__tests__|tests?|packages|vendor|playgrounds?)$/i;
 /** A monorepo's package that is its documentation site (`packages/docs`, `packages/document`). */
 const sitePackage = /^(docs?|documents?|documentation|website|site|[\w-]*-(docs?|site|website))$/i;
 const maximumDepth = 3;
