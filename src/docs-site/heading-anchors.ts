@@ -3,6 +3,7 @@ import createMarkdownIt, { type MarkdownIt, type Token } from 'markdown-it';
 import {
   blankDelimited,
   blankMdxComments,
+  createFenceTracker,
   frontMatterPattern,
   mdcComponentLine,
   unindentMdcComponents,
@@ -156,19 +157,10 @@ export function readMdcAnchors(text: string): PageAnchors {
     const lines = unindentMdcComponents(text.slice(frontMatter.length)).split('\n');
     const anchors = new Set<string>();
     // Component lines and their YAML props would read as paragraphs and setext headings; code is kept.
-    let fence: string | null = null;
+    const inFence = createFenceTracker();
     for (let index = 0; index < lines.length; index += 1) {
       const line = lines[index] ?? '';
-      const fenceMark = /^[ \t]{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
-      if (fence !== null) {
-        if (fenceMark !== undefined && fenceMark[0] === fence[0] && fenceMark.length >= fence.length)
-          fence = null;
-        continue;
-      }
-      if (fenceMark !== undefined) {
-        fence = fenceMark;
-        continue;
-      }
+      if (inFence(line)) continue;
       for (const match of line.matchAll(/\{([^{}\n]{0,500})\}/g))
         for (const id of (match[1] ?? '').matchAll(/(?:^|\s)#([\w-]+)|(?:^|\s)id=["']?([^\s"'}]+)/g))
           anchors.add(id[1] ?? id[2] ?? '');

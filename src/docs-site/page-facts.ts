@@ -656,6 +656,24 @@ const maximumMdcPropsBlocks = 2_000;
 const mdcPairKeys = new Set(['cta', 'secondary']);
 
 /**
+ * Follows fenced code line by line (CommonMark: a fence closes at a line of the same character, at
+ * least as long): true for a fence's lines, its opening and closing lines included.
+ */
+export function createFenceTracker(): (line: string) => boolean {
+  let fence: string | null = null;
+  return (line) => {
+    const mark = /^[ \t]{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence !== null) {
+      if (mark !== undefined && mark[0] === fence[0] && mark.length >= fence.length) fence = null;
+      return true;
+    }
+    if (mark === undefined) return false;
+    fence = mark;
+    return true;
+  };
+}
+
+/**
  * A block component's content as MDC reads it: without the indentation of the component's own
  * line (remark-mdc strips it, so `    #### Step` inside an indented `::::steps` is a heading, not
  * code). Lines keep their numbers; fenced code is left as it is.
@@ -664,21 +682,14 @@ export function unindentMdcComponents(text: string): string {
   if (!/^[ \t]+:{2,}[A-Za-z]/m.test(text)) return text;
   const lines = text.split('\n');
   const open: Array<{ colons: number; indent: number }> = [];
-  let fence: string | null = null;
+  const inFence = createFenceTracker();
   for (const [index, line] of lines.entries()) {
     const indent = open.at(-1)?.indent ?? 0;
-    const stripped = indent === 0 ? line : line.replace(new RegExp(`^[ \\t]{0,${indent}}`), '');
+    let cut = 0;
+    while (cut < indent && (line[cut] === ' ' || line[cut] === '\t')) cut += 1;
+    const stripped = line.slice(cut);
     lines[index] = stripped;
-    const fenceMark = /^[ \t]{0,3}(`{3,}|~{3,})/.exec(stripped)?.[1];
-    if (fence !== null) {
-      if (fenceMark !== undefined && fenceMark[0] === fence[0] && fenceMark.length >= fence.length)
-        fence = null;
-      continue;
-    }
-    if (fenceMark !== undefined) {
-      fence = fenceMark;
-      continue;
-    }
+    if (inFence(stripped)) continue;
     const opening = /^([ \t]*)(:{2,})[A-Za-z]/.exec(line);
     if (opening !== null) {
       if (open.length < 64)

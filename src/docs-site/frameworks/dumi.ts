@@ -1,7 +1,15 @@
 import { posix } from 'node:path';
 import { ConfigLines } from '../config-lines.ts';
 import { hasUnknownSpread, isPlainRecord } from '../javascript-config.ts';
-import { folderOf, isExternalUrl, isWithin, joinInside, relativeTo, splitUrl } from '../link-urls.ts';
+import {
+  decodePath,
+  folderOf,
+  isExternalUrl,
+  isWithin,
+  joinInside,
+  relativeTo,
+  splitUrl,
+} from '../link-urls.ts';
 import { nearestDependencies } from '../package-dependencies.ts';
 import {
   type LinkTarget,
@@ -226,7 +234,7 @@ export const buildDumiSite: SiteModelBuilder = async (source, siteRoot) => {
 
   const resolveRoute = (route: string): LinkTarget => {
     const key = routeKey(route);
-    const file = routes.get(key) ?? routes.get(routeKey(safeDecode(route)));
+    const file = routes.get(key) ?? routes.get(routeKey(decodePath(route)));
     if (file !== undefined)
       return /\.mdx?$/.test(file)
         ? { kind: 'file', file }
@@ -234,7 +242,7 @@ export const buildDumiSite: SiteModelBuilder = async (source, siteRoot) => {
     if (dynamicRoutes.some((pattern) => pattern.test(key)))
       return { kind: 'served', reason: 'a dynamic route' };
     if (/^\/~demos(\/|$)/.test(key) || key === '/404') return { kind: 'served', reason: 'a route dumi adds' };
-    const publicFile = joinInside(publicDir, safeDecode(key).slice(1));
+    const publicFile = joinInside(publicDir, decodePath(key).slice(1));
     if (publicFile !== null && files.has(publicFile)) return { kind: 'served', reason: 'a public file' };
     if (publicFile !== null && /\.[A-Za-z0-9]+$/.test(publicFile) && !isExpected(publicFile))
       return { kind: 'unchecked', reason: 'a public file of a kind this checkout does not hold' };
@@ -250,7 +258,7 @@ export const buildDumiSite: SiteModelBuilder = async (source, siteRoot) => {
         ? joinInside(folderOf(from), path)
         : null;
     if (base === null) return { kind: 'unchecked', reason: 'a module the bundler resolves' };
-    const decoded = safeDecode(base);
+    const decoded = decodePath(base);
     for (const candidate of [
       decoded,
       ...resolvedExtensions.map((extension) => `${decoded}${extension}`),
@@ -309,7 +317,7 @@ export const buildDumiSite: SiteModelBuilder = async (source, siteRoot) => {
           reason: 'a `<code src>` or `<embed>` inside other HTML, which dumi does not read',
         };
       if (path.startsWith('/')) {
-        const publicFile = joinInside(publicDir, safeDecode(path).slice(1));
+        const publicFile = joinInside(publicDir, decodePath(path).slice(1));
         return publicFile !== null && files.has(publicFile)
           ? { kind: 'served', reason: 'a public file' }
           : { kind: 'unchecked', reason: 'an absolute file the site serves from elsewhere' };
@@ -319,7 +327,7 @@ export const buildDumiSite: SiteModelBuilder = async (source, siteRoot) => {
     if (major === 1) return { kind: 'unchecked', reason: 'dumi 1 routes are not modelled' };
     const host = from.replace(/\$tab-[^./]+\./, '');
     if (/\.md$/i.test(path)) {
-      const file = path.startsWith('/') ? null : joinInside(folderOf(host), safeDecode(path));
+      const file = path.startsWith('/') ? null : joinInside(folderOf(host), decodePath(path));
       // A tab's own file (`x.$tab-api.md`) is no route: the link stays as written.
       const route = file === null || file.includes('$tab-') ? null : routeOf(file);
       if (route !== null && file !== null) return { kind: 'file', file };
@@ -401,12 +409,4 @@ function routeKey(route: string): string {
     .replace(/\/{2,}/g, '/')
     .replace(/\/+$/, '');
   return trimmed === '' ? '/' : trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
-}
-
-function safeDecode(path: string): string {
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    return path;
-  }
 }

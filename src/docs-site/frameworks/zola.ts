@@ -1,5 +1,5 @@
 import { isPlainRecord } from '../javascript-config.ts';
-import { folderOf, isWithin, joinInside, relativeTo, splitUrl } from '../link-urls.ts';
+import { decodePath, folderOf, isWithin, joinInside, relativeTo, splitUrl } from '../link-urls.ts';
 import type { LinkTarget, SiteModel, SiteModelBuilder } from '../site-model.ts';
 import { createCheckoutCoverage } from './checkout-coverage.ts';
 import { compileDocfxGlobs } from './docfx-config.ts';
@@ -205,7 +205,7 @@ export const buildZolaSite: SiteModelBuilder = async (source, siteRoot) => {
         return { kind: 'unchecked', reason: `outside the site's path, ${basePath}/ (its \`base_url\`)` };
       route = route.slice(basePath.length) || '/';
     }
-    const key = routeKey(safeDecode(route));
+    const key = routeKey(decodePath(route));
     const page = routes.get(key);
     if (page !== undefined) return { kind: 'file', file: page };
     if (served.has(key) || assets.has(key) || generated.test(key))
@@ -272,7 +272,7 @@ export const buildZolaSite: SiteModelBuilder = async (source, siteRoot) => {
   /** `@/path.md#anchor`: the file under `content/` (the path decoded, case kept). */
   const resolveInternal = (url: string): LinkTarget => {
     const written = url.slice(2).split('#')[0] ?? '';
-    const relative = safeDecode(written);
+    const relative = decodePath(written);
     const file = permalinks.get(relative);
     if (file !== undefined) return { kind: 'file', file };
     const outcome = warnOnly
@@ -311,14 +311,6 @@ export const buildZolaSite: SiteModelBuilder = async (source, siteRoot) => {
 function routeKey(route: string): string {
   const path = route.startsWith('/') ? route : `/${route}`;
   return path.length > 1 ? path.replace(/\/+$/, '') || '/' : path;
-}
-
-function safeDecode(path: string): string {
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    return path;
-  }
 }
 
 function escapeRegExp(text: string): string {
