@@ -153,3 +153,79 @@ describe('dumi sites', () => {
     ]);
   });
 });
+
+// Shapes mirrored: alibaba/hooks (dumi 1 in `site` mode: hooks documented beside their code in
+// `packages/hooks/src/<name>/index.<locale>.md` under a front matter `nav.path`, `menus` naming
+// files, `navs` by locale), and the decorators' rules of umijs/dumi dumi@1.1.54
+// (packages/preset-dumi/src/routes/decorator/: nav, group, fallback, redirect, hide).
+describe('dumi 1 sites', () => {
+  it('moves pages by nav and group, serves fallbacks and redirects, and reads `navs` and `menus`', async () => {
+    const { model, problems } = await analyze(
+      memoryFiles({
+        'package.json': '{"devDependencies": {"dumi": "^1.1.54"}}',
+        '.umirc.ts': [
+          "import { defineConfig } from 'dumi';",
+          'export default defineConfig({',
+          "  mode: 'site',",
+          "  resolve: { includes: ['docs', 'packages/hooks/src'] },",
+          '  navs: {',
+          "    'en-US': [",
+          "      { title: 'Guide', path: '/guide' },",
+          "      { title: 'Hooks', path: '/hooks' },",
+          "      { title: 'API', path: '/api' },",
+          "      { title: 'GitHub', path: 'https://github.com/alibaba/hooks' },",
+          '    ],',
+          '  },',
+          "  menus: { '/hooks': [{ title: 'Basics', children: ['useRequest/index', 'useMissing/index'] }] },",
+          '});',
+          '',
+        ].join('\n'),
+        'docs/index.md': '# Home\n',
+        'docs/index.zh-CN.md': '# 首页\n',
+        'docs/guide/index.en-US.md': [
+          '# Guide',
+          '',
+          '[Upload](./advanced/Upload.md)',
+          '[useRequest](/hooks/use-request)',
+          '[Hooks](/hooks)',
+          '[Old](/old-upload)',
+          '[Toggle in Chinese](/zh-CN/hooks/state/use-toggle)',
+          '[Draft](/draft)',
+          '[By file](../../packages/hooks/src/useRequest/index.en-US.md)',
+          '',
+        ].join('\n'),
+        'docs/guide/index.zh-CN.md': '# 指南\n',
+        'docs/guide/advanced/Upload.md': '---\nlegacy: /old-upload\n---\n# Upload\n',
+        'docs/draft.md': '---\nhide: true\n---\n# Draft\n',
+        'docs/_partial.md': '# Partial\n',
+        'packages/hooks/src/useRequest/index.en-US.md': '---\nnav:\n  path: /hooks\n---\n# useRequest\n',
+        'packages/hooks/src/useRequest/index.zh-CN.md': '---\nnav:\n  path: /hooks\n---\n# useRequest\n',
+        'packages/hooks/src/useToggle/index.en-US.md':
+          '---\nnav:\n  path: /hooks\ngroup:\n  title: State\n  path: /state\n---\n# useToggle\n',
+      }),
+    );
+    assert.deepEqual(
+      [...model.pages.entries()],
+      [
+        ['docs/index.md', ['/']],
+        ['docs/index.zh-CN.md', ['/zh-CN']],
+        ['docs/guide/index.en-US.md', ['/guide']],
+        ['docs/guide/index.zh-CN.md', ['/zh-CN/guide']],
+        ['docs/guide/advanced/Upload.md', ['/guide/advanced/upload', '/zh-CN/guide/advanced/upload']],
+        ['packages/hooks/src/useRequest/index.en-US.md', ['/hooks/use-request']],
+        ['packages/hooks/src/useRequest/index.zh-CN.md', ['/zh-CN/hooks/use-request']],
+        [
+          'packages/hooks/src/useToggle/index.en-US.md',
+          ['/hooks/state/use-toggle', '/zh-CN/hooks/state/use-toggle'],
+        ],
+      ],
+    );
+    assert.deepEqual(problemLines(problems), [
+      '.umirc.ts:9 Navigation entry "/api" names no page',
+      '.umirc.ts:13 Navigation entry "useMissing/index" names no page',
+      'docs/guide/index.en-US.md:8 Broken link "/draft": no page at /draft',
+      'docs/guide/index.en-US.md:9 Broken link "../../packages/hooks/src/useRequest/index.en-US.md": no page at /packages/hooks/src/useRequest/index.en-US (resolved from the page’s URL, /guide) (dumi 1 drops the link’s `.md` and looks the rest up as a route)',
+    ]);
+    assert.deepEqual(model.unsupported, []);
+  });
+});

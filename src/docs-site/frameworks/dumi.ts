@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import { ConfigLines } from '../config-lines.ts';
 import { hasUnknownSpread, isPlainRecord } from '../javascript-config.ts';
+import { ModuleLines } from '../javascript-modules.ts';
 import {
   decodePath,
   folderOf,
@@ -28,6 +29,12 @@ import {
   routeHooks,
   routeThemes,
 } from './dumi-config.ts';
+import {
+  type DumiOneRoute,
+  dumiOneRoutes,
+  readDumiOneNavigation,
+  readDumiOneOptions,
+} from './dumi-one-routes.ts';
 import { conventionalPath, createRoutePath, localizedAbsPath, plural } from './dumi-routes.ts';
 import { configurationOf, readConfigModule } from './vitepress-config.ts';
 
@@ -66,6 +73,9 @@ export const buildDumiSite: SiteModelBuilder = async (source, siteRoot) => {
   const pages = new Map<string, string[]>();
   const routes = new Map<string, string>();
   const dynamicRoutes: RegExp[] = [];
+  /** Paths dumi 1 redirects from (a group's or nav's path without a page, `legacy`). */
+  const redirects = new Set<string>();
+  let dumiOne: { routes: readonly DumiOneRoute[]; includes: readonly string[] } | null = null;
   const addRoute = (file: string, absPath: string) => {
     if (absPath.includes(':') || absPath.includes('*')) {
       const pattern = absPath
@@ -169,18 +179,6 @@ export const buildDumiSite: SiteModelBuilder = async (source, siteRoot) => {
         if (routePath === '404' || invalid(path, routePath)) continue;
         addRoute(path, localize(path, routePath));
       }
-    // Plugins and runtime code may add routes this model cannot see: a package's plugin, or a
-    // local one (or `.dumi/app.*`) that uses umi's route hooks.
-    const plugins = Array.isArray(config.plugins) ? config.plugins : config.plugins === undefined ? [] : null;
-    for (const plugin of plugins ?? [undefined]) {
-      const text = await readLocalModule(files, siteRoot, plugin);
-      if (text !== null && !routeHooks.test(text)) continue;
-      routesKnown = false;
-      unsupported.push(
-        `${configFile}: a plugin may add routes; links to routes no file serves are unchecked`,
-      );
-      break;
-    }
     // A local theme's plugin (`.dumi/theme/plugin.ts`) may add routes (ant-design/x's changelog),
     // and so does @antv/dumi-theme-antv (`/examples/...`, read in its 0.7.6 plugin).
     for (const name of ['.dumi/theme/plugin', '.dumi/theme/plugins/routes']) {
@@ -211,20 +209,44 @@ export const buildDumiSite: SiteModelBuilder = async (source, siteRoot) => {
       );
     }
   } else {
-    routesKnown = false;
-    unsupported.push(
-      `${configFile}: dumi 1 moves pages by their front matter (\`nav.path\`, \`group.path\`) and makes fallback pages; links to routes are unchecked, files (demos, embeds, images) are checked`,
-    );
-    const includes = Array.isArray(resolve.includes)
-      ? resolve.includes.filter((item) => typeof item === 'string')
-      : ['docs', 'src'];
-    for (const include of includes) {
-      const folder = joinInside(siteRoot, include);
-      if (folder === null) continue;
-      for (const path of files.paths)
-        if (isWithin(folder, path) && path.endsWith('.md') && !/(\/|^)(\.|_)/.test(relativeTo(folder, path)))
-          pages.set(path, []);
+    const options = await readDumiOneOptions(config, files, siteRoot);
+    if (options === null) {
+      routesKnown = false;
+      unsupported.push(
+        `${configFile}: \`locales\` or \`resolve\` is computed by code; the defaults are read`,
+      );
     }
+    if (config.routes !== undefined) {
+      routesKnown = false;
+      unsupported.push(
+        `${configFile}: \`routes\` replaces dumi's routes; links to routes no file serves are unchecked`,
+      );
+    }
+    const read = await dumiOneRoutes(
+      files.paths,
+      siteRoot,
+      options ?? {
+        mode: 'doc',
+        locales: ['en-US', 'zh-CN'],
+        includes: ['src', 'docs'],
+        examples: ['examples'],
+        excludes: [],
+      },
+      async (file) => (await source.pageFacts(file))?.frontMatter ?? null,
+    );
+    dumiOne = { routes: read.routes, includes: options?.includes ?? ['src', 'docs'] };
+    for (const route of read.routes) addRoute(route.file, route.path);
+    for (const path of read.redirects) redirects.add(routeKey(path));
+  }
+  // Plugins and runtime code may add routes this model cannot see: a package's plugin, or a
+  // local one (or `.dumi/app.*`) that uses umi's route hooks.
+  const plugins = Array.isArray(config.plugins) ? config.plugins : config.plugins === undefined ? [] : null;
+  for (const plugin of plugins ?? [undefined]) {
+    const text = await readLocalModule(files, siteRoot, plugin);
+    if (text !== null && !routeHooks.test(text)) continue;
+    routesKnown = false;
+    unsupported.push(`${configFile}: a plugin may add routes; links to routes no file serves are unchecked`);
+    break;
   }
   if (pages.size === 0) unsupported.push(`${configFile}: no Markdown pages found (nothing is checked)`);
 
@@ -239,6 +261,7 @@ export const buildDumiSite: SiteModelBuilder = async (source, siteRoot) => {
       return /\.mdx?$/.test(file)
         ? { kind: 'file', file }
         : { kind: 'served', reason: 'a page of `.dumi/pages/`' };
+    if (redirects.has(key)) return { kind: 'served', reason: 'a redirect dumi adds' };
     if (dynamicRoutes.some((pattern) => pattern.test(key)))
       return { kind: 'served', reason: 'a dynamic route' };
     if (/^\/~demos(\/|$)/.test(key) || key === '/404') return { kind: 'served', reason: 'a route dumi adds' };
@@ -324,9 +347,8 @@ export const buildDumiSite: SiteModelBuilder = async (source, siteRoot) => {
       }
       return resolveFile(from, path);
     }
-    if (major === 1) return { kind: 'unchecked', reason: 'dumi 1 routes are not modelled' };
     const host = from.replace(/\$tab-[^./]+\./, '');
-    if (/\.md$/i.test(path)) {
+    if (major === 2 && /\.md$/i.test(path)) {
       const file = path.startsWith('/') ? null : joinInside(folderOf(host), decodePath(path));
       // A tab's own file (`x.$tab-api.md`) is no route: the link stays as written.
       const route = file === null || file.includes('$tab-') ? null : routeOf(file);
@@ -338,22 +360,42 @@ export const buildDumiSite: SiteModelBuilder = async (source, siteRoot) => {
         reason: `${file === null ? 'an absolute link to a `.md` file' : files.has(file) ? `${file} is no page` : `no file ${file}`}: dumi leaves the link as written, and it leads to no page`,
       };
     }
-    if (path.startsWith('/')) return resolveRoute(path);
+    // dumi 1 drops a link's `.md` and looks the rest up as a route (transformer/remark/link.ts).
+    const routePath = major === 1 ? path.replace(/\.md$/i, '') : path;
+    const dropped =
+      routePath === path ? '' : ' (dumi 1 drops the link’s `.md` and looks the rest up as a route)';
+    if (routePath.startsWith('/')) {
+      const target = resolveRoute(routePath);
+      return target.kind === 'broken' ? { kind: 'broken', reason: `${target.reason}${dropped}` } : target;
+    }
     const current = routeOf(host);
     if (current === null) return { kind: 'unchecked', reason: 'a relative link in a file that is no page' };
     // As `url.resolve` from the page's URL; then as react-router resolves it (dumi warns of the ambiguity).
-    const fromUrl = new URL(path, `http://site${current}`).pathname;
+    const fromUrl = new URL(routePath, `http://site${current}`).pathname;
     const resolved = resolveRoute(fromUrl);
     if (resolved.kind !== 'broken') return resolved;
-    const routerWay = posix.resolve(current, path);
+    const routerWay = posix.resolve(current, routePath);
     const second = resolveRoute(routerWay);
     return second.kind === 'broken'
-      ? { kind: 'broken', reason: `no page at ${fromUrl} (resolved from the page’s URL, ${current})` }
+      ? {
+          kind: 'broken',
+          reason: `no page at ${fromUrl} (resolved from the page’s URL, ${current})${dropped}`,
+        }
       : second;
   };
 
   // `themeConfig.nav` and `themeConfig.sidebar` name routes.
   const navigation: NavigationEntry[] = [];
+  if (dumiOne !== null && main.value !== null)
+    readDumiOneNavigation(
+      config,
+      new ModuleLines(main.modules ?? { files: [configFile], texts: new Map() }),
+      configFile,
+      { ...dumiOne, siteRoot },
+      resolveRoute,
+      navigation,
+      unsupported,
+    );
   if (major === 2) {
     readNavigation(config.themeConfig, main, configFile, resolveRoute, navigation, unsupported);
     // A home page's `hero.actions[].link` and `features[].link` name routes too.
