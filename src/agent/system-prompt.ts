@@ -29,6 +29,7 @@ const frameworkNames: Record<DocsFramework, string> = {
   'nuxt-content': 'Nuxt Content (Docus)',
   dumi: 'dumi',
   zola: 'Zola',
+  hexo: 'Hexo',
   markdown: 'plain Markdown',
 };
 

@@ -1,4 +1,5 @@
 import { isDocsifyPage } from './frameworks/docsify.ts';
+import { nearestDependencies } from './package-dependencies.ts';
 import { readReadTheDocsConfig } from './read-the-docs.ts';
 import type { DocsFramework, RepositoryFiles } from './site-model.ts';
 
@@ -25,6 +26,8 @@ interface Signature {
   confirmFiles?(paths: readonly string[], siteRoot: string): boolean;
   /** Taken only when no other framework's configuration is found, at any depth (`_config.yml`). */
   fallback?: boolean;
+  /** A dependency of the site's nearest `package.json` that confirms it (Hexo's `_config.yml`, a name Jekyll shares). */
+  confirmDependencies?: readonly string[];
   /** Found in a monorepo's package too (`packages/x/.dumirc.ts`): a name only a site's configuration has. */
   inPackages?: boolean;
 }
@@ -230,6 +233,18 @@ const signatures: Signature[] = [
       /(^|\/)config\/config\.(ts|js)$/.test(file) ? folderOfFile(folderOfFile(file)) : folderOfFile(file),
     confirm: (text) => /\bmode\s*:\s*['"](site|doc)['"]|from\s+['"]dumi['"]/.test(text),
   },
+  // Hexo (https://hexo.io/docs/configuration): a `_config.yml` with settings only Hexo reads, or
+  // beside a `package.json` that installs Hexo; before Jekyll, which takes the same name.
+  {
+    framework: 'hexo',
+    pattern: /(^|\/)_config\.ya?ml$/,
+    siteRoot: folderOfFile,
+    confirm: (text) =>
+      /^(new_post_name|source_dir|public_dir|permalink_defaults|render_drafts|post_asset_folder|i18n_dir|tag_dir|category_dir|archive_dir|pagination_dir)[ \t]*:/m.test(
+        text,
+      ),
+    confirmDependencies: ['hexo'],
+  },
   // Jekyll (GitHub Pages): many repositories carry a `_config.yml` for a theme beside another site.
   {
     framework: 'jekyll',
@@ -300,7 +315,10 @@ export async function detectSite(files: RepositoryFiles): Promise<DetectedSite> 
     const siteRoot = candidate.signature.siteRoot(candidate.file);
     const filesConfirm = candidate.signature.confirmFiles?.(files.paths, siteRoot);
     if (filesConfirm === false && candidate.signature.confirm === undefined) continue;
-    if (filesConfirm !== true && candidate.signature.confirm !== undefined) {
+    const dependencies = candidate.signature.confirmDependencies;
+    const dependencyConfirms =
+      dependencies !== undefined && (await nearestDependencies(files, siteRoot, dependencies)).length > 0;
+    if (filesConfirm !== true && !dependencyConfirms && candidate.signature.confirm !== undefined) {
       const text = await files.read(candidate.file);
       if (text === null || !candidate.signature.confirm(text)) continue;
     }

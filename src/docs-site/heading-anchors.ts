@@ -1,4 +1,5 @@
 import GithubSlugger from 'github-slugger';
+import LegacySlugger from 'github-slugger-v1';
 import createMarkdownIt, { type MarkdownIt, type Token } from 'markdown-it';
 import {
   blankDelimited,
@@ -56,6 +57,11 @@ export interface AnchorRules {
    * empty one `section`, repeats `-1`, `-2`.
    */
   markdig?: boolean;
+  /**
+   * github-slugger 1.3's ids too (dumi 1 asks for `^1.3.0`): it keeps punctuation outside ASCII
+   * that later versions drop (`上下文（context）`), and which one a site installed is its lockfile's.
+   */
+  legacySlugger?: boolean;
 }
 
 /**
@@ -68,7 +74,7 @@ export interface AnchorRules {
  */
 export function readHeadingAnchors(text: string, rules: AnchorRules): PageAnchors {
   if (text.length > maximumCharacters) return { anchors: new Set(), complete: false };
-  const key = `${rules.mdx}|${rules.customIds}|${rules.maintainCase}|${rules.rspress === true}|${rules.markdig === true}|${rules.always.join(' ')}`;
+  const key = `${rules.mdx}|${rules.customIds}|${rules.maintainCase}|${rules.rspress === true}|${rules.markdig === true}|${rules.legacySlugger === true}|${rules.always.join(' ')}`;
   return cachedAnchors(key, text, () => readAnchors(text, rules));
 }
 
@@ -83,6 +89,7 @@ function readAnchors(text: string, rules: AnchorRules): PageAnchors {
   const tokens = (mdx ? mdxParser : markdownParser).parse(body, {});
   const anchors = new Set<string>(rules.always);
   const slugger = new GithubSlugger();
+  const legacySlugger = rules.legacySlugger === true ? new LegacySlugger() : null;
   const markdigIds = new Map<string, number>();
   let complete = true;
   let hasTitle = false;
@@ -118,6 +125,8 @@ function readAnchors(text: string, rules: AnchorRules): PageAnchors {
         const open = rules.customIds ? title.lastIndexOf('{#') : -1;
         const custom = open < 0 ? null : /^\{#([^}]+)\}\s*$/.exec(title.slice(open));
         anchors.add(custom?.[1] ?? slugger.slug(title, rules.maintainCase));
+        if (custom === null && legacySlugger !== null)
+          anchors.add(legacySlugger.slug(title, rules.maintainCase));
       }
     }
   }

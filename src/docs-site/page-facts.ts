@@ -9,8 +9,10 @@ import { readRstFacts } from './rst-facts.ts';
 import type { PageFacts, PageLink } from './site-model.ts';
 import {
   countNewlines,
+  expandHexoTags,
   expandHugoShortcodes,
   expandLiquidLinks,
+  showHexoUrl,
   showHugoUrl,
   showLiquidUrl,
 } from './template-links.ts';
@@ -22,7 +24,8 @@ import { readWritersideTopicFacts } from './writerside-topic-facts.ts';
  * (MkDocs: admonitions and tabs nest content by indentation, so indented text is not code), or
  * `gitbook` (CommonMark, and the files GitBook's block tags name: `{% content-ref url="…" %}`,
  * `{% page-ref page="…" %}`, `{% file src="…" %}`, `{% include "…" %}`), `jekyll` (Liquid runs
- * before the Markdown) or `hugo` (`ref` and `relref` shortcodes): see template-links.ts. Sphinx
+ * before the Markdown), `hugo` (`ref` and `relref` shortcodes) or `hexo` (Nunjucks tags: `{% post_link %}`,
+ * `{% raw %}`, `{# #}`): see template-links.ts. Sphinx
  * pages are `rst` (reStructuredText, rst-facts.ts) or `myst` (MyST Markdown, myst-facts.ts);
  * Antora's are `asciidoc` (asciidoc-facts.ts); Quarto's `quarto` (Pandoc Markdown, as `commonmark`, and
  * `{{< include file.qmd >}}` shortcodes); DocFX's `docfx` (CommonMark with DocFX Flavored Markdown's
@@ -49,6 +52,7 @@ export type MarkdownDialect =
   | 'writerside'
   | 'writerside-topic'
   | 'mdc'
+  | 'hexo'
   | 'myst-notebook'
   | 'quarto-notebook';
 
@@ -107,7 +111,7 @@ export function readPageFacts(text: string, dialect: MarkdownDialect): PageFacts
   }
   let frontMatter: Record<string, unknown> | null = null;
   let body = text;
-  const match = frontMatterPattern.exec(text);
+  const match = frontMatterPattern.exec(text) ?? (dialect === 'hexo' ? hexoLegacyFrontMatter(text) : null);
   if (match !== null) {
     frontMatter = parseFrontMatter(match[1] ?? '');
     // Blank lines keep the body's line numbers the same as the file's.
@@ -125,7 +129,9 @@ export function readPageFacts(text: string, dialect: MarkdownDialect): PageFacts
         ? expandHugoShortcodes(body)
         : dialect === 'mdc'
           ? unindentMdcComponents(body)
-          : body;
+          : dialect === 'hexo'
+            ? expandHexoTags(body)
+            : body;
   // An MDX comment (`{/* [old](/page) */}`) renders nothing: no link in it is one.
   const prepared = hideFootnoteLabels(
     dialect === 'mdx'
@@ -159,6 +165,7 @@ export function readPageFacts(text: string, dialect: MarkdownDialect): PageFacts
   if (dialect === 'mdc') readMdcExtensions(text, expanded, codeLines, links);
   if (dialect === 'jekyll') for (const link of links) link.url = showLiquidUrl(link.url);
   if (dialect === 'hugo') for (const link of links) link.url = showHugoUrl(link.url);
+  if (dialect === 'hexo') for (const link of links) link.url = showHexoUrl(link.url);
   links.sort((left, right) => left.line - right.line);
   return { frontMatter, title, links };
 }
@@ -269,6 +276,22 @@ function closesFence(open: string, line: string, marker: string | undefined): bo
   return (
     marker !== undefined && marker[0] === open[0] && marker.length >= open.length && line.trim() === marker
   );
+}
+
+/**
+ * Hexo's front matter without its opening line (hexojs/hexo-front-matter v4.2.1 `rFrontMatterNew`):
+ * the text before the first `---` (or `;;;`) line, when it reads as a YAML mapping. Looked for in a
+ * page's first 10 KB.
+ */
+export function hexoLegacyFrontMatter(text: string): [string, string] | null {
+  if (/^(-{3,}|;{3,})/.test(text)) return null;
+  const head = text.slice(0, 10_240);
+  const end = /^(?:-{3,}|;{3,})[ \t]*$/m.exec(head);
+  if (end === null || end.index === 0) return null;
+  const yaml = head.slice(0, end.index - 1);
+  if (parseFrontMatter(yaml) === null) return null;
+  const after = end.index + end[0].length;
+  return [head.slice(0, head[after] === '\n' ? after + 1 : after), yaml];
 }
 
 function parseFrontMatter(text: string): Record<string, unknown> | null {

@@ -33,6 +33,7 @@ export type DocsFramework =
   | 'nuxt-content'
   | 'dumi'
   | 'zola'
+  | 'hexo'
   | 'markdown';
 
 /** The repository's files as a model reads them (a worktree, a commit, or either with changes on top). */

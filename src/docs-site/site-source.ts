@@ -86,6 +86,7 @@ function dialectFor(framework: DocsFramework, path: string): MarkdownDialect {
   if (framework === 'docfx') return 'docfx';
   if (framework === 'retype') return 'retype';
   if (framework === 'nuxt-content') return 'mdc';
+  if (framework === 'hexo') return 'hexo';
   if (framework === 'writerside') return /\.topic$/i.test(path) ? 'writerside-topic' : 'writerside';
   if (framework === 'mkdocs' || framework === 'zensical') return 'python-markdown';
   if (framework === 'jekyll' || framework === 'hugo') return framework;

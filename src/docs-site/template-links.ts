@@ -201,3 +201,49 @@ export function countNewlines(text: string): number {
   for (let index = text.indexOf('\n'); index >= 0; index = text.indexOf('\n', index + 1)) count += 1;
   return count;
 }
+
+const hexoPostPrefix = 'hexo-post:';
+
+/**
+ * Hexo's Nunjucks tags in a post or page (hexojs/hexo v8.1.2 lib/hexo/post.ts, lib/plugins/tag/):
+ * `{% post_link slug [title] %}` writes a link to the post of that file name (a link here, as
+ * `hexo-post:slug`), `{% post_path slug %}` its URL; `{% raw %}` bodies are shown as written and
+ * `{# #}` comments dropped, so neither holds a link; a `{% codeblock %}` holds code. Lines are kept.
+ */
+export function expandHexoTags(body: string): string {
+  if (!body.includes('{')) return body;
+  const blank = (text: string) => text.replace(/[^\n]/g, ' ');
+  const withoutComments = body.includes('{#') ? body.replace(/\{#[\s\S]*?#\}/g, blank) : body;
+  return mapOutsideBlocks(
+    withoutComments,
+    'raw',
+    (text) =>
+      mapOutsideBlocks(
+        text,
+        'codeblock',
+        (outside) =>
+          keepLines(
+            outside.replace(
+              /\{%-?\s*(post_link|post_path)\s+(?:"([^"\n]*)"|'([^'\n]*)'|([^\s%"']+))[^%\n]*-?%\}/g,
+              keepingLines((tag, double, single, bare) => {
+                const url = `${hexoPostPrefix}${double ?? single ?? bare ?? ''}`;
+                return tag === 'post_link' ? `<a href="${url}"></a>` : url;
+              }),
+            ),
+          ),
+        blank,
+        /\{%-?\s*(codeblock|code)\b[^%\n]*%\}/g,
+        /\{%-?\s*end(codeblock|code)\s*-?%\}/g,
+      ),
+    blank,
+  );
+}
+
+export function showHexoUrl(url: string): string {
+  return url.startsWith(hexoPostPrefix) ? `{% post_link ${url.slice(hexoPostPrefix.length)} %}` : url;
+}
+
+/** The post a `{% post_link %}` names (`slug` or `slug#anchor`), or null for any other link. */
+export function readHexoPostLink(url: string): string | null {
+  return /^\{% post_link (.*) %\}$/.exec(url)?.[1] ?? null;
+}

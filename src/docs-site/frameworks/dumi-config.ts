@@ -156,17 +156,27 @@ export function readNavigation(
  * each heading's text, `<Badge>` left out and an image adding nothing; an element's written `id`;
  * a demo's `<atom>-demo-<name>` (known by its `-demo-`); footnotes'. A page that embeds another,
  * or has an HTML heading (slugged in an order this reader does not follow), has its anchors unchecked.
+ * dumi 1 (src/transformer/remark/slug.ts) slugs alike with github-slugger `^1.3.0`: 1.3's ids count too.
  */
-export function readDumiAnchors(text: string): PageAnchors {
+export function readDumiAnchors(text: string, major: 1 | 2 = 2): PageAnchors {
   const shown = text.replace(/^#{1,6}[ \t].*$/gm, (line) =>
     line.replace(/<Badge\b[^>]*>[^<]*<\/Badge>/g, '').replace(/!\[[^\]]*\]/g, '![]'),
   );
-  const read = readHeadingAnchors(shown, { mdx: false, customIds: false, maintainCase: false, always: [] });
+  const read = readHeadingAnchors(shown, {
+    mdx: false,
+    customIds: false,
+    maintainCase: false,
+    always: [],
+    legacySlugger: major === 1,
+  });
+  const demos = /<code\b[^>]*\bsrc\s*=/.test(text);
   const footnotes = /\[\^[^\]\s]+\]/.test(text);
   return {
     anchors: footnotes ? new Set([...read.anchors, 'footnote-label']) : read.anchors,
-    complete: read.complete && !/<embed\b/i.test(text) && !/<h[1-6][\s>]/i.test(text),
-    ...(/<code\b[^>]*\bsrc\s*=/.test(text) ? { knownInfixes: ['-demo-'] } : {}),
+    // dumi 1's demos are previewers whose ids this reader does not know.
+    complete:
+      read.complete && !/<embed\b/i.test(text) && !/<h[1-6][\s>]/i.test(text) && !(major === 1 && demos),
+    ...(demos ? { knownInfixes: ['-demo-'] } : {}),
     ...(footnotes ? { knownPrefixes: ['user-content-fn'] } : {}),
   };
 }

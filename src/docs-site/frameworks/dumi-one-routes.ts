@@ -343,7 +343,12 @@ export function readDumiOneNavigation(
   config: Readonly<Record<string, unknown>>,
   lines: ModuleLines,
   configFile: string,
-  context: { routes: readonly DumiOneRoute[]; includes: readonly string[]; siteRoot: string },
+  context: {
+    routes: readonly DumiOneRoute[];
+    includes: readonly string[];
+    includesKnown: boolean;
+    siteRoot: string;
+  },
   resolveRoute: (route: string) => LinkTarget,
   navigation: NavigationEntry[],
   unsupported: string[],
@@ -418,8 +423,13 @@ export function readDumiOneNavigation(
             file: place.file,
             line: place.line,
             groups,
-            target:
-              found === undefined ? null : context.siteRoot === '' ? found : `${context.siteRoot}/${found}`,
+            target: !context.includesKnown
+              ? { unchecked: '`resolve.includes` is computed by code' }
+              : found === undefined
+                ? null
+                : context.siteRoot === ''
+                  ? found
+                  : `${context.siteRoot}/${found}`,
           });
         } else addRoutes([child], groups, 1);
       }

@@ -75,7 +75,11 @@ export const buildDumiSite: SiteModelBuilder = async (source, siteRoot) => {
   const dynamicRoutes: RegExp[] = [];
   /** Paths dumi 1 redirects from (a group's or nav's path without a page, `legacy`). */
   const redirects = new Set<string>();
-  let dumiOne: { routes: readonly DumiOneRoute[]; includes: readonly string[] } | null = null;
+  let dumiOne: {
+    routes: readonly DumiOneRoute[];
+    includes: readonly string[];
+    includesKnown: boolean;
+  } | null = null;
   const addRoute = (file: string, absPath: string) => {
     if (absPath.includes(':') || absPath.includes('*')) {
       const pattern = absPath
@@ -234,7 +238,11 @@ export const buildDumiSite: SiteModelBuilder = async (source, siteRoot) => {
       },
       async (file) => (await source.pageFacts(file))?.frontMatter ?? null,
     );
-    dumiOne = { routes: read.routes, includes: options?.includes ?? ['src', 'docs'] };
+    dumiOne = {
+      routes: read.routes,
+      includes: options?.includes ?? ['src', 'docs'],
+      includesKnown: options !== null,
+    };
     for (const route of read.routes) addRoute(route.file, route.path);
     for (const path of read.redirects) redirects.add(routeKey(path));
   }
@@ -323,13 +331,8 @@ export const buildDumiSite: SiteModelBuilder = async (source, siteRoot) => {
 
   const resolveLink: SiteModel['resolveLink'] = (from, url, link) => {
     const trimmed = url.trim();
-    if (
-      trimmed === '' ||
-      trimmed.startsWith('#') ||
-      isExternalUrl(trimmed) ||
-      /^[a-z][a-z0-9+.-]*:/i.test(trimmed)
-    )
-      return { kind: 'external' };
+    // Another scheme or host, the page's own anchor, a template's placeholder, nothing.
+    if (isExternalUrl(trimmed)) return { kind: 'external' };
     const { path } = splitUrl(trimmed);
     if (path === '') return { kind: 'external' };
     // `<code src>`, `<embed src>` and images: files beside the page, or under `public/` when absolute.
@@ -432,7 +435,7 @@ export const buildDumiSite: SiteModelBuilder = async (source, siteRoot) => {
     partials,
     navigation,
     needsNavigationEntry: () => false,
-    pageAnchors: (_file: string, text: string) => readDumiAnchors(text),
+    pageAnchors: (_file: string, text: string) => readDumiAnchors(text, major),
     resolveLink,
     configurationProblems: problems,
     unsupported,

@@ -6,6 +6,7 @@ import { buildDocusaurusSite } from './docusaurus.ts';
 import { buildDumiSite } from './dumi.ts';
 import { buildFumadocsSite } from './fumadocs.ts';
 import { buildGitBookSite } from './gitbook.ts';
+import { buildHexoSite } from './hexo.ts';
 import { buildHugoSite } from './hugo.ts';
 import { buildJekyllSite } from './jekyll.ts';
 import { buildMarkdownSite } from './markdown.ts';
@@ -54,5 +55,6 @@ export const siteModelBuilders: Readonly<Record<DocsFramework, SiteModelBuilder>
   'nuxt-content': buildNuxtContentSite,
   dumi: buildDumiSite,
   zola: buildZolaSite,
+  hexo: buildHexoSite,
   markdown: buildMarkdownSite,
 };

@@ -63,9 +63,14 @@ describe('Jekyll site model', () => {
       'website/docusaurus.config.js': 'module.exports = { presets: [] }\n',
     };
     assert.equal((await detectSite(memoryFiles(both))).framework, 'docusaurus');
-    // Hexo's configuration has the same name.
+    // Hexo's configuration has the same name: its settings, or Hexo in `package.json`, tell it apart.
     const hexo = { '_config.yml': 'title: Blog\nsource_dir: source\nnew_post_name: :title.md\n' };
-    assert.equal((await detectSite(memoryFiles(hexo))).framework, 'markdown');
+    assert.equal((await detectSite(memoryFiles(hexo))).framework, 'hexo');
+    const installed = {
+      '_config.yml': 'title: Docs\ntheme: navy\n',
+      'package.json': '{"dependencies": {"hexo": "^7.0.0"}}',
+    };
+    assert.equal((await detectSite(memoryFiles(installed))).framework, 'hexo');
   });
 
   it('renders pages at their permalinks, collections at their template, and leaves excluded files out', async () => {
