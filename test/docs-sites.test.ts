@@ -28,6 +28,7 @@ const sites: Record<string, { framework: string; pages: number }> = {
   'jupyter-book__workshop-template': { framework: 'myst', pages: 19 },
   'k8up-io__k8up': { framework: 'antora', pages: 38 },
   'kazupon__vue-i18n': { framework: 'vuepress', pages: 76 },
+  'learning-rust__site': { framework: 'hexo', pages: 33 },
   'lexmin0412__dify-chat': { framework: 'rspress', pages: 148 },
   machow__quartodoc: { framework: 'quarto', pages: 24 },
   'MicrosoftDocs__PowerShell-Docs-Modules': { framework: 'docfx', pages: 122 },

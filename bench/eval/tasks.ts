@@ -82,6 +82,7 @@ const qodanaDocs = committedSite('JetBrains__Qodana');
 const directusDocs = committedSite('Intevel__nuxt-directus');
 const antdStyleDocs = committedSite('ant-design__antd-style');
 const goyoDocs = committedSite('hahwul__goyo');
+const learningRustDocs = committedSite('learning-rust__site');
 // MarkerData's pages that link the Share Destination page by its URL (`/user-guide/share-destination`).
 const shareDestinationLinkers = [
   'docs/User Guide/extract.md',
@@ -1782,6 +1783,54 @@ export const evaluationTasks: EvaluationTask[] = [
       call('validate', {}),
       answer(
         'Both links now name their pages by file (`@/get_started/creating_page/index.md`, `@/writing/markdown-syntax/index.md`), which Zola resolves and checks at build time.',
+      ),
+    ],
+  },
+  {
+    // learning-rust's Hexo site: Hexo leaves links as written, so `c3.lifetimes.md` asks for a file
+    // the site does not serve (the page is `c3.lifetimes.html`), and hexo-renderer-marked keeps a
+    // heading's case in its id (`- ## Tuple` is `#Tuple`, not `#tuples`).
+    name: 'real-hexo-fix-links',
+    fixture: learningRustDocs,
+    prompt:
+      'Two links in the docs are broken: the "lifetimes" link in source/docs/e1.smart_compiler.md, and the "tuple" link in source/docs/a7.functions.md, which should lead to the Tuple section of the primitive data types page. Fix both.',
+    check(result) {
+      const files = changed(result);
+      if (typeof files === 'string') return files;
+      const compiler = 'source/docs/e1.smart_compiler.md';
+      const functions = 'source/docs/a7.functions.md';
+      const lifetimes = /\[lifetimes\]\((?:c3\.lifetimes(?:\.html)?|\/docs\/c3\.lifetimes(?:\.html)?)\)/;
+      if (
+        !lifetimes.test(files[compiler] ?? '') ||
+        (files[compiler] ?? '').replace(lifetimes, '') !==
+          (learningRustDocs[compiler] ?? '').replace('[lifetimes](c3.lifetimes.md)', '')
+      )
+        return `${compiler} does not link the lifetimes page by its URL (c3.lifetimes.html), or changed more`;
+      const tuple = /\[tuple\]\((?:\/docs\/)?a8\.primitive_data_types(?:\.html)?#Tuple\)/;
+      if (
+        !tuple.test(files[functions] ?? '') ||
+        (files[functions] ?? '').replace(tuple, '') !==
+          (learningRustDocs[functions] ?? '').replace(
+            '[tuple](/docs/a8.primitive_data_types.html#tuples)',
+            '',
+          )
+      )
+        return `${functions} does not link the Tuple heading (#Tuple), or changed more`;
+      return unchangedExcept(result, learningRustDocs, [compiler, functions]);
+    },
+    script: [
+      read('source/docs/e1.smart_compiler.md'),
+      edit('source/docs/e1.smart_compiler.md', '(c3.lifetimes.md)', '(c3.lifetimes.html)'),
+      read('source/docs/a8.primitive_data_types.md'),
+      read('source/docs/a7.functions.md'),
+      edit(
+        'source/docs/a7.functions.md',
+        '(/docs/a8.primitive_data_types.html#tuples)',
+        '(/docs/a8.primitive_data_types.html#Tuple)',
+      ),
+      call('validate', {}),
+      answer(
+        'The lifetimes link now names the page Hexo serves (c3.lifetimes.html), and the tuple link the heading id hexo-renderer-marked writes for "Tuple" (#Tuple: ids keep their case).',
       ),
     ],
   },

@@ -30,6 +30,7 @@ const frameworkNames: Record<DocsFramework, string> = {
   dumi: 'dumi',
   zola: 'Zola',
   hexo: 'Hexo',
+  eleventy: 'Eleventy (11ty)',
   markdown: 'plain Markdown',
 };
 

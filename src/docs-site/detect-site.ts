@@ -1,4 +1,5 @@
 import { isDocsifyPage } from './frameworks/docsify.ts';
+import { hexoSettings } from './frameworks/hexo-config.ts';
 import { nearestDependencies } from './package-dependencies.ts';
 import { readReadTheDocsConfig } from './read-the-docs.ts';
 import type { DocsFramework, RepositoryFiles } from './site-model.ts';
@@ -233,17 +234,28 @@ const signatures: Signature[] = [
       /(^|\/)config\/config\.(ts|js)$/.test(file) ? folderOfFile(folderOfFile(file)) : folderOfFile(file),
     confirm: (text) => /\bmode\s*:\s*['"](site|doc)['"]|from\s+['"]dumi['"]/.test(text),
   },
+  // Eleventy (https://www.11ty.dev/docs/config/): its configuration's names, in the order it tries them.
+  {
+    framework: 'eleventy',
+    pattern: /(^|\/)(\.eleventy\.js|eleventy\.config\.(js|mjs|cjs))$/,
+    siteRoot: folderOfFile,
+    inPackages: true,
+  },
   // Hexo (https://hexo.io/docs/configuration): a `_config.yml` with settings only Hexo reads, or
   // beside a `package.json` that installs Hexo; before Jekyll, which takes the same name.
   {
     framework: 'hexo',
     pattern: /(^|\/)_config\.ya?ml$/,
     siteRoot: folderOfFile,
-    confirm: (text) =>
-      /^(new_post_name|source_dir|public_dir|permalink_defaults|render_drafts|post_asset_folder|i18n_dir|tag_dir|category_dir|archive_dir|pagination_dir)[ \t]*:/m.test(
-        text,
-      ),
+    confirm: (text) => hexoSettings.test(text),
     confirmDependencies: ['hexo'],
+  },
+  // A Hexo site that writes `_config.yml` at build time from another file (`--config _config.prod.yml`).
+  {
+    framework: 'hexo',
+    pattern: /(^|\/)_config\.[\w-]+\.ya?ml$/,
+    siteRoot: folderOfFile,
+    confirm: (text) => hexoSettings.test(text),
   },
   // Jekyll (GitHub Pages): many repositories carry a `_config.yml` for a theme beside another site.
   {

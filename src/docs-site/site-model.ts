@@ -34,6 +34,7 @@ export type DocsFramework =
   | 'dumi'
   | 'zola'
   | 'hexo'
+  | 'eleventy'
   | 'markdown';
 
 /** The repository's files as a model reads them (a worktree, a commit, or either with changes on top). */

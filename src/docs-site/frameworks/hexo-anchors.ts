@@ -24,13 +24,24 @@ export function readHexoAnchors(text: string, renderer: HexoRenderer): PageAncho
   if (text.length > maximumCharacters) return { anchors: new Set(), complete: false };
   return cachedAnchors(`hexo ${JSON.stringify(renderer)}`, text, () => {
     const frontMatter = (frontMatterPattern.exec(text) ?? hexoLegacyFrontMatter(text))?.[0] ?? '';
-    const body = expandHexoTags(text.slice(frontMatter.length));
-    const anchors = new Set<string>();
-    for (const match of body.replace(/<!--[\s\S]*?-->/g, '').matchAll(attributeAnchor))
-      anchors.add(match[1] ?? match[2] ?? match[3] ?? '');
-    if (/<!-- ?more ?-->/i.test(body)) anchors.add('more');
+    const written = text.slice(frontMatter.length);
+    const body = expandHexoTags(written);
     const parser = renderer.kind === 'marked' ? markedLikeParser : markdownItParser;
     const tokens = parser.parse(body, {});
+    // What code shows is no element and no tag: its lines and spans are left out of what is
+    // searched for ids and tags. A `{% raw %}` body is written out as it is: its ids count.
+    const codeLines = new Set<number>();
+    for (const token of tokens)
+      if ((token.type === 'fence' || token.type === 'code_block') && token.map !== null)
+        for (let line = token.map[0]; line < token.map[1]; line += 1) codeLines.add(line);
+    const shown = written
+      .split('\n')
+      .map((line, index) => (codeLines.has(index) ? '' : line.replace(/`[^`\n]*`/g, '')))
+      .join('\n');
+    const anchors = new Set<string>();
+    for (const match of shown.replace(/<!--[\s\S]*?-->/g, '').matchAll(attributeAnchor))
+      anchors.add(match[1] ?? match[2] ?? match[3] ?? '');
+    if (/<!-- ?more ?-->/i.test(shown)) anchors.add('more');
     const counts = new Map<string, number>();
     for (const [index, token] of tokens.entries()) {
       const open = tokens[index - 1];
@@ -63,8 +74,10 @@ export function readHexoAnchors(text: string, renderer: HexoRenderer): PageAncho
       }
     }
     // Tags other than links, code and quotes may write ids of their own (tabs, includes).
-    const otherTags = [...body.matchAll(/\{%-?\s*(\w+)/g)].some((match) => !knownTags.has(match[1] ?? ''));
-    return { anchors, complete: !otherTags };
+    const otherTags = [...shown.matchAll(/\{%-?\s*(\w+)/g)].some((match) => !knownTags.has(match[1] ?? ''));
+    // markdown-it-footnote (hexo-renderer-markdown-it's `markdown.plugins`) numbers its ids.
+    const footnotes = renderer.kind === 'markdown-it' && renderer.footnotes;
+    return { anchors, complete: !otherTags, ...(footnotes ? { knownPrefixes: ['fn'] } : {}) };
   });
 }
 

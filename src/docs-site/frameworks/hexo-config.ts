@@ -1,5 +1,6 @@
 import { parseDocument } from 'yaml';
 import { isPlainRecord } from '../javascript-config.ts';
+import { folderOf } from '../link-urls.ts';
 import { packageManifests } from '../package-dependencies.ts';
 import type { RepositoryFiles, SiteProblem } from '../site-model.ts';
 import { compileDocfxGlobs } from './docfx-config.ts';
@@ -65,9 +66,15 @@ export type HexoRenderer =
       separator: string;
       collisionSuffix: string;
       prependRoot: boolean;
+      /** markdown-it-footnote among `markdown.plugins` (`fn1`, `fnref1`). */
+      footnotes: boolean;
     }
   | { kind: 'other'; name: string }
   | { kind: 'none' };
+
+/** Settings only Hexo's configuration has (Jekyll's `_config.yml` shares the name). */
+export const hexoSettings =
+  /^(new_post_name|source_dir|public_dir|permalink_defaults|render_drafts|post_asset_folder|i18n_dir|tag_dir|category_dir|archive_dir|pagination_dir)[ \t]*:/m;
 
 const defaultOutputs: Array<[string, string]> = [
   ['html', 'html'],
@@ -118,9 +125,15 @@ const markdownRenderers = [
 
 export async function readHexoConfig(files: RepositoryFiles, siteRoot: string): Promise<HexoConfig> {
   const inRoot = (path: string) => (siteRoot === '' ? path : `${siteRoot}/${path}`);
-  const file =
-    ['_config.yml', '_config.yaml', '_config.json'].map(inRoot).find((path) => files.has(path)) ??
-    inRoot('_config.yml');
+  // `_config.yml`, or a site that writes it at build time from another (aframe's
+  // `_config.prod.yml`, named with `--config`): the one with Hexo's settings.
+  let file = ['_config.yml', '_config.yaml', '_config.json'].map(inRoot).find((path) => files.has(path));
+  for (const path of files.paths) {
+    if (file !== undefined) break;
+    if (folderOf(path) === siteRoot && /(^|\/)_config\.[\w-]+\.ya?ml$/.test(path))
+      if (hexoSettings.test((await files.read(path)) ?? '')) file = path;
+  }
+  file ??= inRoot('_config.yml');
   const { values, problems } = await readYaml(files, file);
   const text = (value: unknown, fallback: string) =>
     typeof value === 'string' && value.trim() !== '' ? value.trim() : fallback;
@@ -269,6 +282,7 @@ function readRenderer(values: Record<string, unknown>, versions: ReadonlyMap<str
       separator: typeof anchors.separator === 'string' && anchors.separator !== '' ? anchors.separator : '-',
       collisionSuffix: typeof anchors.collisionSuffix === 'string' ? anchors.collisionSuffix : old ? 'v' : '',
       prependRoot: images.prepend_root === true,
+      footnotes: JSON.stringify(markdown.plugins ?? []).includes('footnote'),
     };
   }
   return { kind: 'other', name };

@@ -19,6 +19,15 @@ const marked = {
   smartypants: true,
   prependRoot: 'yes',
 } as const;
+const markdownItRenderer = {
+  kind: 'markdown-it',
+  level: 2,
+  transform: 0,
+  separator: '-',
+  collisionSuffix: '',
+  prependRoot: false,
+  footnotes: false,
+} as const;
 
 // Heading ids as hexo-renderer-marked 7.0.1, 0.3.2 and hexo-renderer-markdown-it 7.1.1 write them
 // (each pair run through the real renderer; hexo-util's `slugize` keeps case and curly quotes).
@@ -48,27 +57,13 @@ describe('Hexo heading anchors', () => {
     const old = readHexoAnchors(text, { ...marked, ids: 'escaped' });
     assert.ok(old?.anchors.has('Element-amp-Component-Access'));
     assert.ok(old?.anchors.has('Direct-lt-script-gt-Include'));
-    const markdownIt = readHexoAnchors(text, {
-      kind: 'markdown-it',
-      level: 2,
-      transform: 0,
-      separator: '-',
-      collisionSuffix: '',
-      prependRoot: false,
-    });
+    const markdownIt = readHexoAnchors(text, markdownItRenderer);
     // The level-1 heading has no id (nor counts as a repeat); entities are decoded.
     assert.deepEqual([...(markdownIt?.anchors ?? [])].filter((id) => /Getting|copy|©/.test(id)).sort(), [
       'A-©-B',
       'Getting-Started',
     ]);
-    const repeated = readHexoAnchors('## Setup\n\n## Setup\n', {
-      kind: 'markdown-it',
-      level: 2,
-      transform: 0,
-      separator: '-',
-      collisionSuffix: '',
-      prependRoot: false,
-    });
+    const repeated = readHexoAnchors('## Setup\n\n## Setup\n', markdownItRenderer);
     assert.deepEqual([...(repeated?.anchors ?? [])], ['Setup', 'Setup-2']);
   });
 });
@@ -171,6 +166,33 @@ describe('Hexo sites', () => {
     assert.equal(model.resolveLink('source/guide/index.md', '/linux/releases.json').kind, 'served');
     assert.deepEqual(model.unsupported, [
       'themes/vue/source/js/common.js: the theme sets ids or follows a fragment to the nearest id as the page runs; anchors are unchecked',
+    ]);
+  });
+
+  // Cases where building the corpus with Hexo itself disagreed with a first reading: hexojs/site's
+  // tag examples in code, vuejs.org's `{% raw %}` HTML, nodejs-ko's `category:`, khadas' links
+  // without the site's `root`, aframe's `_config.prod.yml`.
+  it('agrees with Hexo on tags in code, raw HTML, `category`, links without the root and a generated configuration', async () => {
+    const anchors = readHexoAnchors(
+      '## Code Block\n\n```\n{% include_code lang:js %}\n<a id="in-code"></a>\n```\n\n`{% url_for %}`\n\n{% raw %}<h2 id="team">Team</h2>{% endraw %}\n',
+      marked,
+    );
+    assert.equal(anchors?.complete, true);
+    assert.deepEqual([...(anchors?.anchors ?? [])].sort(), ['Code-Block', 'team']);
+    const { model, problems } = await analyze(
+      memoryFiles({
+        'package.json': '{"dependencies": {"hexo": "^6.3.0", "hexo-renderer-marked": "^6.0.0"}}',
+        '_config.prod.yml':
+          'title: Linux\nurl: https://khadas.github.io/linux\nsource_dir: src\nnew_post_name: :year-:month-:day-:title.md\npermalink: :category/:year/:month/:day/:title/\n',
+        'src/vim1/setup.md':
+          '# Setup\n\n[Without the root](/vim1/upgrade.html)\n[Home of the host](/index.html)\n[Weekly](/linux/weekly/2015/11/27/weekly/)\n',
+        'src/vim1/upgrade.md': '# Upgrade\n',
+        'src/_posts/2015-11-27-weekly.md': '---\ntitle: Weekly\ndate: 2015-11-27\ncategory: weekly\n---\n',
+      }),
+    );
+    assert.equal(model.framework, 'hexo');
+    assert.deepEqual(problemLines(problems), [
+      'src/vim1/setup.md:3 Broken link "/vim1/upgrade.html": outside the site\'s root, /linux/ (its `root`): the site serves this at /linux/vim1/upgrade.html',
     ]);
   });
 });

@@ -269,9 +269,20 @@ export const buildHexoSite: SiteModelBuilder = async (source, siteRoot) => {
     let first: LinkTarget | null = null;
     for (const candidate of candidates) {
       let target: LinkTarget;
-      if (!candidate.startsWith(root) && `${candidate}/` !== root)
-        target = { kind: 'unchecked', reason: `outside the site's root, ${root} (its \`root\`)` };
-      else target = resolveRoute(candidate.slice(root.length).replace(/^\/+/, ''), path);
+      if (!candidate.startsWith(root) && `${candidate}/` !== root) {
+        // From the host's root but outside the site's: another site's, unless the site serves the
+        // same path under its root (the link forgot the root: khadas' `/vim1/...` for `/linux/vim1/...`).
+        const rest = decodePath(candidate.replace(/^\/+/, ''));
+        // The host's home page is its own (an organisation's site), whatever the site holds.
+        const under = /^(index\.html?)?$/.test(rest) ? null : lookup(rest);
+        target =
+          under !== null && under !== 'served'
+            ? {
+                kind: 'broken',
+                reason: `outside the site's root, ${root} (its \`root\`): the site serves this at ${root}${candidate.replace(/^\/+/, '')}`,
+              }
+            : { kind: 'unchecked', reason: `outside the site's root, ${root} (its \`root\`)` };
+      } else target = resolveRoute(candidate.slice(root.length).replace(/^\/+/, ''), path);
       if (target.kind !== 'broken') return target;
       first ??= target;
     }
@@ -397,9 +408,9 @@ function postRoute(
           : '';
   const date = /^(\d{4})-(\d{1,2})-(\d{1,2})/.exec(written);
   const pad = (value: string | undefined) => (value ?? '').padStart(2, '0');
-  const categories = Array.isArray(frontMatter.categories)
-    ? frontMatter.categories
-    : [frontMatter.categories];
+  // The post processor reads `category` as `categories` (lib/plugins/processor/post.ts).
+  const writtenCategories = frontMatter.categories ?? frontMatter.category;
+  const categories = Array.isArray(writtenCategories) ? writtenCategories : [writtenCategories];
   const lastCategory = categories
     .flat()
     .filter((item) => typeof item === 'string')

@@ -4,6 +4,7 @@ import { buildDocfxSite } from './docfx.ts';
 import { buildDocsifySite } from './docsify.ts';
 import { buildDocusaurusSite } from './docusaurus.ts';
 import { buildDumiSite } from './dumi.ts';
+import { buildEleventySite } from './eleventy.ts';
 import { buildFumadocsSite } from './fumadocs.ts';
 import { buildGitBookSite } from './gitbook.ts';
 import { buildHexoSite } from './hexo.ts';
@@ -56,5 +57,6 @@ export const siteModelBuilders: Readonly<Record<DocsFramework, SiteModelBuilder>
   dumi: buildDumiSite,
   zola: buildZolaSite,
   hexo: buildHexoSite,
+  eleventy: buildEleventySite,
   markdown: buildMarkdownSite,
 };

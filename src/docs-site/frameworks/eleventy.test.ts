@@ -1,0 +1,108 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { analyzeSite, checkSite, memoryFiles, PageFactsCache } from '../index.ts';
+
+async function analyze(files: ReturnType<typeof memoryFiles>) {
+  const { model, source } = await analyzeSite(files, new PageFactsCache());
+  return { model, problems: await checkSite(model, source) };
+}
+
+const problemLines = (problems: ReadonlyArray<{ file: string; line: number; message: string }>) =>
+  problems.map((problem) => `${problem.file}:${problem.line} ${problem.message}`);
+
+// Shapes mirrored: v8/v8.dev (`dir.input: 'src'`, markdown-it-anchor with its own slugify and
+// markdown-it-attrs, firebase.json redirects, `_img` copied), eslint/eslint (a `pathPrefix`, a
+// directory data file setting `.html` permalinks), a11yproject (a layout's `id`), angularfire
+// (`x/x.md` pages, eleventyNavigation), sass-site (a `.gitignore`d folder a build step writes).
+describe('Eleventy sites', () => {
+  it('serves templates at their permalinks and resolves links from the page’s URL', async () => {
+    const { model, problems } = await analyze(
+      memoryFiles({
+        'package.json': '{"devDependencies": {"@11ty/eleventy": "^3.1.2", "markdown-it-anchor": "^8.6.7"}}',
+        '.eleventy.js': [
+          "const markdownItAnchor = require('markdown-it-anchor');",
+          'module.exports = (eleventyConfig) => {',
+          "  eleventyConfig.addPassthroughCopy('src/_img');",
+          "  eleventyConfig.amendLibrary('md', (md) => md.use(require('markdown-it-attrs')).use(markdownItAnchor, { permalink: true }));",
+          "  return { dir: { input: 'src', output: 'dist' } };",
+          '};',
+          '',
+        ].join('\n'),
+        '.gitignore': '/src/api\n',
+        'firebase.json':
+          '{"hosting": {"redirects": [{"source": "/bug", "destination": "https://crbug.com", "type": 302}]}}',
+        'src/_includes/layout.njk': '<footer><div id="theme"></div></footer>{{ content | safe }}',
+        'src/index.md': '# V8\n\n[Docs](/docs/)\n[Build](docs/build/)\n[Build as a file](docs/build.md)\n',
+        'src/docs/docs.md': [
+          '---',
+          'eleventyNavigation:',
+          '  key: Docs',
+          '---',
+          '# Docs',
+          '',
+          '[Build](../docs/build/#compiling)',
+          '[Missing anchor](build/#compile)',
+          '[Theme](#theme)',
+          '[Image](/_img/logo.svg)',
+          '[Gone](/docs/gone/)',
+          '[Bug](/bug)',
+          '[API](/api/classes/x/)',
+          '[Perm](/perm.html)',
+          '',
+        ].join('\n'),
+        'src/docs/build.md':
+          '---\neleventyNavigation:\n  key: Build\n  parent: Documentation\n---\n# Build\n\n## Compiling for Arm { #compiling }\n\n## Start here\n',
+        'src/perm.md': '---\npermalink: /perm.html\n---\n# Perm\n',
+        'src/hidden.md': '---\npermalink: false\n---\n# Hidden\n',
+        'src/_img/logo.svg': '',
+      }),
+    );
+    assert.equal(model.framework, 'eleventy');
+    assert.deepEqual(
+      [...model.pages.entries()],
+      [
+        ['src/docs/build.md', ['/docs/build/']],
+        ['src/docs/docs.md', ['/docs/']],
+        ['src/index.md', ['/']],
+        ['src/perm.md', ['/perm.html']],
+      ],
+    );
+    assert.deepEqual(problemLines(problems), [
+      'src/docs/build.md:4 Navigation entry "Documentation" names no page',
+      'src/docs/docs.md:8 Broken anchor "build/#compile": src/docs/build.md has no heading or element with the id "compile"',
+      'src/docs/docs.md:11 Broken link "/docs/gone/": no page or file is served at /docs/gone/',
+      'src/index.md:5 Broken link "docs/build.md": no page or file is served at /docs/build.md (resolved from the page\'s URL, /)',
+    ]);
+  });
+
+  it('reads a directory data file’s permalink, the path prefix and the InputPathToUrl transform', async () => {
+    const { model, problems } = await analyze(
+      memoryFiles({
+        'docs/package.json': '{"devDependencies": {"@11ty/eleventy": "^3.0.0"}}',
+        'docs/eleventy.config.js': [
+          "import { InputPathToUrlTransformPlugin } from '@11ty/eleventy';",
+          'export default function (eleventyConfig) {',
+          '  eleventyConfig.addPlugin(InputPathToUrlTransformPlugin);',
+          "  return { pathPrefix: '/docs/head/', dir: { input: 'src' } };",
+          '}',
+          '',
+        ].join('\n'),
+        'docs/src/src.json': '{ "permalink": "{{ page.filePathStem }}.html" }',
+        'docs/src/use/index.md':
+          '# Use\n\n[Rules](../rules/no-shadow.md)\n[Team](/team/)\n[Prefixed](/docs/head/rules/no-shadow.html)\n[Missing](./missing.md)\n',
+        'docs/src/rules/no-shadow.md': '# no-shadow\n',
+      }),
+    );
+    assert.deepEqual(
+      [...model.pages.entries()],
+      [
+        ['docs/src/rules/no-shadow.md', ['/docs/head/rules/no-shadow.html']],
+        ['docs/src/use/index.md', ['/docs/head/use/']],
+      ],
+    );
+    // `/team/` is the host's (eslint.org's), outside the path prefix: unchecked.
+    assert.deepEqual(problemLines(problems), [
+      'docs/src/use/index.md:6 Broken link "./missing.md": no page or file is served at /use/missing.md (resolved from the page\'s URL, /use/)',
+    ]);
+  });
+});
