@@ -59,6 +59,10 @@ const pages: Array<[string, MarkdownDialect, string]> = [
   ['MDC: inline component openers never closed', 'mdc', repeat(' :a{to=')],
   ['MDC: indented components never closed', 'mdc', repeat('  ::a\n    ::b\n')],
   ['MDC: component lines, each with a props fence', 'mdc', repeat('::a\n---\nto: /x\n')],
+  ['Hexo: comment openers never closed', 'hexo', repeat('{# [a](b) ')],
+  ['Hexo: post_link openers never closed', 'hexo', repeat('{% post_link "a ')],
+  ['Hexo: raw and codeblock openers never closed', 'hexo', repeat('{% raw %}{% codeblock x %}')],
+  ['Hexo: legacy front matter lines', 'hexo', repeat('a: b\n')],
   [
     'Notebook: strings 4,000 deep',
     'myst-notebook',
@@ -162,6 +166,20 @@ await time('Zola: 50,000 equal headings and a link to the last', () =>
     'config.toml': 'base_url = "https://example.org"\n',
     'content/_index.md': '+++\n+++\n[x](@/page.md#a-49999)\n',
     'content/page.md': `+++\n+++\n${'## A\n\n'.repeat(50_000)}`,
+  }),
+);
+await time('Hexo: a heading of quotes, dashes and entities, and 50,000 equal headings', () =>
+  site({
+    'package.json': '{"dependencies": {"hexo": "^7.0.0", "hexo-renderer-marked": "^6.0.0"}}',
+    '_config.yml': 'title: x\nnew_post_name: :title.md\n',
+    'source/index.md': `## ${repeat('"a\' -- &amp; `<b>` ').slice(0, 400_000)}\n\n${'## A\n\n'.repeat(50_000)}[x](#A-49999)\n`,
+  }),
+);
+await time('Eleventy: a permalink of 2,000 template tags, and 5,000 links to match against it', () =>
+  site({
+    '.eleventy.js': "module.exports = () => ({ dir: { input: 'src' } });\n",
+    'src/a.md': `---\npermalink: "/${'{{ a }}x'.repeat(2000)}/"\n---\n# A\n`,
+    'src/b.md': `# B\n\n${Array.from({ length: 5000 }, (_, index) => `[x](/${'x'.repeat(200)}${index}/)`).join('\n')}\n`,
   }),
 );
 await time('Writerside: a tree of 50,000 entries nested 30 deep', () =>

@@ -213,7 +213,7 @@ const hexoPostPrefix = 'hexo-post:';
 export function expandHexoTags(body: string): string {
   if (!body.includes('{')) return body;
   const blank = (text: string) => text.replace(/[^\n]/g, ' ');
-  const withoutComments = body.includes('{#') ? body.replace(/\{#[\s\S]*?#\}/g, blank) : body;
+  const withoutComments = body.includes('{#') ? blankComments(body, blank) : body;
   return mapOutsideBlocks(
     withoutComments,
     'raw',
@@ -237,6 +237,21 @@ export function expandHexoTags(body: string): string {
       ),
     blank,
   );
+}
+
+/** `{# ... #}` comments blanked, each end searched for once from its start: linear, whatever the page holds. */
+function blankComments(text: string, blank: (text: string) => string): string {
+  let result = '';
+  let from = 0;
+  for (;;) {
+    const start = text.indexOf('{#', from);
+    if (start < 0) break;
+    const end = text.indexOf('#}', start + 2);
+    if (end < 0) break;
+    result += text.slice(from, start) + blank(text.slice(start, end + 2));
+    from = end + 2;
+  }
+  return result + text.slice(from);
 }
 
 export function showHexoUrl(url: string): string {

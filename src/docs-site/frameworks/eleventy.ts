@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import { RE2JS } from 're2js';
 import { parse as parseYaml } from 'yaml';
 import { ConfigLines } from '../config-lines.ts';
 import { generatedPlace, readGitIgnored } from '../git-ignored.ts';
@@ -56,7 +57,7 @@ export const buildEleventySite: SiteModelBuilder = async (source, siteRoot) => {
   const urls = new Map<string, string>();
   const pageUrls = new Map<string, string>();
   /** Permalinks only running the templates could tell, as patterns (`/blog/{{ x }}/` is `/blog/[^/]+/`). */
-  const urlPatterns: RegExp[] = [];
+  const urlPatterns: Array<{ test(path: string): boolean }> = [];
   let urlsUnknown = false;
   const unwritten = new Set<string>();
   const navigation: NavigationEntry[] = [];
@@ -365,14 +366,23 @@ function renderPermalink(permalink: string, stem: string): string {
   return url.replace(/\/index(\.html)?$/, '/').replace(/\/{2,}/g, '/');
 }
 
-/** A pattern for URLs only the templates can write: each template tag any one segment, pages `N/` after. */
-function patternOf(url: string, numbered: boolean): RegExp | null {
-  const parts = url.split(/(\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\})/);
-  const source = parts
-    .map((part) => (part.startsWith('{') ? '[^/]*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-    .join('');
-  if (source.replace(/\[\^\/\]\*|\/|\\\./g, '') === '') return null;
-  return new RegExp(`^${source.replace(/\/$/, '')}${numbered ? '(?:/\\d+)?' : ''}/?(?:index\\.html)?$`);
+/**
+ * A pattern for URLs only the templates can write: each template tag any part of one segment,
+ * pages `N/` after; compiled for RE2 (a permalink is repository content: no backtracking). Null
+ * when the permalink is all template code.
+ */
+function patternOf(url: string, numbered: boolean): { test(path: string): boolean } | null {
+  const parts = url.split(/(\{\{[^}]*\}\}|\{%[^%]*%\})/).slice(0, 400);
+  if (parts.every((part) => part.startsWith('{') || /^[/.]*$/.test(part))) return null;
+  const source = parts.map((part) => (part.startsWith('{') ? '[^/]*' : RE2JS.quote(part))).join('');
+  try {
+    const pattern = RE2JS.compile(
+      `^${source.replace(/\/$/, '')}${numbered ? '(?:/\\d+)?' : ''}/?(?:index\\.html)?$`,
+    );
+    return { test: (path) => pattern.matches(path) };
+  } catch {
+    return null;
+  }
 }
 
 /** A URL as the host looks it up: decoded, `x/index.html` as `x/`. */
