@@ -42,6 +42,7 @@ const sites: Record<string, { framework: string; pages: number }> = {
   'TheAcharya__MarkerData-Website': { framework: 'retype', pages: 40 },
   'rust-lang__mdBook': { framework: 'mdbook', pages: 34 },
   rubocop__rubocop: { framework: 'antora', pages: 44 },
+  'shoelace-style__shoelace': { framework: 'eleventy', pages: 86 },
   'squidfunk__mkdocs-material': { framework: 'mkdocs', pages: 96 },
   vitejs__vite: { framework: 'vitepress', pages: 57 },
   vuepress__docs: { framework: 'vuepress', pages: 68 },

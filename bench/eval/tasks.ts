@@ -83,6 +83,7 @@ const directusDocs = committedSite('Intevel__nuxt-directus');
 const antdStyleDocs = committedSite('ant-design__antd-style');
 const goyoDocs = committedSite('hahwul__goyo');
 const learningRustDocs = committedSite('learning-rust__site');
+const shoelaceDocs = committedSite('shoelace-style__shoelace');
 // MarkerData's pages that link the Share Destination page by its URL (`/user-guide/share-destination`).
 const shareDestinationLinkers = [
   'docs/User Guide/extract.md',
@@ -1831,6 +1832,43 @@ export const evaluationTasks: EvaluationTask[] = [
       call('validate', {}),
       answer(
         'The lifetimes link now names the page Hexo serves (c3.lifetimes.html), and the tuple link the heading id hexo-renderer-marked writes for "Tuple" (#Tuple: ids keep their case).',
+      ),
+    ],
+  },
+  {
+    // Shoelace's Eleventy site: pages are served at their path with a trailing slash
+    // (`pages/components/radio-button.md` is `/components/radio-button`), and the radio group's
+    // page links `/components/radio-buttons`, which no page serves.
+    name: 'real-eleventy-fix-links',
+    fixture: shoelaceDocs,
+    prompt:
+      'In docs/pages/components/radio-group.md, the "Radio Buttons" link in the sizing section leads nowhere. Point it at the Radio Button component page.',
+    check(result) {
+      const files = changed(result);
+      if (typeof files === 'string') return files;
+      const path = 'docs/pages/components/radio-group.md';
+      const fixed =
+        /\[Radio Buttons\]\((?:\/components\/radio-button\/?|\.\.\/radio-button\/?|\.\/radio-button\.md)\)/;
+      const text = files[path] ?? '';
+      if (
+        !fixed.test(text) ||
+        text.replace(fixed, '') !==
+          (shoelaceDocs[path] ?? '').replace('[Radio Buttons](/components/radio-buttons)', '')
+      )
+        return `${path} does not link the Radio Button page (/components/radio-button), or changed more`;
+      return unchangedExcept(result, shoelaceDocs, [path]);
+    },
+    script: [
+      read('docs/pages/components/radio-group.md'),
+      call('search', { query: 'radio-button' }),
+      edit(
+        'docs/pages/components/radio-group.md',
+        '(/components/radio-buttons)',
+        '(/components/radio-button)',
+      ),
+      call('validate', {}),
+      answer(
+        'The link now names /components/radio-button, where Eleventy serves pages/components/radio-button.md.',
       ),
     ],
   },

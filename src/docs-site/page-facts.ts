@@ -9,6 +9,7 @@ import { readRstFacts } from './rst-facts.ts';
 import type { PageFacts, PageLink } from './site-model.ts';
 import {
   countNewlines,
+  expandEleventyTemplates,
   expandHexoTags,
   expandHugoShortcodes,
   expandLiquidLinks,
@@ -25,7 +26,7 @@ import { readWritersideTopicFacts } from './writerside-topic-facts.ts';
  * `gitbook` (CommonMark, and the files GitBook's block tags name: `{% content-ref url="…" %}`,
  * `{% page-ref page="…" %}`, `{% file src="…" %}`, `{% include "…" %}`), `jekyll` (Liquid runs
  * before the Markdown), `hugo` (`ref` and `relref` shortcodes) or `hexo` (Nunjucks tags: `{% post_link %}`,
- * `{% raw %}`, `{# #}`): see template-links.ts. Sphinx
+ * `{% raw %}`, `{# #}`) or `eleventy` (Liquid and Nunjucks tags run first): see template-links.ts. Sphinx
  * pages are `rst` (reStructuredText, rst-facts.ts) or `myst` (MyST Markdown, myst-facts.ts);
  * Antora's are `asciidoc` (asciidoc-facts.ts); Quarto's `quarto` (Pandoc Markdown, as `commonmark`, and
  * `{{< include file.qmd >}}` shortcodes); DocFX's `docfx` (CommonMark with DocFX Flavored Markdown's
@@ -53,6 +54,7 @@ export type MarkdownDialect =
   | 'writerside-topic'
   | 'mdc'
   | 'hexo'
+  | 'eleventy'
   | 'myst-notebook'
   | 'quarto-notebook';
 
@@ -61,7 +63,8 @@ function createParser(dialect: MarkdownDialect): MarkdownIt {
   // Links are checked as written: no percent-encoding, and no scheme is dropped.
   parser.normalizeLink = (url) => url;
   parser.validateLink = () => true;
-  if (dialect === 'mdx' || dialect === 'python-markdown') parser.disable('code');
+  // Eleventy 2 and later turn indented code off too (src/Engines/Markdown.js).
+  if (dialect === 'mdx' || dialect === 'python-markdown' || dialect === 'eleventy') parser.disable('code');
   // Rules that never change where a link is: skipped, for about a sixth of the parse time.
   parser.disable(
     ['emphasis', 'strikethrough', 'entity', 'replacements', 'smartquotes', 'balance_pairs', 'fragments_join'],
@@ -131,7 +134,9 @@ export function readPageFacts(text: string, dialect: MarkdownDialect): PageFacts
           ? unindentMdcComponents(body)
           : dialect === 'hexo'
             ? expandHexoTags(body)
-            : body;
+            : dialect === 'eleventy'
+              ? expandEleventyTemplates(body)
+              : body;
   // An MDX comment (`{/* [old](/page) */}`) renders nothing: no link in it is one.
   const prepared = hideFootnoteLabels(
     dialect === 'mdx'

@@ -262,3 +262,18 @@ export function showHexoUrl(url: string): string {
 export function readHexoPostLink(url: string): string | null {
   return /^\{% post_link (.*) %\}$/.exec(url)?.[1] ?? null;
 }
+
+/**
+ * Eleventy runs Liquid or Nunjucks over a Markdown page before Markdown (its
+ * `markdownTemplateEngine`): a tag writes what only running it could tell, so each `{% %}` and
+ * `{{ }}` is blanked (an include's `src="x.png"` is no image of the page), but for the `url` filter
+ * on a written path (`{{ '/contact/' | url }}`), which is that path. Lines are kept.
+ */
+export function expandEleventyTemplates(body: string): string {
+  if (!body.includes('{')) return body;
+  const blank = (text: string) => text.replace(/[^\n]/g, ' ');
+  return body.replace(
+    /\{\{-?\s*(['"])([^'"\n{}]*)\1\s*\|\s*url\s*-?\}\}|\{\{[^}]*\}\}|\{%[^%]*%\}/g,
+    (tag, _quote, path) => (path === undefined ? blank(tag) : path.padEnd(tag.length, ' ')),
+  );
+}

@@ -37,6 +37,8 @@ export interface EleventyConfig {
   anchors: { level: number; firstRepeat: 1 | 2 } | null;
   /** markdown-it-attrs: `{#id}` after a heading or a block sets its id. */
   attributes: boolean;
+  /** markdown-it's `typographer` on (curly quotes, dashes and ellipses in headings' text). */
+  typographer: boolean;
   /** Data file formats besides JSON and JavaScript (`addDataExtension('yml')`). */
   dataExtensions: readonly string[];
   /** The text of the configuration and the modules it imports, for what this reader finds by name. */
@@ -192,6 +194,7 @@ export async function readEleventyConfig(files: RepositoryFiles, siteRoot: strin
     },
     anchors: await readAnchorPlugin(files, siteRoot, text),
     attributes: /markdown-it-attrs/.test(text),
+    typographer: /\btypographer\s*:\s*true\b/.test(text),
     dataExtensions: [...text.matchAll(/\baddDataExtension\(\s*['"]([^'"]+)['"]/g)].flatMap((match) =>
       (match[1] ?? '').split(',').map((item) => item.trim()),
     ),

@@ -105,4 +105,60 @@ describe('Eleventy sites', () => {
       'docs/src/use/index.md:6 Broken link "./missing.md": no page or file is served at /use/missing.md (resolved from the page\'s URL, /use/)',
     ]);
   });
+
+  // Cases where building the corpus with Eleventy itself disagreed with a first reading:
+  // phpstan's layout permalinks and typographer, pouchdb's global permalink and Liquid includes,
+  // a11yproject's `eleventyComputed` navigation, v8.dev's inline SVG styles.
+  it('agrees with Eleventy on layouts, global data, template tags and heading ids', async () => {
+    const { model, problems } = await analyze(
+      memoryFiles({
+        'package.json': '{"devDependencies": {"@11ty/eleventy": "^3.1.2", "markdown-it-anchor": "^9.0.0"}}',
+        'eleventy.config.js': [
+          "const anchor = require('markdown-it-anchor');",
+          'module.exports = (eleventyConfig) => {',
+          "  eleventyConfig.addGlobalData('permalink', '/{{ page.filePathStem }}.html');",
+          "  eleventyConfig.setLibrary('md', require('markdown-it')({ html: true, typographer: true }).use(anchor).use(require('markdown-it-attrs')));",
+          "  return { dir: { input: 'src', layouts: '_layouts' } };",
+          '};',
+          '',
+        ].join('\n'),
+        'src/_layouts/guide.njk': '---\npermalink: /user-guide/{{ page.fileSlug }}/\n---\n{{ content }}',
+        'src/user-guide/rules.md': '---\nlayout: guide.njk\n---\n# Rules\n\n## What’s new\n',
+        'src/posts/other.md': '# Other\n\n{% include img.html src="missing.png" %}\n',
+        'src/posts/posts.11tydata.js':
+          'module.exports = { eleventyComputed: { eleventyNavigation: (data) => ({ key: data.title }) } };\n',
+        'src/posts/hello.md': [
+          '# Hello',
+          '',
+          '',
+          "[Contact]({{ '/contact/' | url }})",
+          '[Rules](/user-guide/rules/#what’s-new)',
+          '[Rules as a file](/user-guide/rules.html)',
+          '[Style](#fff)',
+          '[Reserved](#tl;dr)',
+          '',
+          '<svg><style>.a{fill:#fff}</style></svg>',
+          '',
+          '## TL;DR',
+          '',
+        ].join('\n'),
+      }),
+    );
+    assert.deepEqual(
+      [...model.pages.entries()],
+      [
+        ['src/posts/hello.md', ['/posts/hello.html']],
+        ['src/posts/other.md', ['/posts/other.html']],
+        ['src/user-guide/rules.md', ['/user-guide/rules/']],
+      ],
+    );
+    // The `url` filter on a written path is that path; an include's `src` is no link; `#tl;dr`
+    // stays as written (markdown-it encodes no `;`) and names no id (`tl%3Bdr`).
+    assert.deepEqual(problemLines(problems), [
+      'src/posts/hello.md:4 Broken link "/contact/": no page or file is served at /contact/',
+      'src/posts/hello.md:6 Broken link "/user-guide/rules.html": no page or file is served at /user-guide/rules.html',
+      'src/posts/hello.md:7 Broken anchor "#fff": src/posts/hello.md has no heading or element with the id "fff"',
+      'src/posts/hello.md:8 Broken anchor "#tl;dr": src/posts/hello.md has no heading or element with the id "tl;dr"',
+    ]);
+  });
 });

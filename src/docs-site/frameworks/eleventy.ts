@@ -78,7 +78,11 @@ export const buildEleventySite: SiteModelBuilder = async (source, siteRoot) => {
     const text = extension === '11ty.js' ? '' : ((await files.read(path)) ?? '');
     const frontMatter = readFrontMatter(text);
     const data = await readData(path, stem);
-    const cascade = { ...data.values, ...frontMatter };
+    // A layout's front matter is below the page's data (phpstan's user guide layout sets `.html`
+    // permalinks); a layout chain is followed up to ten deep.
+    const layoutData = await readLayoutData(files, config, frontMatter.layout ?? data.values.layout);
+    // Global data, then layouts, then data files, then the front matter (src/Template.js).
+    const cascade = { ...data.global, ...layoutData, ...data.values, ...frontMatter };
     const permalink = cascade.permalink;
     const computed = isPlainRecord(cascade.eleventyComputed) ? cascade.eleventyComputed : {};
     const navigationData = cascade.eleventyNavigation;
@@ -294,7 +298,7 @@ export const buildEleventySite: SiteModelBuilder = async (source, siteRoot) => {
     }
   }
   const pageAnchors: SiteModel['pageAnchors'] = (_file, text) => {
-    const read = readEleventyAnchors(text, config.anchors, config.attributes);
+    const read = readEleventyAnchors(text, config.anchors, config.attributes, config.typographer);
     if (read === null) return null;
     return {
       anchors: new Set([...read.anchors, ...layoutIds]),
@@ -324,6 +328,32 @@ export const buildEleventySite: SiteModelBuilder = async (source, siteRoot) => {
     ],
   };
 };
+
+/** The front matter of a layout and of the layouts it uses in turn, the nearest winning. */
+async function readLayoutData(
+  files: RepositoryFiles,
+  config: EleventyConfig,
+  layout: unknown,
+): Promise<Record<string, unknown>> {
+  const chain: Array<Record<string, unknown>> = [];
+  let name = layout;
+  for (let depth = 0; depth < 10 && typeof name === 'string' && name !== ''; depth += 1) {
+    const folder = config.layouts ?? config.includes;
+    const base = joinInside(folder, name.replace(/^\.\//, ''));
+    const file =
+      base === null
+        ? undefined
+        : [
+            base,
+            ...['.njk', '.liquid', '.html', '.md', '.11ty.js', '.webc'].map((end) => `${base}${end}`),
+          ].find((path) => files.has(path));
+    if (file === undefined) break;
+    const frontMatter = readFrontMatter((await files.read(file)) ?? '');
+    chain.push(frontMatter);
+    name = frontMatter.layout;
+  }
+  return Object.assign({}, ...chain.reverse());
+}
 
 /** A page's front matter (YAML between `---` lines), or nothing. */
 function readFrontMatter(text: string): Record<string, unknown> {
@@ -372,9 +402,12 @@ function renderPermalink(permalink: string, stem: string): string {
  * when the permalink is all template code.
  */
 function patternOf(url: string, numbered: boolean): { test(path: string): boolean } | null {
-  const parts = url.split(/(\{\{[^}]*\}\}|\{%[^%]*%\})/).slice(0, 400);
+  // A tag's output may hold slashes (`{{ page.date | date: '%Y/%m/%d' }}`), and a `{% if %}` may
+  // leave out what follows it: what comes after the first `{%` is anything.
+  const known = url.includes('{%') ? `${url.slice(0, url.indexOf('{%'))}{{ }}` : url;
+  const parts = known.split(/(\{\{[^}]*\}\})/).slice(0, 400);
   if (parts.every((part) => part.startsWith('{') || /^[/.]*$/.test(part))) return null;
-  const source = parts.map((part) => (part.startsWith('{') ? '[^/]*' : RE2JS.quote(part))).join('');
+  const source = parts.map((part) => (part.startsWith('{') ? '.*' : RE2JS.quote(part))).join('');
   try {
     const pattern = RE2JS.compile(
       `^${source.replace(/\/$/, '')}${numbered ? '(?:/\\d+)?' : ''}/?(?:index\\.html)?$`,
@@ -399,7 +432,12 @@ function routeKey(url: string): string {
 async function createDataReader(
   files: RepositoryFiles,
   config: EleventyConfig,
-): Promise<(path: string, stem: string) => Promise<{ values: Record<string, unknown>; unknown: string[] }>> {
+): Promise<
+  (
+    path: string,
+    stem: string,
+  ) => Promise<{ values: Record<string, unknown>; unknown: string[]; global: Record<string, unknown> }>
+> {
   const cache = new Map<string, { values: Record<string, unknown>; unknown: string[] }>();
   const readFile = async (base: string) => {
     let entry = cache.get(base);
@@ -407,8 +445,9 @@ async function createDataReader(
     entry = { values: {}, unknown: [] };
     for (const suffix of ['.11tydata.js', '.11tydata.cjs', '.11tydata.mjs']) {
       const text = files.has(`${base}${suffix}`) ? ((await files.read(`${base}${suffix}`)) ?? '') : '';
-      for (const key of ['permalink', 'eleventyNavigation', 'eleventyComputed'])
-        if (text.includes(key)) entry.unknown.push(key === 'eleventyComputed' ? 'permalink' : key);
+      // Code may set what it names (`eleventyComputed` of a11yproject's posts sets only their
+      // `eleventyNavigation`).
+      for (const key of ['permalink', 'eleventyNavigation']) if (text.includes(key)) entry.unknown.push(key);
     }
     // JSON, and the formats `addDataExtension` adds that this reader knows (YAML).
     const yaml: string[] = config.dataExtensions.filter(
@@ -438,11 +477,16 @@ async function createDataReader(
     cache.set(base, entry);
     return entry;
   };
-  // Global data that sets every page's permalink (`_data/permalink.js`, `addGlobalData('permalink')`).
+  // Global data that sets every page's permalink: written out (pouchdb's
+  // `addGlobalData('permalink', '/{{ page.filePathStem }}.html')`), or code (`_data/permalink.js`).
+  const writtenGlobal = /\baddGlobalData\(\s*['"]permalink['"]\s*,\s*(['"`])([^'"`$]*)\1\s*\)/.exec(
+    config.text,
+  )?.[2];
   const globalPermalink =
     files.paths.some(
       (path) => isWithin(config.data, path) && /^permalink\.[a-z]+$/.test(posix.basename(path)),
-    ) || /\baddGlobalData\(\s*['"]permalink['"]/.test(config.text);
+    ) ||
+    (writtenGlobal === undefined && /\baddGlobalData\(\s*['"]permalink['"]/.test(config.text));
   return async (path, stem) => {
     const values: Record<string, unknown> = {};
     const unknown: string[] = globalPermalink ? ['permalink'] : [];
@@ -464,7 +508,7 @@ async function createDataReader(
       Object.assign(values, entry.values);
       unknown.push(...entry.unknown);
     }
-    return { values, unknown };
+    return { values, unknown, global: writtenGlobal === undefined ? {} : { permalink: writtenGlobal } };
   };
 }
 
