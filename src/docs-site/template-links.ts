@@ -274,6 +274,6 @@ export function expandEleventyTemplates(body: string): string {
   const blank = (text: string) => text.replace(/[^\n]/g, ' ');
   return body.replace(
     /\{\{-?\s*(['"])([^'"\n{}]*)\1\s*\|\s*url\s*-?\}\}|\{\{[^}]*\}\}|\{%[^%]*%\}/g,
-    (tag, _quote, path) => (path === undefined ? blank(tag) : path.padEnd(tag.length, ' ')),
+    (tag, _quote, path) => (path === undefined ? blank(tag) : path),
   );
 }

@@ -68,7 +68,33 @@ export async function readEleventyConfig(files: RepositoryFiles, siteRoot: strin
   const file = configNames.map(inRoot).find((path) => files.has(path)) ?? inRoot('.eleventy.js');
   const main = await readConfigModule(files, file);
   const { config, unsupported, problems } = configurationOf(main, file);
-  const text = [...(main.modules?.texts.values() ?? [(await files.read(file)) ?? ''])].join('\n');
+  // The configuration's text and its local modules' (plugins written in the repository: what they
+  // call is read by name too), two levels deep.
+  let text = [...(main.modules?.texts.values() ?? [(await files.read(file)) ?? ''])].join('\n');
+  const readModules = new Set<string>([file]);
+  for (let level = 0, from = [file]; level < 2; level += 1) {
+    const next: string[] = [];
+    for (const module of from) {
+      const source = (await files.read(module)) ?? '';
+      for (const match of source.matchAll(
+        /(?:require\(\s*|\bfrom\s+|\bimport\s+)(['"])(\.{1,2}\/[^'"]+)\1/g,
+      )) {
+        const base = joinInside(folderOf(module), match[2] ?? '');
+        if (base === null) continue;
+        const found = [
+          base,
+          ...['.js', '.cjs', '.mjs', '.ts', '/index.js', '/index.cjs', '/index.mjs'].map(
+            (end) => `${base}${end}`,
+          ),
+        ].find((path) => files.has(path) && !readModules.has(path));
+        if (found === undefined || readModules.size >= 50) continue;
+        readModules.add(found);
+        next.push(found);
+        text += `\n${(await files.read(found)) ?? ''}`;
+      }
+    }
+    from = next;
+  }
 
   let scripts = '';
   let range = '';

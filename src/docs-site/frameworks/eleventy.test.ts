@@ -161,4 +161,29 @@ describe('Eleventy sites', () => {
       'src/posts/hello.md:8 Broken anchor "#tl;dr": src/posts/hello.md has no heading or element with the id "tl;dr"',
     ]);
   });
+
+  // a11yproject's `permalink: false` in a JavaScript data file, moj-frontend's local plugin that
+  // transforms URLs, x-govuk's navigation entries whose keys a plugin computes.
+  it('reads literal values of JavaScript data files and leaves what local plugins change unchecked', async () => {
+    const site = (config: string) =>
+      analyze(
+        memoryFiles({
+          '.eleventy.js': config,
+          'plugins/urls.js':
+            'module.exports = (eleventyConfig) => { eleventyConfig.addUrlTransform(({ url }) => url); };\n',
+          'src/collections/collections.11tydata.js': 'module.exports = { permalink: false };\n',
+          'src/collections/aria.md': '# ARIA\n',
+          'src/guide.md':
+            '---\neleventyNavigation:\n  parent: Get started\n---\n# Guide\n\n[ARIA](/collections/aria/)\n',
+        }),
+      );
+    const plain = await site("module.exports = () => ({ dir: { input: 'src' } });\n");
+    assert.deepEqual(problemLines(plain.problems), [
+      'src/guide.md:7 Broken link "/collections/aria/": no page or file is served at /collections/aria/',
+    ]);
+    const transformed = await site(
+      "const urls = require('./plugins/urls');\nmodule.exports = (eleventyConfig) => { eleventyConfig.addPlugin(urls); return { dir: { input: 'src' } }; };\n",
+    );
+    assert.deepEqual(problemLines(transformed.problems), []);
+  });
 });

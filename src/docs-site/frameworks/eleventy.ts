@@ -27,6 +27,7 @@ import { readEleventyAnchors } from './eleventy-anchors.ts';
 import { type EleventyConfig, readEleventyConfig } from './eleventy-config.ts';
 import { readNetlifyRedirects } from './netlify-redirects.ts';
 import { isAssetPath } from './starlight-routes.ts';
+import { readConfigModule } from './vitepress-config.ts';
 
 /** Files plugins commonly write (feeds, sitemaps, robots). */
 const generatedFiles = /^\/(feed\.xml|feed\.json|atom\.xml|rss\.xml|sitemap\.xml|robots\.txt|404\.html)$/;
@@ -89,7 +90,9 @@ export const buildEleventySite: SiteModelBuilder = async (source, siteRoot) => {
     if (data.unknown.includes('eleventyNavigation') || 'eleventyNavigation' in computed)
       navigationUnknown = true;
     else if (isPlainRecord(navigationData)) {
-      if (typeof navigationData.key === 'string') navigationKeys.set(navigationData.key, path);
+      // An entry without its `key` has one a plugin computes (x-govuk's, from the title).
+      if (typeof navigationData.key !== 'string') navigationUnknown = true;
+      else navigationKeys.set(navigationData.key, path);
       if (typeof navigationData.parent === 'string' && isPlainRecord(frontMatter.eleventyNavigation))
         navigationParents.push({ file: path, parent: navigationData.parent });
     }
@@ -167,10 +170,13 @@ export const buildEleventySite: SiteModelBuilder = async (source, siteRoot) => {
   const gitIgnored = await readGitIgnored(files);
   // markdown-it-replace-link (angularfire) or another renderer rewrites links as it writes them.
   const linksRewritten = /markdown-it-replace-link|\breplaceLink\b/.test(config.text);
-  const addsPages = /\baddTemplate\s*\(|\baddCollection\b[\s\S]*\bpermalink\b/.test(config.text);
+  // Templates a plugin adds, or URLs it transforms (moj-frontend's `addUrlTransform`).
+  const addsPages = /\baddTemplate\s*\(|\baddUrlTransform\s*\(|\baddCollection\b[\s\S]*\bpermalink\b/.test(
+    config.text,
+  );
   if (addsPages)
     unsupported.push(
-      `${config.file}: the configuration adds templates of its own; links to pages no file serves are unchecked`,
+      `${config.file}: the configuration or a plugin adds templates or transforms URLs; links to pages no file serves are unchecked`,
     );
 
   const resolveUrl = (url: string): LinkTarget => {
@@ -443,11 +449,30 @@ async function createDataReader(
     let entry = cache.get(base);
     if (entry !== undefined) return entry;
     entry = { values: {}, unknown: [] };
+    // JavaScript data files win over JSON ones (src/Data/TemplateData.js): applied last.
+    const fromCode: Record<string, unknown> = {};
     for (const suffix of ['.11tydata.js', '.11tydata.cjs', '.11tydata.mjs']) {
-      const text = files.has(`${base}${suffix}`) ? ((await files.read(`${base}${suffix}`)) ?? '') : '';
+      const file = `${base}${suffix}`;
+      if (!files.has(file)) continue;
+      const text = (await files.read(file)) ?? '';
       // Code may set what it names (`eleventyComputed` of a11yproject's posts sets only their
-      // `eleventyNavigation`).
-      for (const key of ['permalink', 'eleventyNavigation']) if (text.includes(key)) entry.unknown.push(key);
+      // `eleventyNavigation`): read when the module exports it as a literal value (a11yproject's
+      // `permalink: false`), unknown otherwise (a function, an assignment after the object).
+      const keys = ['permalink', 'eleventyNavigation'].filter((key) => text.includes(key));
+      if (keys.length === 0) continue;
+      const read = (await readConfigModule(files, file)).value;
+      const assigned = /\.\s*(permalink|eleventyNavigation)\s*=/.test(text);
+      for (const key of keys) {
+        const value = read?.[key];
+        const literal =
+          typeof value === 'string' ||
+          value === false ||
+          (key === 'eleventyNavigation' &&
+            isPlainRecord(value) &&
+            Object.values(value).every((item) => typeof item === 'string' || typeof item === 'number'));
+        if (!assigned && literal) fromCode[key] = value;
+        else entry.unknown.push(key);
+      }
     }
     // JSON, and the formats `addDataExtension` adds that this reader knows (YAML).
     const yaml: string[] = config.dataExtensions.filter(
@@ -470,6 +495,7 @@ async function createDataReader(
         // Not readable: Eleventy stops on it; the checks read it as empty.
       }
     }
+    Object.assign(entry.values, fromCode);
     // Another format's data file (`addDataExtension('ts')`) is code too.
     for (const extension of config.dataExtensions)
       if (!yaml.includes(extension) && files.has(`${base}.11tydata.${extension}`))
