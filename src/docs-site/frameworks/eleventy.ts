@@ -134,9 +134,7 @@ export const buildEleventySite: SiteModelBuilder = async (source, siteRoot) => {
   // Files copied to the output (src/TemplatePassthrough.js), and raw formats (`templateFormats: ['png']`).
   const copied = new Set<string>();
   const stripInput = (path: string) =>
-    isWithin(input, path) && input !== ''
-      ? relativeTo(input, path)
-      : relativeTo(config.input === '' ? '' : '', path);
+    input !== '' && isWithin(input, path) ? relativeTo(input, path) : path;
   if (config.passthrough === null)
     unsupported.push(`${config.file}: a passthrough copy is computed by code; links to files are unchecked`);
   for (const { from, to } of config.passthrough ?? []) {
@@ -160,8 +158,8 @@ export const buildEleventySite: SiteModelBuilder = async (source, siteRoot) => {
       copied.add(`/${relativeTo(input, path)}`);
 
   const isNetlifyRedirect = await readNetlifyRedirects(files, {
-    toml: [joinInside(siteRoot, 'netlify.toml') ?? 'netlify.toml', 'netlify.toml'].filter((path) =>
-      files.has(path),
+    toml: [...new Set([joinInside(siteRoot, 'netlify.toml') ?? 'netlify.toml', 'netlify.toml'])].filter(
+      (path) => files.has(path),
     ),
     rules: files.paths.filter((path) => isWithin(input, path) && /(^|\/)_redirects(\.[a-z]+)?$/.test(path)),
   });

@@ -171,7 +171,7 @@ export const buildHexoSite: SiteModelBuilder = async (source, siteRoot) => {
       `${linksRewritten}: this script changes how Markdown is rendered; links to \`.md\` files and anchors are unchecked`,
     );
   const isNetlifyRedirect = await readNetlifyRedirects(files, {
-    toml: [inRoot('netlify.toml'), 'netlify.toml'].filter((path) => files.has(path)),
+    toml: [...new Set([inRoot('netlify.toml'), 'netlify.toml'])].filter((path) => files.has(path)),
     rules: [`${sourceDir}/_redirects`].filter((path) => files.has(path) && config.include('_redirects')),
   });
   const isExpected = createCheckoutCoverage(files.paths);
