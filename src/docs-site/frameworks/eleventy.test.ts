@@ -186,4 +186,32 @@ describe('Eleventy sites', () => {
     );
     assert.deepEqual(problemLines(transformed.problems), []);
   });
+
+  // lit.dev: an article data file's permalink function, and a collection of templates a build step
+  // writes into a folder `.gitignore` names.
+  it('reads a permalink function of the page’s file slug, and leaves templates a build step writes unchecked', async () => {
+    const files = (config: string) =>
+      memoryFiles({
+        '.gitignore': 'site/docs/unversioned\n',
+        '.eleventy.js': config,
+        'site/articles/article/article.11tydata.js':
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the data file's own template literal, as text
+          'module.exports = { permalink: (data) => `/articles/${data.page.fileSlug}/` };\n',
+        'site/articles/article/cheat-sheet.md': '# Cheat sheet\n\n[Defining](/docs/components/defining/)\n',
+        'site/docs/v3/components/defining.md': '# Defining\n\n[Cheat sheet](/articles/cheat-sheet/)\n',
+      });
+    const plain = await analyze(files("module.exports = () => ({ dir: { input: 'site' } });\n"));
+    assert.deepEqual(plain.model.pages.get('site/articles/article/cheat-sheet.md'), [
+      '/articles/cheat-sheet/',
+    ]);
+    assert.deepEqual(problemLines(plain.problems), [
+      'site/articles/article/cheat-sheet.md:3 Broken link "/docs/components/defining/": no page or file is served at /docs/components/defining/',
+    ]);
+    const generated = await analyze(
+      files(
+        "module.exports = (eleventyConfig) => {\n  eleventyConfig.addCollection('docs', (api) => api.getFilteredByGlob(['site/docs/unversioned/**']));\n  return { dir: { input: 'site' } };\n};\n",
+      ),
+    );
+    assert.deepEqual(problemLines(generated.problems), []);
+  });
 });

@@ -166,6 +166,25 @@ export const buildEleventySite: SiteModelBuilder = async (source, siteRoot) => {
   const hostRedirects = await readHostRedirects(files, siteRoot);
   const isExpected = createCheckoutCoverage(files.paths);
   const gitIgnored = await readGitIgnored(files);
+  // Templates a build step writes before Eleventy runs: a folder under the input folder a
+  // collection is made of, which `.gitignore` names and the checkout lacks (lit.dev's
+  // `getFilteredByGlob(['site/docs/unversioned/**'])`, copied from the latest version's docs).
+  const relativeInput = relativeTo(siteRoot, input);
+  const collectionGlobs = [...config.text.matchAll(/\bgetFilteredByGlob\(([^)]{0,1000})\)/g)].map(
+    (call) => call[1] ?? '',
+  );
+  for (const match of collectionGlobs.join('\n').matchAll(/(['"`])([^'"`\n*{]+)/g)) {
+    const written = (match[2] ?? '').replace(/^\.\//, '').replace(/\/+$/, '');
+    if (relativeInput !== '' && !written.startsWith(`${relativeInput}/`)) continue;
+    const folder = joinInside(siteRoot, written);
+    if (folder === null || files.paths.some((path) => isWithin(folder, path))) continue;
+    if (!gitIgnored(`${folder}/`)) continue;
+    urlsUnknown = true;
+    unsupported.push(
+      `${folder}/: a build step writes templates here (\`.gitignore\` names it); links to pages no file serves are unchecked`,
+    );
+    break;
+  }
   // markdown-it-replace-link (angularfire) or another renderer rewrites links as it writes them.
   const linksRewritten = /markdown-it-replace-link|\breplaceLink\b/.test(config.text);
   // Templates a plugin adds, or URLs it transforms (moj-frontend's `addUrlTransform`).
@@ -468,7 +487,9 @@ async function createDataReader(
           (key === 'eleventyNavigation' &&
             isPlainRecord(value) &&
             Object.values(value).every((item) => typeof item === 'string' || typeof item === 'number'));
+        const templated = key === 'permalink' && !literal ? permalinkFunction(text) : null;
         if (!assigned && literal) fromCode[key] = value;
+        else if (!assigned && templated !== null) fromCode[key] = templated;
         else entry.unknown.push(key);
       }
     }
@@ -564,4 +585,24 @@ async function readHostRedirects(
     }
   }
   return (path) => sources.has(path.replace(/\/$/, ''));
+}
+
+/**
+ * A JavaScript data file's `permalink` written as a function returning a template literal
+ * (lit.dev's `(data) => \`/articles/${data.page.fileSlug}/\``), as the permalink string it makes:
+ * the page's `fileSlug` and `filePathStem` kept, any other expression a template tag (a pattern).
+ * Null for any other shape, or when `permalink` is named more than once.
+ */
+function permalinkFunction(text: string): string | null {
+  if ((text.match(/\bpermalink\b/g) ?? []).length !== 1) return null;
+  const match =
+    /\bpermalink\s*:\s*(?:function\s*\(\s*(\w+)\s*\)\s*\{\s*return\s*|\(?\s*(\w+)\s*\)?\s*=>\s*)`([^`]{0,500})`/.exec(
+      text,
+    );
+  if (match === null) return null;
+  const name = match[1] ?? match[2] ?? '';
+  return (match[3] ?? '').replace(/\$\{([^}]*)\}/g, (_expression, inner: string) => {
+    const field = new RegExp(`^\\s*${name}\\.page\\.(fileSlug|filePathStem)\\s*$`).exec(inner)?.[1];
+    return field === undefined ? '{{ x }}' : `{{ page.${field} }}`;
+  });
 }
