@@ -195,4 +195,25 @@ describe('Hexo sites', () => {
       'src/vim1/setup.md:3 Broken link "/vim1/upgrade.html": outside the site\'s root, /linux/ (its `root`): the site serves this at /linux/vim1/upgrade.html',
     ]);
   });
+
+  // The navy theme (hexojs/site, learning-rust): `source/_data/sidebar.yml` lists each type's pages
+  // by file name; a theme menu's external link is no page of the site.
+  it('reads the navy theme’s sidebar and leaves a menu’s external links alone', async () => {
+    const { problems } = await analyze(
+      memoryFiles({
+        'package.json': '{"dependencies": {"hexo": "^7.0.0", "hexo-renderer-marked": "^6.0.0"}}',
+        '_config.yml': 'title: Docs\ntheme: navy\n',
+        'themes/navy/_config.yml': 'menu:\n  GitHub: https://github.com/hexojs\n  Docs: /docs/\n',
+        'scripts/helpers.js':
+          "hexo.extend.helper.register('doc_sidebar', function () { return this.site.data.sidebar; });\n",
+        'source/_data/sidebar.yml':
+          'docs:\n  getting_started:\n    overview: index.html\n    setup: setup.html\n    gone: gone.html\n',
+        'source/docs/index.md': '# Docs\n',
+        'source/docs/setup.md': '# Setup\n',
+      }),
+    );
+    assert.deepEqual(problemLines(problems), [
+      'source/_data/sidebar.yml:5 Navigation entry "gone.html" names no page',
+    ]);
+  });
 });

@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import Permalink from 'hexo-util/dist/permalink.js';
 import slugize from 'hexo-util/dist/slugize.js';
+import { parse as parseYaml } from 'yaml';
 import { ConfigLines } from '../config-lines.ts';
 import { isPlainRecord } from '../javascript-config.ts';
 import { decodePath, isExternalUrl, isWithin, joinInside, relativeTo, splitUrl } from '../link-urls.ts';
@@ -128,8 +129,11 @@ export const buildHexoSite: SiteModelBuilder = async (source, siteRoot) => {
   let filesUnknown = false;
   const generatedRoutes = new Set<string>();
   let linksRewritten: string | false = false;
+  /** A script reads `source/_data/sidebar.yml` (the navy theme's `doc_sidebar` helper). */
+  let readsSidebar = false;
   for (const script of config.scripts) {
     const text = (await files.read(script)) ?? '';
+    readsSidebar ||= /\bdata\.sidebar\b/.test(text);
     if (/\bgenerator\.register\s*\(/.test(text)) {
       // A generator whose every `path:` is written out adds those routes (hexojs/site's
       // `validate_theme.txt`); any other may write anything.
@@ -289,14 +293,14 @@ export const buildHexoSite: SiteModelBuilder = async (source, siteRoot) => {
     return first ?? { kind: 'unchecked', reason: 'not resolved' };
   };
 
-  const navigation = !sourceHere
+  const navigation: NavigationEntry[] = !sourceHere
     ? []
     : await readMenus(
         config,
         files,
         (reference) => {
           const { path } = splitUrl(reference);
-          if (isExternalUrl(path) || /^[a-z][a-z0-9+.-]*:/i.test(path)) return null;
+          if (isExternalUrl(path) || /^[a-z][a-z0-9+.-]*:/i.test(path)) return { unchecked: 'external link' };
           // `url_for`: the root before a path, which is read from the root.
           const target = resolveRoute(path.replace(/^\/+/, ''), path);
           return target.kind === 'file'
@@ -311,6 +315,40 @@ export const buildHexoSite: SiteModelBuilder = async (source, siteRoot) => {
           return file ?? null;
         },
       );
+  // The navy theme's sidebar (hexojs/site, learning-rust, bhdirect): `source/_data/sidebar.yml`
+  // lists by type (`docs`, `api`) the pages of that folder by their file name (`setup.html`), each
+  // linked from the type's pages as written.
+  const sidebarFile = `${sourceDir}/_data/sidebar.yml`;
+  if (sourceHere && readsSidebar && files.has(sidebarFile)) {
+    const text = (await files.read(sidebarFile)) ?? '';
+    let sidebar: unknown = null;
+    try {
+      sidebar = parseYaml(text, { maxAliasCount: 100, logLevel: 'silent' });
+    } catch {
+      sidebar = null;
+    }
+    const lines = new ConfigLines(text);
+    if (isPlainRecord(sidebar))
+      for (const [type, sections] of Object.entries(sidebar)) {
+        if (!isPlainRecord(sections)) continue;
+        for (const [section, items] of Object.entries(sections)) {
+          if (!isPlainRecord(items)) continue;
+          for (const [key, value] of Object.entries(items)) {
+            if (typeof value !== 'string' || navigation.length >= maximumNavigationEntries) continue;
+            const { path } = splitUrl(value);
+            if (isExternalUrl(value) || path.startsWith('/')) continue;
+            const found = lookup(decodePath(posix.join(type, path)));
+            navigation.push({
+              reference: value,
+              file: sidebarFile,
+              line: lines.lineOf(value),
+              groups: [type, section, key],
+              target: found === 'served' ? { unchecked: 'an alias' } : found,
+            });
+          }
+        }
+      }
+  }
 
   return {
     framework: 'hexo',
