@@ -63,6 +63,8 @@ const pages: Array<[string, MarkdownDialect, string]> = [
   ['Hexo: post_link openers never closed', 'hexo', repeat('{% post_link "a ')],
   ['Hexo: raw and codeblock openers never closed', 'hexo', repeat('{% raw %}{% codeblock x %}')],
   ['Hexo: legacy front matter lines', 'hexo', repeat('a: b\n')],
+  ['Eleventy: template tag openers never closed', 'eleventy', repeat('{{ [a](b) ')],
+  ['Eleventy: url filters on written paths', 'eleventy', repeat("[a]({{ '/x/' | url }}) {% x %}\n")],
   [
     'Notebook: strings 4,000 deep',
     'myst-notebook',

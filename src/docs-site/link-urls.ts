@@ -112,3 +112,8 @@ export function createCaseInsensitiveLookup(paths: readonly string[]): (path: st
   const exact = new Set(paths);
   return (path) => (exact.has(path) ? path : byLowerCase.get(path.toLowerCase()));
 }
+
+/** A path, URL or name written into a regular expression as it is (every special character escaped). */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

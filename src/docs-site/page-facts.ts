@@ -116,7 +116,7 @@ export function readPageFacts(text: string, dialect: MarkdownDialect): PageFacts
   let body = text;
   const match = frontMatterPattern.exec(text) ?? (dialect === 'hexo' ? hexoLegacyFrontMatter(text) : null);
   if (match !== null) {
-    frontMatter = parseFrontMatter(match[1] ?? '');
+    frontMatter = parseYamlMapping(match[1] ?? '');
     // Blank lines keep the body's line numbers the same as the file's.
     body = '\n'.repeat(match[0].split('\n').length - 1) + text.slice(match[0].length);
   }
@@ -294,12 +294,13 @@ export function hexoLegacyFrontMatter(text: string): [string, string] | null {
   const end = /^(?:-{3,}|;{3,})[ \t]*$/m.exec(head);
   if (end === null || end.index === 0) return null;
   const yaml = head.slice(0, end.index - 1);
-  if (parseFrontMatter(yaml) === null) return null;
+  if (parseYamlMapping(yaml) === null) return null;
   const after = end.index + end[0].length;
   return [head.slice(0, head[after] === '\n' ? after + 1 : after), yaml];
 }
 
-function parseFrontMatter(text: string): Record<string, unknown> | null {
+/** A YAML (or JSON) document's mapping, or null when it is none or does not parse. */
+export function parseYamlMapping(text: string): Record<string, unknown> | null {
   try {
     const value: unknown = parseYaml(text, { logLevel: 'silent', uniqueKeys: false });
     return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -782,7 +783,7 @@ function readMdcProps(
   frontMatter: boolean,
 ): void {
   if (!/\b(to|href|cta|secondary|redirect)\s*:/.test(yaml)) return;
-  const value = parseFrontMatter(yaml);
+  const value = parseYamlMapping(yaml);
   if (value === null) return;
   const yamlLines = yaml.split('\n');
   let from = 0;

@@ -265,15 +265,31 @@ export function readHexoPostLink(url: string): string | null {
 
 /**
  * Eleventy runs Liquid or Nunjucks over a Markdown page before Markdown (its
- * `markdownTemplateEngine`): a tag writes what only running it could tell, so each `{% %}` and
- * `{{ }}` is blanked (an include's `src="x.png"` is no image of the page), but for the `url` filter
+ * `markdownTemplateEngine`): a tag writes what only running it could tell, so each `{% %}`,
+ * `{{ }}` and `{# #}` is blanked (an include's `src="x.png"` is no image of the page), but for the `url` filter
  * on a written path (`{{ '/contact/' | url }}`), which is that path. Lines are kept.
  */
 export function expandEleventyTemplates(body: string): string {
   if (!body.includes('{')) return body;
   const blank = (text: string) => text.replace(/[^\n]/g, ' ');
-  return body.replace(
-    /\{\{-?\s*(['"])([^'"\n{}]*)\1\s*\|\s*url\s*-?\}\}|\{\{[^}]*\}\}|\{%[^%]*%\}/g,
-    (tag, _quote, path) => (path === undefined ? blank(tag) : path),
-  );
+  // Each tag's end searched for once from its start (an opener never closed ends the search):
+  // linear, whatever the page holds.
+  const ends: Record<string, string> = { '{{': '}}', '{%': '%}', '{#': '#}' };
+  let result = '';
+  let from = 0;
+  for (let start = body.indexOf('{', from); start >= 0; start = body.indexOf('{', from)) {
+    const end = ends[body.slice(start, start + 2)];
+    if (end === undefined) {
+      result += body.slice(from, start + 1);
+      from = start + 1;
+      continue;
+    }
+    const close = body.indexOf(end, start + 2);
+    if (close < 0) break;
+    const tag = body.slice(start, close + 2);
+    const url = /^\{\{-?\s*(['"])([^'"\n{}]*)\1\s*\|\s*url\s*-?\}\}$/.exec(tag);
+    result += body.slice(from, start) + (url === null ? blank(tag) : (url[2] ?? ''));
+    from = close + 2;
+  }
+  return result + body.slice(from);
 }

@@ -1,9 +1,9 @@
 import { posix } from 'node:path';
 import ignore from 'ignore';
-import { parse } from 'yaml';
 import { hasUnknownSpread, isPlainRecord, UnknownValue } from '../javascript-config.ts';
 import type { ModuleLines } from '../javascript-modules.ts';
-import { folderOf, isExternalUrl, isWithin, relativeTo, splitUrl } from '../link-urls.ts';
+import { escapeRegExp, folderOf, isExternalUrl, isWithin, relativeTo, splitUrl } from '../link-urls.ts';
+import { parseYamlMapping } from '../page-facts.ts';
 import {
   type LinkTarget,
   type NavigationEntry,
@@ -66,6 +66,8 @@ export async function dumiOneRoutes(
   const [defaultLocale = 'en-US'] = options.locales;
   const localeAlternatives = options.locales.map(escapeRegExp).join('|');
   const entryName = new RegExp(`^(index|readme)(\\.(${localeAlternatives}))?$`, 'i');
+  const entryPath = new RegExp(`/(index|readme)(\\.(${localeAlternatives}))?$`, 'i');
+  const locales = new Set(options.locales);
   let routes: DumiOneRoute[] = [];
   for (const [index, include] of [...options.includes, ...options.examples].entries()) {
     const folder = inRoot(include);
@@ -82,8 +84,8 @@ export async function dumiOneRoutes(
       const isExample = isExampleDir && (ext === '.tsx' || ext === '.jsx');
       if (ext !== '.md' && !isExample) continue;
       const dotted = /^(.+)\.([^.]+)$/.exec(name);
-      const localeIndex = dotted === null ? -1 : options.locales.indexOf(dotted[2] ?? '');
-      const localePath = localeIndex > 0 ? `/${dotted?.[2]}` : '';
+      const suffix = dotted?.[2] ?? '';
+      const localePath = locales.has(suffix) && suffix !== defaultLocale ? `/${suffix}` : '';
       const realName = dotted?.[1] ?? name;
       let routePath = posix.join('/', ...segments.slice(0, -1), realName);
       if (isExampleDir && options.mode === 'site')
@@ -92,7 +94,7 @@ export async function dumiOneRoutes(
         .join(
           localePath,
           routePath
-            .replace(new RegExp(`/(index|readme)(\\.(${localeAlternatives}))?$`, 'i'), '/')
+            .replace(entryPath, '/')
             .replace(/([a-z])([A-Z])/g, '$1-$2')
             .toLowerCase(),
         )
@@ -108,7 +110,7 @@ export async function dumiOneRoutes(
   const usedLocales = new Set([defaultLocale]);
   for (const route of routes) {
     const suffix = /[^.]+$/.exec(posix.parse(route.file).name)?.[0];
-    if (suffix !== undefined && options.locales.includes(suffix)) {
+    if (suffix !== undefined && locales.has(suffix)) {
       route.meta.locale = suffix;
       usedLocales.add(suffix);
     }
@@ -144,7 +146,10 @@ export async function dumiOneRoutes(
     if (!groupPath) {
       const isEntry = entryName.test(posix.parse(route.file).name);
       if ((clearPath && clearPath.lastIndexOf('/') !== 0) || (clearPath.length > 1 && isEntry)) {
-        groupPath = /^([\s\S]+?)(\/[^/]+)?$/.exec(clearPath)?.[1] ?? clearPath;
+        // dumi's `/^([^]+?)(\/[^/]+)?$/`: all but a last segment, when one follows a slash after
+        // the first character (a lazy pattern, quadratic on a long path: written out).
+        const slash = clearPath.lastIndexOf('/');
+        groupPath = slash > 0 && slash < clearPath.length - 1 ? clearPath.slice(0, slash) : clearPath;
         clearPath = clearPath.replace(groupPath, '');
       }
     }
@@ -258,10 +263,6 @@ function replaceLocaleForPath(path: string, previous: string | undefined, next: 
   return `/${next}${bare}`.replace(/\/$/, '');
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /**
  * dumi 1's options from `.umirc.ts` (preset-dumi src/plugins/features/{mode,locales,resolve}.ts):
  * `mode` (`doc`), `locales` (English, then Chinese), `resolve.includes` (each workspace package's
@@ -304,12 +305,12 @@ async function hostPackageSources(files: RepositoryFiles, siteRoot: string): Pro
   const inRoot = (path: string) => (siteRoot === '' ? path : `${siteRoot}/${path}`);
   let patterns: string[] | null = null;
   if (files.has(inRoot('lerna.json'))) {
-    const lerna = parseYaml((await files.read(inRoot('lerna.json'))) ?? '');
+    const lerna = parseYamlMapping((await files.read(inRoot('lerna.json'))) ?? '');
     patterns = Array.isArray(lerna?.packages)
       ? lerna.packages.filter((item) => typeof item === 'string')
       : ['packages/*'];
   } else if (files.has(inRoot('pnpm-workspace.yaml'))) {
-    const workspace = parseYaml((await files.read(inRoot('pnpm-workspace.yaml'))) ?? '');
+    const workspace = parseYamlMapping((await files.read(inRoot('pnpm-workspace.yaml'))) ?? '');
     patterns = Array.isArray(workspace?.packages)
       ? workspace.packages.filter((item) => typeof item === 'string')
       : [];
@@ -321,16 +322,6 @@ async function hostPackageSources(files: RepositoryFiles, siteRoot: string): Pro
     const folder = relativeTo(siteRoot, folderOf(path));
     return folder !== '' && !folder.includes('node_modules') && matches(folder) ? [`${folder}/src`] : [];
   });
-}
-
-/** A JSON or YAML file's mapping (JSON is YAML), or null. */
-function parseYaml(text: string): Record<string, unknown> | null {
-  try {
-    const value: unknown = parse(text, { maxAliasCount: 100 });
-    return isPlainRecord(value) ? value : null;
-  } catch {
-    return null;
-  }
 }
 
 /**

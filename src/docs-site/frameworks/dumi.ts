@@ -4,6 +4,7 @@ import { hasUnknownSpread, isPlainRecord } from '../javascript-config.ts';
 import { ModuleLines } from '../javascript-modules.ts';
 import {
   decodePath,
+  escapeRegExp,
   folderOf,
   isExternalUrl,
   isWithin,
@@ -84,11 +85,7 @@ export const buildDumiSite: SiteModelBuilder = async (source, siteRoot) => {
     if (absPath.includes(':') || absPath.includes('*')) {
       const pattern = absPath
         .split('/')
-        .map((segment) =>
-          segment.startsWith(':') || segment === '*'
-            ? '[^/]+'
-            : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
-        )
+        .map((segment) => (segment.startsWith(':') || segment === '*' ? '[^/]+' : escapeRegExp(segment)))
         .join('/');
       dynamicRoutes.push(new RegExp(`^${pattern}$`, 'i'));
       return;

@@ -1,6 +1,5 @@
 import { posix } from 'node:path';
 import { RE2JS } from 're2js';
-import { parse as parseYaml } from 'yaml';
 import { ConfigLines } from '../config-lines.ts';
 import { generatedPlace, readGitIgnored } from '../git-ignored.ts';
 import { isPlainRecord } from '../javascript-config.ts';
@@ -13,7 +12,7 @@ import {
   relativeTo,
   splitUrl,
 } from '../link-urls.ts';
-import { frontMatterPattern } from '../page-facts.ts';
+import { frontMatterPattern, parseYamlMapping } from '../page-facts.ts';
 import type {
   LinkTarget,
   NavigationEntry,
@@ -39,8 +38,8 @@ const maximumDataFileBytes = 1_000_000;
  * every template under the input folder (the formats `templateFormats` names; not the includes,
  * layouts, data and output folders, nor what the ignore files name) is a page at its path with a
  * trailing slash (`docs/guide.md` is `/docs/guide/`, `docs/guide/guide.md` `/docs/guide/` too), or
- * at the `permalink` of its front matter or of the data files beside it (`guide.11tydata.json`,
- * `docs/docs.json`). Links are left as written and the browser reads a relative one from the
+ * at the `permalink` of the data cascade: its front matter, the data files beside it
+ * (`guide.11tydata.json`, `docs/docs.json`), its layouts' front matter, global data. Links are left as written and the browser reads a relative one from the
  * page's URL; with the InputPathToUrl transform, a link to a template's file becomes its URL.
  * Markdown has no heading ids unless markdown-it-anchor adds them.
  */
@@ -50,14 +49,16 @@ export const buildEleventySite: SiteModelBuilder = async (source, siteRoot) => {
   const unsupported = [...config.unsupported];
   const { input } = config;
 
-  // Data files that set a permalink: JSON read, JavaScript unknown (src/Data/TemplateData.js).
+  // Data files that may set a permalink (src/Data/TemplateData.js): JSON and YAML read, JavaScript
+  // read where it exports a literal value, unknown otherwise; layouts' front matter, once per layout.
   const readData = await createDataReader(files, config);
+  const layouts = new Map<string, Record<string, unknown>>();
 
   const pages = new Map<string, string[]>();
   /** Every output URL (decoded, without the path prefix) and the template that writes it. */
   const urls = new Map<string, string>();
   const pageUrls = new Map<string, string>();
-  /** Permalinks only running the templates could tell, as patterns (`/blog/{{ x }}/` is `/blog/[^/]+/`). */
+  /** Permalinks only running the templates could tell, as patterns (each template tag any text). */
   const urlPatterns: Array<{ test(path: string): boolean }> = [];
   let urlsUnknown = false;
   const unwritten = new Set<string>();
@@ -81,7 +82,13 @@ export const buildEleventySite: SiteModelBuilder = async (source, siteRoot) => {
     const data = await readData(path, stem);
     // A layout's front matter is below the page's data (phpstan's user guide layout sets `.html`
     // permalinks); a layout chain is followed up to ten deep.
-    const layoutData = await readLayoutData(files, config, frontMatter.layout ?? data.values.layout);
+    const layoutName = frontMatter.layout ?? data.values.layout;
+    const layoutKey = typeof layoutName === 'string' ? layoutName : '';
+    let layoutData = layouts.get(layoutKey);
+    if (layoutData === undefined) {
+      layoutData = await readLayoutData(files, config, layoutName);
+      layouts.set(layoutKey, layoutData);
+    }
     // Global data, then layouts, then data files, then the front matter (src/Template.js).
     const cascade = { ...data.global, ...layoutData, ...data.values, ...frontMatter };
     const permalink = cascade.permalink;
@@ -381,13 +388,7 @@ async function readLayoutData(
 /** A page's front matter (YAML between `---` lines), or nothing. */
 function readFrontMatter(text: string): Record<string, unknown> {
   const match = frontMatterPattern.exec(text);
-  if (match === null) return {};
-  try {
-    const value: unknown = parseYaml(match[1] ?? '', { maxAliasCount: 100, logLevel: 'silent' });
-    return isPlainRecord(value) ? value : {};
-  } catch {
-    return {};
-  }
+  return match === null ? {} : (parseYamlMapping(match[1] ?? '') ?? {});
 }
 
 /**
@@ -505,14 +506,8 @@ async function createDataReader(
       if (!files.has(`${base}${suffix}`)) continue;
       const text = (await files.read(`${base}${suffix}`)) ?? '';
       if (text.length > maximumDataFileBytes) continue;
-      try {
-        const value: unknown = suffix.endsWith('.json')
-          ? JSON.parse(text)
-          : parseYaml(text, { maxAliasCount: 100, logLevel: 'silent' });
-        if (isPlainRecord(value)) Object.assign(entry.values, value);
-      } catch {
-        // Not readable: Eleventy stops on it; the checks read it as empty.
-      }
+      // JSON is YAML; a file that does not read is empty here (Eleventy stops on it).
+      Object.assign(entry.values, parseYamlMapping(text) ?? {});
     }
     Object.assign(entry.values, fromCode);
     // Another format's data file (`addDataExtension('ts')`) is code too.

@@ -1,10 +1,18 @@
 import { posix } from 'node:path';
 import Permalink from 'hexo-util/dist/permalink.js';
 import slugize from 'hexo-util/dist/slugize.js';
-import { parse as parseYaml } from 'yaml';
 import { ConfigLines } from '../config-lines.ts';
 import { isPlainRecord } from '../javascript-config.ts';
-import { decodePath, isExternalUrl, isWithin, joinInside, relativeTo, splitUrl } from '../link-urls.ts';
+import {
+  decodePath,
+  escapeRegExp,
+  isExternalUrl,
+  isWithin,
+  joinInside,
+  relativeTo,
+  splitUrl,
+} from '../link-urls.ts';
+import { parseYamlMapping } from '../page-facts.ts';
 import type {
   LinkTarget,
   NavigationEntry,
@@ -321,12 +329,7 @@ export const buildHexoSite: SiteModelBuilder = async (source, siteRoot) => {
   const sidebarFile = `${sourceDir}/_data/sidebar.yml`;
   if (sourceHere && readsSidebar && files.has(sidebarFile)) {
     const text = (await files.read(sidebarFile)) ?? '';
-    let sidebar: unknown = null;
-    try {
-      sidebar = parseYaml(text, { maxAliasCount: 100, logLevel: 'silent' });
-    } catch {
-      sidebar = null;
-    }
+    const sidebar = parseYamlMapping(text);
     const lines = new ConfigLines(text);
     if (isPlainRecord(sidebar))
       for (const [type, sections] of Object.entries(sidebar)) {
@@ -550,8 +553,4 @@ async function readMenus(
   if (isPlainRecord(config.values.sidebar_categories))
     await add(config.file, config.values.sidebar_categories, resolvePage, ['sidebar_categories']);
   return entries;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

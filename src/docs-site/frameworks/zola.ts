@@ -1,5 +1,13 @@
 import { isPlainRecord } from '../javascript-config.ts';
-import { decodePath, folderOf, isWithin, joinInside, relativeTo, splitUrl } from '../link-urls.ts';
+import {
+  decodePath,
+  escapeRegExp,
+  folderOf,
+  isWithin,
+  joinInside,
+  relativeTo,
+  splitUrl,
+} from '../link-urls.ts';
 import type { LinkTarget, SiteModel, SiteModelBuilder } from '../site-model.ts';
 import { createCheckoutCoverage } from './checkout-coverage.ts';
 import { compileDocfxGlobs } from './docfx-config.ts';
@@ -311,8 +319,4 @@ export const buildZolaSite: SiteModelBuilder = async (source, siteRoot) => {
 function routeKey(route: string): string {
   const path = route.startsWith('/') ? route : `/${route}`;
   return path.length > 1 ? path.replace(/\/+$/, '') || '/' : path;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
