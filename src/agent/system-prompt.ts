@@ -31,6 +31,7 @@ const frameworkNames: Record<DocsFramework, string> = {
   zola: 'Zola',
   hexo: 'Hexo',
   eleventy: 'Eleventy (11ty)',
+  fern: 'Fern Docs',
   markdown: 'plain Markdown',
 };
 

@@ -42,6 +42,16 @@ const signatures: Signature[] = [
     siteRoot: folderOfFile,
     confirm: (text) => /"navigation"|"tabs"|"anchors"|mintlify/.test(text),
   },
+  // Fern (https://buildwithfern.com/learn/docs/getting-started/project-structure): `docs.yml` in the
+  // `fern` folder beside `fern.config.json`, or naming its instances and navigation.
+  {
+    framework: 'fern',
+    pattern: /(^|\/)docs\.yml$/,
+    siteRoot: folderOfFile,
+    confirmFiles: (paths, siteRoot) =>
+      paths.includes(siteRoot === '' ? 'fern.config.json' : `${siteRoot}/fern.config.json`),
+    confirm: (text) => /^instances:/m.test(text) && /^(navigation|versions|products):/m.test(text),
+  },
   {
     framework: 'docusaurus',
     pattern: /(^|\/)docusaurus\.config\.(js|cjs|mjs|ts|cts|mts)$/,

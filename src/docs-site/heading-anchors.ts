@@ -62,6 +62,29 @@ export interface AnchorRules {
    * that later versions drop (`上下文（context）`), and which one a site installed is its lockfile's.
    */
   legacySlugger?: boolean;
+  /**
+   * Fern's docs frontend (fern-platform fern-docs/mdx: custom-headings.ts, rehype-slug.ts): `[#id]`
+   * or `{#id}` after a heading's text, smartypants' dashes before slugging, and the ids its
+   * `Step`, `Accordion`, `Tab` and `ParamField` components take from their titles; its other
+   * built-in components add none.
+   */
+  fern?: boolean;
+}
+
+/** Fern's components that take an id from their title (`ParamField` from the parameter it names). */
+const fernTitledComponent = /<(Step|Accordion|Tab|ParamField|Expandable)\b([^>]{0,2000})>/g;
+/** Fern's built-in components that add no id of their own (https://buildwithfern.com/learn/docs/writing-content/components/overview). */
+const fernPlainComponents = new Set(
+  'AccordionGroup Anchor Aside Availability Badge Button ButtonGroup Callout Card CardGroup Check CodeBlock CodeBlocks CodeGroup Download EndpointRequestSnippet EndpointResponseSnippet EndpointSchemaSnippet Error Files File Folder Frame Icon If Indent Info Note ParamField Step Steps Success Tab Tabs Tip Tooltip Warning Accordion Expandable'.split(
+    ' ',
+  ),
+);
+
+function attributeValue(attributes: string, name: string): string | null {
+  const match = new RegExp(
+    `\\b${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|\\{\\s*["'\`]([^"'\`]*)["'\`]\\s*\\})`,
+  ).exec(attributes);
+  return match === null ? null : (match[1] ?? match[2] ?? match[3] ?? null);
 }
 
 /**
@@ -74,7 +97,7 @@ export interface AnchorRules {
  */
 export function readHeadingAnchors(text: string, rules: AnchorRules): PageAnchors {
   if (text.length > maximumCharacters) return { anchors: new Set(), complete: false };
-  const key = `${rules.mdx}|${rules.customIds}|${rules.maintainCase}|${rules.rspress === true}|${rules.markdig === true}|${rules.legacySlugger === true}|${rules.always.join(' ')}`;
+  const key = `${rules.mdx}|${rules.customIds}|${rules.maintainCase}|${rules.rspress === true}|${rules.markdig === true}|${rules.legacySlugger === true}|${rules.fern === true}|${rules.always.join(' ')}`;
   return cachedAnchors(key, text, () => readAnchors(text, rules));
 }
 
@@ -100,6 +123,19 @@ function readAnchors(text: string, rules: AnchorRules): PageAnchors {
       anchors.add(match[1] ?? match[2] ?? match[3] ?? '');
     // An id computed in an expression is unknown.
     if (mdx && /\b(?:id|name)\s*=\s*\{/.test(uncommented)) complete = false;
+    if (rules.fern !== true || !uncommented.includes('<')) return;
+    for (const match of uncommented.matchAll(fernTitledComponent)) {
+      const [, name = '', attributes = ''] = match;
+      if (attributeValue(attributes, 'id') !== null) continue;
+      const title =
+        name === 'ParamField'
+          ? (attributeValue(attributes, 'query') ??
+            attributeValue(attributes, 'path') ??
+            attributeValue(attributes, 'body') ??
+            attributeValue(attributes, 'header'))
+          : attributeValue(attributes, 'title');
+      anchors.add(slugger.slug(title ?? (name === 'Expandable' ? 'Accordion' : name)));
+    }
   };
   for (const [index, token] of tokens.entries()) {
     if ((token.type === 'fence' || token.type === 'code_block') && token.map !== null)
@@ -121,6 +157,10 @@ function readAnchors(text: string, rules: AnchorRules): PageAnchors {
           );
           continue;
         }
+        if (rules.fern === true) {
+          anchors.add(fernHeadingId(title, slugger));
+          continue;
+        }
         // The last `{#` only, matched from there: a pattern from every `{#` was quadratic.
         const open = rules.customIds ? title.lastIndexOf('{#') : -1;
         const custom = open < 0 ? null : /^\{#([^}]+)\}\s*$/.exec(title.slice(open));
@@ -140,7 +180,10 @@ function readAnchors(text: string, rules: AnchorRules): PageAnchors {
     const lines = body.split('\n');
     for (const [index, line] of lines.entries()) {
       if (codeLines.has(index)) continue;
-      if (/^import\s/.test(line) || /<[A-Z]|<[a-z]+\./.test(line)) {
+      if (
+        /^import\s/.test(line) ||
+        (rules.fern === true ? hasUnknownFernComponent(line) : /<[A-Z]|<[a-z]+\./.test(line))
+      ) {
         complete = false;
         break;
       }
@@ -487,6 +530,29 @@ function rspressHeadingId(children: readonly Token[], slugger: GithubSlugger): s
 }
 
 /** A heading's text as mdast's `toString` gives it: text, inline code and image descriptions, no tags. */
+/**
+ * A Fern heading's id: what `[#id]` or `{#id}` at its end names, else github-slugger's slug of its
+ * text after smartypants (`--` an en dash, `---` an em dash, both dropped by the slugger).
+ */
+function fernHeadingId(title: string, slugger: GithubSlugger): string {
+  const open = Math.max(title.lastIndexOf('[#'), title.lastIndexOf('{#'));
+  const explicit = open < 0 ? null : /^(?:\[#([^\]]+)\]|\{#([^}]+)\})\s*$/.exec(title.slice(open));
+  if (explicit !== null) {
+    const id = explicit[1] ?? explicit[2] ?? '';
+    slugger.slug(id);
+    return id;
+  }
+  return slugger.slug(title.replace(/---/g, '\u2014').replace(/--/g, '\u2013'));
+}
+
+/** A component other than Fern's built-in ones (a site's own may render ids), or another file's text. */
+function hasUnknownFernComponent(line: string): boolean {
+  if (!line.includes('<')) return false;
+  for (const match of line.matchAll(/<([A-Z][\w]*|[a-z]+\.[\w.]*)/g))
+    if (!fernPlainComponents.has(match[1] ?? '')) return true;
+  return false;
+}
+
 function plainText(children: readonly Token[]): string {
   let text = '';
   for (const child of children) {

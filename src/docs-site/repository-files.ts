@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import type { Dirent } from 'node:fs';
-import { lstat, readdir, readFile } from 'node:fs/promises';
+import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { baseEnvironment, runGit } from '../workspace/git.ts';
+import { folderOf, joinInside } from './link-urls.ts';
 import type { RepositoryFiles } from './site-model.ts';
 
 const skippedDirectories = new Set(['.git', 'node_modules']);
@@ -10,6 +11,18 @@ const skippedDirectories = new Set(['.git', 'node_modules']);
 const binaryExtension =
   /\.(png|jpe?g|gif|webp|avif|ico|bmp|tiff?|pdf|zip|gz|tgz|bz2|xz|7z|jar|woff2?|ttf|otf|eot|mp[34]|m4a|mov|webm|ogg|wav|wasm|psd|sketch|fig)$/i;
 const decoder = new TextDecoder('utf-8', { fatal: true });
+/** Links to links are followed this far (a loop of links ends here). */
+const maximumLinkHops = 8;
+
+/**
+ * The file a symbolic link in the repository names, when it is another path of the repository
+ * (`latest.yml -> v26.07.yml`, `docs/index.md -> ../README.md`): the link's text read from the link's
+ * folder, never an absolute path nor one that climbs out. Builds read such files through the link.
+ */
+function linkTarget(link: string, target: string): string | null {
+  if (target.startsWith('/') || target.includes('\0')) return null;
+  return joinInside(folderOf(link), target);
+}
 
 /** True for content a text editor should not touch: a NUL byte, or bytes that are not UTF-8. */
 export function isBinary(bytes: Uint8Array): boolean {
@@ -35,7 +48,7 @@ export async function* walkFiles(
   root: string,
   directory: string,
   prefix: string,
-  options: { includeLinks?: boolean } = {},
+  options: { includeLinks?: boolean; links?: Set<string> } = {},
 ): AsyncGenerator<string> {
   let entries: Dirent[];
   try {
@@ -50,6 +63,7 @@ export async function* walkFiles(
       if (skippedDirectories.has(entry.name.toLowerCase())) continue;
       yield* walkFiles(root, join(directory, entry.name), relativePath, options);
     } else if (entry.isFile() || (options.includeLinks === true && entry.isSymbolicLink())) {
+      if (entry.isSymbolicLink()) options.links?.add(relativePath);
       yield relativePath;
     }
   }
@@ -58,25 +72,29 @@ export async function* walkFiles(
 /**
  * The files of a worktree on disk. The listing is taken once; the agent's tools tell it what they
  * change (`changed`, `removed`), so a validation after an edit reads only what the edit touched.
- * Only regular files are read: a symbolic link could point outside the repository.
+ * Only regular files are read, and symbolic links as the repository file they name (never a path
+ * outside the repository).
  */
 export class DirectoryFiles implements RepositoryFiles {
   readonly #root: string;
   readonly #maximumFileBytes: number;
   readonly #present: Set<string>;
+  readonly #links: Set<string>;
   readonly #texts = new Map<string, Promise<string | null>>();
   #sorted: string[] | null = null;
 
-  private constructor(root: string, maximumFileBytes: number, present: Set<string>) {
+  private constructor(root: string, maximumFileBytes: number, present: Set<string>, links: Set<string>) {
     this.#root = root;
     this.#maximumFileBytes = maximumFileBytes;
     this.#present = present;
+    this.#links = links;
   }
 
   static async list(root: string, maximumFileBytes: number): Promise<DirectoryFiles> {
     const present = new Set<string>();
-    for await (const file of walkFiles(root, '', '', { includeLinks: true })) present.add(file);
-    return new DirectoryFiles(root, maximumFileBytes, present);
+    const links = new Set<string>();
+    for await (const file of walkFiles(root, '', '', { includeLinks: true, links })) present.add(file);
+    return new DirectoryFiles(root, maximumFileBytes, present, links);
   }
 
   get paths(): readonly string[] {
@@ -89,7 +107,14 @@ export class DirectoryFiles implements RepositoryFiles {
   }
 
   read(path: string): Promise<string | null> {
+    return this.#read(path, 0);
+  }
+
+  #read(path: string, hops: number): Promise<string | null> {
     if (!this.#present.has(path)) return Promise.resolve(null);
+    // A link is read as the file it names, each time (that file's text may change under it).
+    if (this.#links.has(path))
+      return hops >= maximumLinkHops ? Promise.resolve(null) : this.#readLink(path, hops);
     let text = this.#texts.get(path);
     if (text === undefined) {
       text = this.#readFromDisk(path);
@@ -98,16 +123,23 @@ export class DirectoryFiles implements RepositoryFiles {
     return text;
   }
 
+  async #readLink(path: string, hops: number): Promise<string | null> {
+    const target = linkTarget(path, await readlink(join(this.#root, path), 'utf8').catch(() => '/'));
+    return target === null ? null : this.#read(target, hops + 1);
+  }
+
   /** A file was written (created or changed). */
   changed(path: string): void {
     if (!this.#present.has(path)) this.#sorted = null;
     this.#present.add(path);
+    this.#links.delete(path);
     this.#texts.delete(path);
   }
 
   /** A file was deleted (or moved away). */
   removed(path: string): void {
     if (this.#present.delete(path)) this.#sorted = null;
+    this.#links.delete(path);
     this.#texts.delete(path);
   }
 
@@ -151,7 +183,7 @@ export class CommitFiles implements RepositoryFiles {
       const path = record.slice(tab + 1);
       if (type !== 'blob' || object === undefined || mode === '160000') continue;
       if (path.split('/').some((segment) => skippedDirectories.has(segment.toLowerCase()))) continue;
-      // A symbolic link exists (links to it resolve) but is never read.
+      // A symbolic link is read as the repository file it names, if it names one.
       entries.set(path, { object, size: mode === '120000' ? -1 : Number(size) });
     }
     return new CommitFiles(cwd, entries, maximumFileBytes);
@@ -162,9 +194,21 @@ export class CommitFiles implements RepositoryFiles {
   }
 
   read(path: string): Promise<string | null> {
+    return this.#read(path, 0);
+  }
+
+  #read(path: string, hops: number): Promise<string | null> {
+    const entry = this.#entries.get(path);
+    if (entry !== undefined && entry.size < 0) {
+      // A link's blob is the path it names; not cached, so a loop of links ends at the hop limit.
+      if (hops >= maximumLinkHops) return Promise.resolve(null);
+      return readBlobs(this.#cwd, [entry.object]).then((blobs) => {
+        const target = linkTarget(path, blobs.get(entry.object)?.toString('utf8') ?? '/');
+        return target === null ? null : this.#read(target, hops + 1);
+      });
+    }
     const cached = this.#texts.get(path);
     if (cached !== undefined) return cached;
-    const entry = this.#entries.get(path);
     if (entry === undefined || entry.size < 0 || entry.size > this.#maximumFileBytes)
       return Promise.resolve(null);
     const text = readBlobs(this.#cwd, [entry.object]).then((blobs) => decodeText(blobs.get(entry.object)));

@@ -35,6 +35,7 @@ export type DocsFramework =
   | 'zola'
   | 'hexo'
   | 'eleventy'
+  | 'fern'
   | 'markdown';
 
 /** The repository's files as a model reads them (a worktree, a commit, or either with changes on top). */

@@ -5,6 +5,7 @@ import { buildDocsifySite } from './docsify.ts';
 import { buildDocusaurusSite } from './docusaurus.ts';
 import { buildDumiSite } from './dumi.ts';
 import { buildEleventySite } from './eleventy.ts';
+import { buildFernSite } from './fern.ts';
 import { buildFumadocsSite } from './fumadocs.ts';
 import { buildGitBookSite } from './gitbook.ts';
 import { buildHexoSite } from './hexo.ts';
@@ -58,5 +59,6 @@ export const siteModelBuilders: Readonly<Record<DocsFramework, SiteModelBuilder>
   zola: buildZolaSite,
   hexo: buildHexoSite,
   eleventy: buildEleventySite,
+  fern: buildFernSite,
   markdown: buildMarkdownSite,
 };
