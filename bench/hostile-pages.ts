@@ -184,6 +184,23 @@ await time('Eleventy: a permalink of 2,000 template tags, and 5,000 links to mat
     'src/b.md': `# B\n\n${Array.from({ length: 5000 }, (_, index) => `[x](/${'x'.repeat(200)}${index}/)`).join('\n')}\n`,
   }),
 );
+await time('Fern: a heading of `[#` and `{#`, Step tags never closed, and a link to it', () =>
+  site({
+    'fern/fern.config.json': '{}',
+    'fern/docs.yml':
+      'instances:\n  - url: x.docs.buildwithfern.com\nnavigation:\n  - page: A\n    path: ./a.mdx\n',
+    'fern/a.mdx': `## ${repeat('[#{#').slice(0, 400_000)}\n\n${repeat('<Step title="x ').slice(0, 400_000)}\n\n[x](#y)\n`,
+  }),
+);
+await time(
+  'Fern: 2,000 redirect patterns (half of them matching any path), navigation 40 deep, and 5,000 links to match against them',
+  () =>
+    site({
+      'fern/fern.config.json': '{}',
+      'fern/docs.yml': `instances:\n  - url: x.docs.buildwithfern.com/docs\nnavigation:\n${Array.from({ length: 40 }, (_, depth) => `${'  '.repeat(depth + 1)}- section: S${depth}\n${'  '.repeat(depth + 2)}contents:\n`).join('')}${'  '.repeat(42)}- page: A\n${'  '.repeat(42)}  path: ./a.mdx\nredirects:\n${Array.from({ length: 2000 }, (_, index) => `  - source: ${index % 2 === 0 ? `/old${index}` : ''}/:a(a+)+/:rest*\n    destination: /docs/new/:rest*`).join('\n')}\n`,
+      'fern/a.mdx': `# A\n\n${Array.from({ length: 5000 }, (_, index) => `[x](/docs/${'a'.repeat(200)}${index}c)`).join('\n')}\n`,
+    }),
+);
 await time('Writerside: a tree of 50,000 entries nested 30 deep', () =>
   site({
     'writerside.cfg': '<ihp version="2.0"><topics dir="t"/><instance src="h.tree"/></ihp>\n',

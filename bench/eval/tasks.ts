@@ -84,6 +84,7 @@ const antdStyleDocs = committedSite('ant-design__antd-style');
 const goyoDocs = committedSite('hahwul__goyo');
 const learningRustDocs = committedSite('learning-rust__site');
 const shoelaceDocs = committedSite('shoelace-style__shoelace');
+const privateGptDocs = committedSite('zylon-ai__private-gpt');
 // MarkerData's pages that link the Share Destination page by its URL (`/user-guide/share-destination`).
 const shareDestinationLinkers = [
   'docs/User Guide/extract.md',
@@ -1869,6 +1870,43 @@ export const evaluationTasks: EvaluationTask[] = [
       call('validate', {}),
       answer(
         'The link now names /components/radio-button, where Eleventy serves pages/components/radio-button.md.',
+      ),
+    ],
+  },
+  {
+    // PrivateGPT's Fern site: the quickstart links the Ollama page's "limitations" section, whose
+    // heading is "Limitations with PrivateGPT" (github-slugger: #limitations-with-privategpt); the
+    // page is served at /providers/ollama because its docs.yml entry gives it that slug.
+    name: 'real-fern-fix-links',
+    fixture: privateGptDocs,
+    prompt:
+      'In fern/docs/pages/getting-started/quickstart.mdx, the "Ollama limitations" link does not land on the limitations section of the Ollama page. Fix it.',
+    check(result) {
+      const files = changed(result);
+      if (typeof files === 'string') return files;
+      const path = 'fern/docs/pages/getting-started/quickstart.mdx';
+      const fixed =
+        /\[Ollama limitations\]\((?:\/providers\/ollama|(?:\.\.\/)?\.\.\/providers\/ollama\.mdx)#limitations-with-privategpt\)/;
+      const text = files[path] ?? '';
+      if (
+        !fixed.test(text) ||
+        text.replace(fixed, '') !==
+          (privateGptDocs[path] ?? '').replace('[Ollama limitations](/providers/ollama#limitations)', '')
+      )
+        return `${path} does not link #limitations-with-privategpt on the Ollama page, or changed more`;
+      return unchangedExcept(result, privateGptDocs, [path]);
+    },
+    script: [
+      read('fern/docs/pages/getting-started/quickstart.mdx'),
+      read('fern/docs/pages/providers/ollama.mdx'),
+      edit(
+        'fern/docs/pages/getting-started/quickstart.mdx',
+        '(/providers/ollama#limitations)',
+        '(/providers/ollama#limitations-with-privategpt)',
+      ),
+      call('validate', {}),
+      answer(
+        'The link now names #limitations-with-privategpt, the id Fern gives the Ollama page\'s "Limitations with PrivateGPT" heading.',
       ),
     ],
   },

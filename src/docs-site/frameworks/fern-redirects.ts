@@ -3,6 +3,8 @@ import { RE2JS } from 're2js';
 
 interface Pattern {
   order: number;
+  /** The source's text before its first parameter, in lower case: a request must start with it. */
+  prefix: string;
   matcher: RE2JS;
   keys: Key[];
   destination: string;
@@ -10,6 +12,11 @@ interface Pattern {
 
 // A source longer than this is no real redirect; a hostile configuration's pattern stops here.
 const maximumSourceLength = 2_000;
+/**
+ * Characters of requests one model may run patterns over (RE2JS takes about 0.3 µs a character:
+ * about a second in all); beyond them a redirect is unknown. Real sites use a fiftieth of it.
+ */
+const maximumMatchedCharacters = 3_000_000;
 
 /**
  * The redirects of a Fern site's `docs.yml` as its docs frontend applies them (fern-platform
@@ -23,6 +30,8 @@ export class FernRedirects {
   readonly #exact = new Map<string, { order: number; destination: string }>();
   readonly #patterns: Pattern[] = [];
   readonly #basePath: string;
+  readonly #answers = new Map<string, string | null | undefined>();
+  #charactersLeft = maximumMatchedCharacters;
   /** Sources this reader could not compile (a custom pattern RE2 does not support). */
   readonly unreadable: string[] = [];
 
@@ -44,6 +53,7 @@ export class FernRedirects {
         const regexp = pathToRegexp(full, keys, { sensitive: false, strict: false, end: true });
         this.#patterns.push({
           order,
+          prefix: full.slice(0, full.search(/[:*?+(){}\\]/)).toLowerCase(),
           matcher: RE2JS.compile(regexp.source, RE2JS.CASE_INSENSITIVE),
           keys,
           destination,
@@ -55,14 +65,28 @@ export class FernRedirects {
     }
   }
 
-  /** Where a request for `path` (leading slash) is redirected, or null; `external` for another site. */
-  redirect(path: string): string | null {
+  /**
+   * Where a request for `path` (leading slash) is redirected: a path or URL, null for nowhere, and
+   * undefined when the patterns left to try are more than this reader runs.
+   */
+  redirect(path: string): string | null | undefined {
     const request = removeTrailingSlash(path);
-    const exact = this.#exact.get(request.toLowerCase());
+    if (this.#answers.has(request)) return this.#answers.get(request);
+    const answer = this.#redirect(request);
+    if (this.#answers.size < 100_000) this.#answers.set(request, answer);
+    return answer;
+  }
+
+  #redirect(request: string): string | null | undefined {
+    const lower = request.toLowerCase();
+    const exact = this.#exact.get(lower);
     let best: { order: number; destination: string; params: Record<string, string> } | null =
       exact === undefined ? null : { ...exact, params: {} };
     for (const pattern of this.#patterns) {
       if (best !== null && pattern.order > best.order) break;
+      if (!lower.startsWith(pattern.prefix)) continue;
+      this.#charactersLeft -= request.length;
+      if (this.#charactersLeft < 0) return undefined;
       const matcher = pattern.matcher.matcher(request);
       if (!matcher.matches()) continue;
       const params: Record<string, string> = {};

@@ -97,25 +97,32 @@ export const buildFernSite: SiteModelBuilder = async (source, siteRoot) => {
     if (base !== '' && slug.startsWith(`${base}/`))
       topSegments.add(slug.slice(base.length + 1).split('/')[0] ?? '');
 
-  /** What a request for `path` (leading slash, decoded) gets, following redirects. */
+  /**
+   * What a link to `path` (leading slash, decoded) gets. The docs frontend first re-roots it under
+   * the page's version, then under the base path, when a node has that slug (rehype-links'
+   * `createReplaceHref`); what it leaves is requested as written: redirects, then the slug.
+   */
   const lookup = (path: string, fromRoutes: readonly string[]): LinkTarget => {
+    const written = path.replace(/^\/+/, '').replace(/\/+$/, '');
+    for (const route of fromRoutes) {
+      const scope = scopes.find((candidate) => isWithin(candidate, route.slice(1)));
+      const inScope = scope === undefined ? null : nodeTarget(slugjoin(scope, written));
+      if (inScope !== null) return inScope;
+    }
+    const rooted = base === '' ? null : nodeTarget(slugjoin(base, written));
+    if (rooted !== null) return rooted;
     let current = path;
     for (let hop = 0; hop < maximumRedirectHops; hop += 1) {
       const next = redirects.redirect(current);
+      if (next === undefined)
+        return { kind: 'unchecked', reason: 'more redirect patterns than are matched here' };
       if (next === null) break;
       if (/^https?:\/\//i.test(next)) return { kind: 'external' };
       current = splitUrl(next).path;
     }
     const key = current.replace(/^\/+/, '').replace(/\/+$/, '');
-    const found =
-      nodeTarget(key) ?? (base !== '' && !isWithin(base, key) ? nodeTarget(slugjoin(base, key)) : null);
+    const found = nodeTarget(key);
     if (found !== null) return found;
-    for (const route of fromRoutes) {
-      const slug = route.slice(1);
-      const scope = scopes.find((candidate) => isWithin(candidate, slug));
-      const inScope = scope === undefined ? null : nodeTarget(slugjoin(scope, key));
-      if (inScope !== null) return inScope;
-    }
     const special = specialView(key);
     if (special !== null) return special;
     if (files.has(siteRoot === '' ? key : `${siteRoot}/${key}`))
@@ -200,7 +207,11 @@ export const buildFernSite: SiteModelBuilder = async (source, siteRoot) => {
           return { kind: 'served', reason: "a page's Markdown view" };
         return { kind: 'broken', reason: `${file} is in no navigation entry, so Fern serves it at no URL` };
       }
-      if (!path.startsWith('/')) return { kind: 'broken', reason: `${file ?? path} does not exist` };
+      if (!path.startsWith('/')) {
+        // Left as written too: a redirect may still answer the URL it makes (Vapi's old `.mdx` paths).
+        const asUrl = fromPageUrls(path, fromRoutes);
+        return asUrl.kind === 'broken' ? { kind: 'broken', reason: `${file ?? path} does not exist` } : asUrl;
+      }
     }
     if (path.startsWith('/')) return lookup(path, fromRoutes);
     const beside = joinInside(folderOf(from), path);
@@ -210,7 +221,11 @@ export const buildFernSite: SiteModelBuilder = async (source, siteRoot) => {
         kind: 'unchecked',
         reason: "a snippet's relative link is resolved from each page that includes it",
       };
-    // A relative URL, from each URL the page is served at (`fern docs broken-links` checks them all).
+    return fromPageUrls(path, fromRoutes);
+  };
+
+  /** A relative URL, from each URL the page is served at (`fern docs broken-links` checks them all). */
+  const fromPageUrls = (path: string, fromRoutes: readonly string[]): LinkTarget => {
     let result: LinkTarget = { kind: 'unchecked', reason: 'a page without a URL' };
     for (const route of fromRoutes) {
       result = lookup(resolveFromPageUrl(route, path), fromRoutes);
