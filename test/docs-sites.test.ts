@@ -49,6 +49,7 @@ const sites: Record<string, { framework: string; pages: number }> = {
   'web-infra-dev__rslib': { framework: 'rspress', pages: 138 },
   wevm__vocs: { framework: 'vocs', pages: 42 },
   withastro__starlight: { framework: 'starlight', pages: 338 },
+  'zylon-ai__private-gpt': { framework: 'fern', pages: 39 },
 };
 
 describe('docs-site checks on real repositories', async () => {
