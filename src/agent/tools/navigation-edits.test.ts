@@ -158,6 +158,32 @@ describe('navigation kept whole', () => {
     assert.deepEqual(configuration.navigation[0]?.pages, ['index']);
   });
 
+  it("removes a Fern page item whole, its path with its title and slug, but not a section's", async () => {
+    writeFiles(context.root, {
+      'fern/docs.yml':
+        'navigation:\n  - section: Guides\n    contents:\n      - page: Deploy\n        path: ./pages/deploy.mdx\n        slug: ship\n      - page: Setup\n        path: ./pages/setup.mdx\n  - section: Overview\n    path: ./pages/overview.mdx\n    contents:\n      - page: Setup\n        path: ./pages/setup.mdx\n',
+    });
+    const report = await keepSiteWhole(
+      context,
+      { kind: 'delete', path: 'fern/pages/deploy.mdx' },
+      {
+        entries: [
+          entry('fern/docs.yml', 5, './pages/deploy.mdx', 'fern/pages/deploy.mdx'),
+          entry('fern/docs.yml', 10, './pages/overview.mdx', 'fern/pages/overview.mdx'),
+        ],
+        links: [],
+      },
+    );
+    assert.equal(
+      read('fern/docs.yml'),
+      'navigation:\n  - section: Guides\n    contents:\n      - page: Setup\n        path: ./pages/setup.mdx\n  - section: Overview\n    path: ./pages/overview.mdx\n    contents:\n      - page: Setup\n        path: ./pages/setup.mdx\n',
+    );
+    assert.deepEqual(report, [
+      '- fern/docs.yml:10: navigation entry "./pages/overview.mdx" still names the deleted page; remove it',
+      '- fern/docs.yml:5: navigation entry "./pages/deploy.mdx" removed',
+    ]);
+  });
+
   it('removes YAML, TOML and summary lines, but not an entry with children', async () => {
     const report = await keepSiteWhole(
       context,

@@ -155,13 +155,43 @@ function replaceValue(lines: string[], index: number, value: string, replacement
  * (TOML: Zensical) — and no children below it.
  * A JSON list's comma is kept right when the last item goes.
  */
+/**
+ * Removes a YAML list item whose key names the entry, when every line of the item is a plain
+ * `key: value` (Fern's `- page: Title` with its `path:`, `slug:` and `hidden:` lines): the item
+ * goes whole, since a page without its path would be an error. An item with children stays.
+ */
+function removeMappingItem(lines: string[], index: number, reference: string): boolean {
+  const quoted = escapeForPattern(reference);
+  const keyLine = new RegExp(`^(\\s*)(?:-\\s+)?[\\w-]+:\\s+["']?${quoted}["']?\\s*$`);
+  const match = keyLine.exec(lines[index] ?? '');
+  if (match === null) return false;
+  let start = index;
+  while (start >= 0 && !/^\s*-\s/.test(lines[start] ?? '')) start -= 1;
+  if (start < 0 || index - start > 20) return false;
+  const itemIndentation = /^\s*/.exec(lines[start] ?? '')?.[0].length ?? 0;
+  let end = start + 1;
+  while (end < lines.length) {
+    const text = lines[end] ?? '';
+    if (text.trim() !== '' && (/^\s*/.exec(text)?.[0].length ?? 0) <= itemIndentation) break;
+    end += 1;
+  }
+  const item = lines.slice(start, end).filter((text) => text.trim() !== '');
+  const plain = item.every(
+    (text, position) =>
+      /^\s*(?:-\s+)?[\w-]+:\s+\S.*$/.test(text) && (position === 0 || !/^\s*-\s/.test(text)),
+  );
+  if (!plain) return false;
+  lines.splice(start, end - start);
+  return true;
+}
+
 function removeEntryLine(lines: string[], index: number, reference: string): boolean {
   const line = lines[index] ?? '';
   const quoted = escapeForPattern(reference);
   const alone = new RegExp(
     `^\\s*(?:["'\`]${quoted}["'\`],?|-\\s+(?:[^:]+:\\s+)?["']?${quoted}["']?|[-*]?\\s*\\[[^\\]]*\\]\\(${quoted}\\)|\\{\\s*(?:"[^"]*"|'[^']*'|[\\w-]+)\\s*=\\s*["']${quoted}["']\\s*\\},?)\\s*$`,
   );
-  if (!alone.test(line)) return false;
+  if (!alone.test(line)) return removeMappingItem(lines, index, reference);
   const indentation = /^\s*/.exec(line)?.[0].length ?? 0;
   const next = lines.slice(index + 1).find((candidate) => candidate.trim() !== '');
   if (next !== undefined && (/^\s*/.exec(next)?.[0].length ?? 0) > indentation && !/^\s*[\]}]/.test(next)) {
