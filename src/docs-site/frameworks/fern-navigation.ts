@@ -53,8 +53,12 @@ export interface FernNavigation {
 
 // No real navigation nests deeper or lists more; a hostile configuration stops here.
 const maximumDepth = 48;
-const maximumNodes = 100_000;
+const maximumNodes = 50_000;
+/** `localeCompare(..., undefined, { sensitivity: 'base' })`, as Fern orders a folder's entries; one collator for all. */
+const titleOrder = new Intl.Collator(undefined, { sensitivity: 'base' });
 const maximumRedirects = 20_000;
+/** `folder:` and `changelog:` folders (and their subfolders) listed; each scans the repository's paths. */
+const maximumFolderScans = 5_000;
 
 interface YamlFile {
   file: string;
@@ -91,7 +95,17 @@ export async function readFernNavigation(source: SiteSource, siteRoot: string): 
   const gitIgnored = await readGitIgnored(files);
   let nodeCount = 0;
 
-  const readYaml = async (file: string): Promise<YamlFile | null> => {
+  const yamlFiles = new Map<string, Promise<YamlFile | null>>();
+  /** A yml file, parsed once however many versions, products or redirect lists name it. */
+  const readYaml = (file: string): Promise<YamlFile | null> => {
+    let read = yamlFiles.get(file);
+    if (read === undefined) {
+      read = parseYamlFile(file);
+      yamlFiles.set(file, read);
+    }
+    return read;
+  };
+  const parseYamlFile = async (file: string): Promise<YamlFile | null> => {
     const text = await files.read(file);
     if (text === null) return null;
     configFiles.push(file);
@@ -125,7 +139,15 @@ export async function readFernNavigation(source: SiteSource, siteRoot: string): 
     nodeCount += 1;
     return { slug, file, isPage, hidden, children: [] };
   };
-  const overflow = () => nodeCount >= maximumNodes;
+  let folderScans = 0;
+  const overflow = () => nodeCount >= maximumNodes || folderScans > maximumFolderScans;
+  /** The files under `folder`: a scan of the whole listing, so a hostile navigation's count is bounded. */
+  const filesUnder = (folder: string): string[] => {
+    folderScans += 1;
+    return folderScans > maximumFolderScans
+      ? []
+      : files.paths.filter((path) => isWithin(folder, path) && path !== folder);
+  };
 
   /** A path written in `yaml` as a repository path, or null when it leaves the repository. */
   const pathIn = (yaml: YamlFile, written: string): string | null =>
@@ -319,10 +341,7 @@ export async function readFernNavigation(source: SiteSource, siteRoot: string): 
     hidden: boolean,
   ) => {
     const folder = pathIn(context.yaml, written);
-    const inFolder =
-      folder === null
-        ? []
-        : files.paths.filter((path) => isWithin(folder, path) && path !== folder && /\.mdx?$/i.test(path));
+    const inFolder = folder === null ? [] : filesUnder(folder).filter((path) => /\.mdx?$/i.test(path));
     addEntry(context.yaml, written, context.groups, inFolder[0] ?? null);
     const overview =
       inFolder.find((path) =>
@@ -350,8 +369,7 @@ export async function readFernNavigation(source: SiteSource, siteRoot: string): 
   ) => {
     const written = item.folder as string;
     const folder = pathIn(context.yaml, written);
-    const inFolder =
-      folder === null ? [] : files.paths.filter((path) => isWithin(folder, path) && path !== folder);
+    const inFolder = folder === null ? [] : filesUnder(folder);
     const name = folder === null ? '' : folder.slice(folder.lastIndexOf('/') + 1);
     if (folder !== null && inFolder.length === 0 && gitIgnored(`${folder}/`)) {
       // A folder a build step writes (`.gitignore` names it): its pages and their URLs are unknown.
@@ -397,8 +415,7 @@ export async function readFernNavigation(source: SiteSource, siteRoot: string): 
     if (depth > maximumDepth || overflow()) return;
     const children = new Map<string, 'file' | 'folder'>();
     const prefix = `${folder}/`;
-    for (const path of files.paths) {
-      if (!path.startsWith(prefix)) continue;
+    for (const path of filesUnder(folder)) {
       const rest = path.slice(prefix.length);
       const slash = rest.indexOf('/');
       const name = slash < 0 ? rest : rest.slice(0, slash);
@@ -427,7 +444,7 @@ export async function readFernNavigation(source: SiteSource, siteRoot: string): 
           ? -1
           : right.position !== null
             ? 1
-            : left.title.localeCompare(right.title, undefined, { sensitivity: 'base' }),
+            : titleOrder.compare(left.title, right.title),
     );
     for (const child of ordered) {
       const matter = child.file === null ? null : await frontMatter(child.file);
@@ -533,16 +550,23 @@ export async function readFernNavigation(source: SiteSource, siteRoot: string): 
   } else if (Array.isArray(main.value.versions)) {
     await visitVersions(main.value.versions, rootSlug, root, [], rootTabs, rootSlug.slug);
   }
-  if (overflow()) unsupported.push(`${mainFile}: navigation beyond ${maximumNodes} entries is not read`);
+  if (overflow())
+    unsupported.push(
+      `${mainFile}: navigation beyond ${maximumNodes} entries or ${maximumFolderScans} folders is not read`,
+    );
 
   const redirects: FernNavigation['redirects'] = [];
+  const redirectFiles = new Set<string>([mainFile]);
   const readRedirects = async (yaml: YamlFile, list: unknown) => {
     if (!Array.isArray(list)) return;
     for (const redirect of list) {
       if (redirects.length >= maximumRedirects) return;
       if (typeof redirect === 'string') {
+        // Redirects kept in other yml files (`redirects: [./redirects.yml]`), each read once.
         const file = joinInside(folderOf(yaml.file), redirect.trim());
-        const included = file === null ? null : await readYaml(file);
+        if (file === null || redirectFiles.has(file)) continue;
+        redirectFiles.add(file);
+        const included = await readYaml(file);
         if (included !== null) await readRedirects(included, included.value.redirects);
       } else if (
         isRecord(redirect) &&

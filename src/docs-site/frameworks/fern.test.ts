@@ -263,6 +263,20 @@ describe('Fern sites', () => {
     ]);
   });
 
+  it('reads a hostile configuration in bounded time: redirect files naming themselves, folders listed 20,000 times', async () => {
+    const started = performance.now();
+    const { model } = await analyze(
+      memoryFiles({
+        'fern/fern.config.json': '{}',
+        'fern/docs.yml': `instances:\n  - url: acme.docs.buildwithfern.com\nredirects:\n  - ./more.yml\n  - ./docs.yml\nnavigation:\n${'  - folder: .\n'.repeat(20_000)}`,
+        'fern/more.yml': 'redirects:\n  - ./more.yml\n  - source: /a\n    destination: /b\n',
+        ...Object.fromEntries(Array.from({ length: 200 }, (_, index) => [`fern/p${index}.mdx`, '# Page\n'])),
+      }),
+    );
+    assert.ok(performance.now() - started < 20_000);
+    assert.ok(model.unsupported.some((note) => note.includes('is not read')));
+  });
+
   it('keeps the first node at a slug, unless a visible page meets a hidden one or a section', async () => {
     const { model } = await analyze(
       memoryFiles({
