@@ -184,12 +184,12 @@ await time('Eleventy: a permalink of 2,000 template tags, and 5,000 links to mat
     'src/b.md': `# B\n\n${Array.from({ length: 5000 }, (_, index) => `[x](/${'x'.repeat(200)}${index}/)`).join('\n')}\n`,
   }),
 );
-await time('Fern: a heading of `[#` and `{#`, Step tags never closed, and a link to it', () =>
+await time('Fern: a heading of `[#` and `{#`, Step and Markdown tags never closed, and a link to it', () =>
   site({
     'fern/fern.config.json': '{}',
     'fern/docs.yml':
       'instances:\n  - url: x.docs.buildwithfern.com\nnavigation:\n  - page: A\n    path: ./a.mdx\n',
-    'fern/a.mdx': `## ${repeat('[#{#').slice(0, 400_000)}\n\n${repeat('<Step title="x ').slice(0, 400_000)}\n\n[x](#y)\n`,
+    'fern/a.mdx': `## ${repeat('[#{#').slice(0, 300_000)}\n\n${repeat('<Step title="x ').slice(0, 300_000)}\n\n${repeat('<Markdown ').slice(0, 300_000)}\n\n[x](#y)\n`,
   }),
 );
 await time(

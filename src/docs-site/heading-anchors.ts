@@ -80,10 +80,14 @@ const fernPlainComponents = new Set(
   ),
 );
 
+const attributePatterns = new Map<string, RegExp>();
 function attributeValue(attributes: string, name: string): string | null {
-  const match = new RegExp(
-    `\\b${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|\\{\\s*["'\`]([^"'\`]*)["'\`]\\s*\\})`,
-  ).exec(attributes);
+  let pattern = attributePatterns.get(name);
+  if (pattern === undefined) {
+    pattern = new RegExp(`\\b${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|\\{\\s*["'\`]([^"'\`]*)["'\`]\\s*\\})`);
+    attributePatterns.set(name, pattern);
+  }
+  const match = pattern.exec(attributes);
   return match === null ? null : (match[1] ?? match[2] ?? match[3] ?? null);
 }
 

@@ -28,11 +28,14 @@ const importSuffixes = [
   '/index.jsx',
   '/index.js',
 ];
+/** URLs of one page a relative link is resolved from (the default version's and its own, mostly). */
+const maximumRoutesPerLink = 16;
 /** How many redirects a chain may take, as `fern docs broken-links` follows them. */
 const maximumRedirectHops = 5;
 const maximumCheckedRedirects = 10_000;
 /** `<Markdown src="...">`: another file's text inlined where the tag is (replaceReferencedMarkdown). */
-const markdownInclude = /<Markdown\s[^>]*?\bsrc\s*=\s*(?:"([^"]*)"|'([^']*)'|\{\s*["'`]([^"'`]*)["'`]\s*\})/g;
+const markdownInclude =
+  /<Markdown\s[^>]{0,2000}?\bsrc\s*=\s*(?:"([^"]*)"|'([^']*)'|\{\s*["'`]([^"'`]*)["'`]\s*\})/g;
 
 /**
  * Fern Docs (https://buildwithfern.com/learn/docs), read as the released CLI and the docs frontend
@@ -185,7 +188,8 @@ export const buildFernSite: SiteModelBuilder = async (source, siteRoot) => {
     if (isExternalUrl(written)) return { kind: 'external' };
     const { path } = splitUrl(written);
     if (path === '') return { kind: 'external' };
-    const fromRoutes = pages.get(from) ?? [];
+    // A page listed many times has as many URLs; links are resolved from its first few.
+    const fromRoutes = (pages.get(from) ?? []).slice(0, maximumRoutesPerLink);
     const isPartial = !pages.has(from);
     if (/\.mdx?$/.test(path)) {
       const file = path.startsWith('/')
