@@ -37,6 +37,15 @@ import Snippet from '../snippets/part.mdx';
 `;
 
 describe('page facts', () => {
+  it("counts a code span's line breaks, which markdown-it turns into spaces, in a link's line", () => {
+    const text =
+      'a\n<Warning>\nUse `uv\nsync` from the [NeMo\ncontainer](#x). And `a` ``c\nd`` \\`e [y](#y)\n</Warning>\n';
+    assert.deepEqual(
+      readPageFacts(text, 'mdx').links.map((link) => `${link.line} ${link.url}`),
+      ['4 #x', '6 #y'],
+    );
+  });
+
   it('reads front matter, the title, and every link at its line, as the page is rendered', () => {
     const facts = readPageFacts(page, 'mdx');
     assert.deepEqual(facts.frontMatter, { title: 'Setup', slug: '/start' });

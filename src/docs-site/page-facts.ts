@@ -314,9 +314,17 @@ export function parseYamlMapping(text: string): Record<string, unknown> | null {
 function readInlineLinks(token: Token, firstLine: number, links: PageLink[]): void {
   let line = firstLine + 1;
   const children = token.children ?? [];
+  // A code span's line breaks become spaces in its token: they are counted from the source.
+  const codeBreaks = children.some((child) => child.type === 'code_inline')
+    ? codeSpanBreaks(token.content)
+    : [];
+  let codeSpans = 0;
   for (const [index, child] of children.entries()) {
     if (child.type === 'softbreak' || child.type === 'hardbreak') line += 1;
-    else if (child.type === 'link_open') {
+    else if (child.type === 'code_inline') {
+      line += codeBreaks[codeSpans] ?? 0;
+      codeSpans += 1;
+    } else if (child.type === 'link_open') {
       const href = child.attrGet('href');
       // `@[youtube](id)` is an embed of markdown-it-video and its kin (VuePress sites), not a link.
       const embed = children[index - 1]?.type === 'text' && children[index - 1]?.content.endsWith('@');
@@ -330,6 +338,47 @@ function readInlineLinks(token: Token, firstLine: number, links: PageLink[]): vo
       line += countNewlines(child.content);
     }
   }
+}
+
+/**
+ * The line breaks inside each code span of an inline run, in order: a run of backticks opens a span
+ * that the next run of the same length closes (CommonMark 6.1), a backslash-escaped backtick opens
+ * none. One pass: each opener's closing run is looked up in the runs after it.
+ */
+function codeSpanBreaks(source: string): number[] {
+  const runs: Array<{ start: number; length: number }> = [];
+  for (let index = 0; index < source.length; index += 1) {
+    if (source[index] === '\\') {
+      index += 1;
+      continue;
+    }
+    if (source[index] !== '`') continue;
+    let end = index;
+    while (source[end] === '`') end += 1;
+    runs.push({ start: index, length: end - index });
+    index = end - 1;
+  }
+  const breaks: number[] = [];
+  const nextOfLength = new Map<number, number[]>();
+  for (const [position, run] of runs.entries()) {
+    const list = nextOfLength.get(run.length) ?? [];
+    list.push(position);
+    nextOfLength.set(run.length, list);
+  }
+  const cursor = new Map<number, number>();
+  for (let position = 0; position < runs.length; position += 1) {
+    const open = runs[position] as { start: number; length: number };
+    const list = nextOfLength.get(open.length) ?? [];
+    let at = cursor.get(open.length) ?? 0;
+    while (at < list.length && (list[at] as number) <= position) at += 1;
+    cursor.set(open.length, at);
+    const closing = list[at];
+    if (closing === undefined) continue;
+    const close = runs[closing] as { start: number; length: number };
+    breaks.push(countNewlines(source.slice(open.start + open.length, close.start)));
+    position = closing;
+  }
+  return breaks;
 }
 
 /** A link with its title (`[text](url "title")`), when it has one: Docsify writes options there. */
