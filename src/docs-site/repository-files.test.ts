@@ -20,6 +20,9 @@ describe('Repository files behind symbolic links', () => {
     await mkdir(join(root, 'docs'), { recursive: true });
     await writeFile(join(root, 'fern/versions/v2.yml'), 'navigation: []\n');
     await writeFile(join(root, 'README.md'), '# Project\n');
+    // A page over the size limit (inline images): only its start can be read, for its front matter.
+    await writeFile(join(root, 'docs/large.mdx'), `---\nslug: big\n---\n${'é'.repeat(700_000)}\n`);
+    await symlink('large.mdx', join(root, 'docs/large-link.mdx'));
     await symlink('v2.yml', join(root, 'fern/versions/latest.yml'));
     await symlink('latest.yml', join(root, 'fern/versions/stable.yml'));
     await symlink('../README.md', join(root, 'docs/index.md'));
@@ -53,6 +56,11 @@ describe('Repository files behind symbolic links', () => {
       assert.equal(await files.read('docs/loop-a.md'), null);
       assert.equal(await files.read('docs/folder-link'), null);
       assert.ok(files.has('docs/index.md'));
+      assert.equal(await files.read('docs/large.mdx'), null);
+      const head = await files.readHead?.('docs/large-link.mdx', 21);
+      // The cut splits an `é`: the half character is dropped.
+      assert.equal(head, '---\nslug: big\n---\né');
+      assert.equal(await files.readHead?.('docs/climbs.md', 100), null);
     });
   }
 });

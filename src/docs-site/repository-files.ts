@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { Dirent } from 'node:fs';
-import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
+import { lstat, open, readdir, readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { baseEnvironment, runGit } from '../workspace/git.ts';
 import { folderOf, joinInside } from './link-urls.ts';
@@ -128,6 +128,19 @@ export class DirectoryFiles implements RepositoryFiles {
     return target === null ? null : this.#read(target, hops + 1);
   }
 
+  async readHead(path: string, bytes: number): Promise<string | null> {
+    let current = path;
+    for (let hops = 0; this.#links.has(current); hops += 1) {
+      const target =
+        hops >= maximumLinkHops
+          ? null
+          : linkTarget(current, await readlink(join(this.#root, current), 'utf8').catch(() => '/'));
+      if (target === null) return null;
+      current = target;
+    }
+    return this.#present.has(current) ? readRegularHead(join(this.#root, current), bytes) : null;
+  }
+
   /** A file was written (created or changed). */
   changed(path: string): void {
     if (!this.#present.has(path)) this.#sorted = null;
@@ -214,6 +227,20 @@ export class CommitFiles implements RepositoryFiles {
     const text = readBlobs(this.#cwd, [entry.object]).then((blobs) => decodeText(blobs.get(entry.object)));
     this.#texts.set(path, text);
     return text;
+  }
+
+  async readHead(path: string, bytes: number): Promise<string | null> {
+    let current = path;
+    for (let hops = 0; ; hops += 1) {
+      const entry = this.#entries.get(current);
+      if (entry === undefined || hops > maximumLinkHops) return null;
+      const blob = (await readBlobs(this.#cwd, [entry.object])).get(entry.object);
+      if (blob === undefined) return null;
+      if (entry.size >= 0) return decodeHead(blob.subarray(0, bytes));
+      const target = linkTarget(current, blob.toString('utf8'));
+      if (target === null) return null;
+      current = target;
+    }
   }
 
   /**
@@ -304,6 +331,12 @@ export class OverlayFiles implements RepositoryFiles {
     const changed = this.#changes.get(path);
     return changed === undefined ? this.#base.read(path) : Promise.resolve(changed);
   }
+
+  readHead(path: string, bytes: number): Promise<string | null> {
+    const changed = this.#changes.get(path);
+    if (changed !== undefined) return Promise.resolve(changed === null ? null : changed.slice(0, bytes));
+    return this.#base.readHead?.(path, bytes) ?? Promise.resolve(null);
+  }
 }
 
 /** Files held in memory (tests, and checks of generated content). */
@@ -361,6 +394,12 @@ export class WorktreeFiles implements RepositoryFiles {
     return change.text;
   }
 
+  readHead(path: string, bytes: number): Promise<string | null> {
+    const change = this.#changes.get(path);
+    if (change === undefined) return this.#start.readHead?.(path, bytes) ?? Promise.resolve(null);
+    return change === null ? Promise.resolve(null) : readRegularHead(join(this.#root, path), bytes);
+  }
+
   /** A file was written (created or changed). */
   changed(path: string): void {
     if (!this.has(path)) this.#paths = null;
@@ -371,6 +410,29 @@ export class WorktreeFiles implements RepositoryFiles {
   removed(path: string): void {
     if (this.has(path)) this.#paths = null;
     this.#changes.set(path, null);
+  }
+}
+
+const headDecoder = new TextDecoder('utf-8');
+
+/** The first bytes of a text file as text; null for a binary one (a NUL byte). */
+function decodeHead(bytes: Uint8Array): string | null {
+  if (bytes.includes(0)) return null;
+  // A character the cut split is dropped (the decoder writes U+FFFD for it).
+  return headDecoder.decode(bytes).replace(/\uFFFD$/, '');
+}
+
+async function readRegularHead(absolute: string, bytes: number): Promise<string | null> {
+  const status = await lstat(absolute).catch(() => null);
+  if (status === null || !status.isFile()) return null;
+  const handle = await open(absolute, 'r').catch(() => null);
+  if (handle === null) return null;
+  try {
+    const buffer = Buffer.alloc(Math.min(bytes, status.size));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return decodeHead(buffer.subarray(0, bytesRead));
+  } finally {
+    await handle.close();
   }
 }
 

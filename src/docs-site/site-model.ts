@@ -45,6 +45,11 @@ export interface RepositoryFiles {
   has(path: string): boolean;
   /** A file's text, or null when it is missing, binary, too large or not a regular file. */
   read(path: string): Promise<string | null>;
+  /**
+   * The start of a text file whatever its size (at most `bytes`): the front matter of a page too
+   * large to read whole (Fern reads a page's URL from it). Null when the file cannot be read.
+   */
+  readHead?(path: string, bytes: number): Promise<string | null>;
 }
 
 /** A link written in a page, with the line it is on (1-based, counted in the whole file). */

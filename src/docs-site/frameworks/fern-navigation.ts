@@ -2,11 +2,13 @@ import { parseDocument } from 'yaml';
 import { ConfigLines } from '../config-lines.ts';
 import { readGitIgnored } from '../git-ignored.ts';
 import { folderOf, isWithin, joinInside } from '../link-urls.ts';
+import { frontMatterPattern, parseYamlMapping } from '../page-facts.ts';
 import type { NavigationEntry, SiteProblem, SiteSource } from '../site-model.ts';
 import {
   changelogDay,
   nameToSlug,
   nameToTitle,
+  packageSlug,
   type SlugChoice,
   SlugGenerator,
   slugjoin,
@@ -40,6 +42,8 @@ export interface FernNavigation {
   hosts: Set<string>;
   versionSlugs: string[];
   productSlugs: string[];
+  /** Default versions: their pages are served under `parentSlug` too, without the version's segment. */
+  defaultVersions: Array<{ parentSlug: string; versionSlug: string }>;
   /** Slugs whose pages are not in the repository: API references, generated libraries, build output. */
   generated: Array<{ slug: string; reason: string; anywhere?: boolean }>;
   /** Pages that `folder:` and `changelog:` entries list by themselves (a new file there is listed). */
@@ -57,6 +61,8 @@ const maximumNodes = 50_000;
 /** `localeCompare(..., undefined, { sensitivity: 'base' })`, as Fern orders a folder's entries; one collator for all. */
 const titleOrder = new Intl.Collator(undefined, { sensitivity: 'base' });
 const maximumRedirects = 20_000;
+/** What is read of a page too large to read whole, for its front matter. */
+const maximumHeadBytes = 64 * 1024;
 /** `folder:` and `changelog:` folders (and their subfolders) listed; each scans the repository's paths. */
 const maximumFolderScans = 5_000;
 
@@ -90,6 +96,7 @@ export async function readFernNavigation(source: SiteSource, siteRoot: string): 
   const configFiles: string[] = [];
   const autoListed = new Set<string>();
   const versionSlugs: string[] = [];
+  const defaultVersions: FernNavigation['defaultVersions'] = [];
   const productSlugs: string[] = [];
   const generated: FernNavigation['generated'] = [];
   const gitIgnored = await readGitIgnored(files);
@@ -153,7 +160,21 @@ export async function readFernNavigation(source: SiteSource, siteRoot: string): 
   const pathIn = (yaml: YamlFile, written: string): string | null =>
     joinInside(folderOf(yaml.file), written.trim());
   const lineOf = (yaml: YamlFile, written: string) => yaml.lines.lineOf(written);
-  const frontMatter = async (file: string) => (await source.pageFacts(file))?.frontMatter ?? null;
+  const headMatters = new Map<string, Promise<Readonly<Record<string, unknown>> | null>>();
+  const frontMatter = async (file: string): Promise<Readonly<Record<string, unknown>> | null> => {
+    const facts = await source.pageFacts(file);
+    if (facts !== null || files.readHead === undefined) return facts?.frontMatter ?? null;
+    // A page too large to read whole (inline images): its front matter, which may set its URL.
+    let matter = headMatters.get(file);
+    if (matter === undefined) {
+      matter = files.readHead(file, maximumHeadBytes).then((head) => {
+        const match = head === null ? null : frontMatterPattern.exec(head);
+        return match === null ? null : parseYamlMapping(match[1] ?? '');
+      });
+      headMatters.set(file, matter);
+    }
+    return matter;
+  };
   const frontMatterSlug = async (file: string | null): Promise<string | null> => {
     if (file === null) return null;
     const slug = (await frontMatter(file))?.slug;
@@ -314,7 +335,10 @@ export async function readFernNavigation(source: SiteSource, siteRoot: string): 
     await visitItems(item.layout, { ...context, slug, hidden, groups }, node, depth);
   };
 
-  /** An API reference's `layout`: its pages and sections are read; endpoints and packages are not. */
+  /**
+   * An API reference's `layout`: its pages, sections and packages (`- tts: [...]` or `- tts: { title,
+   * slug, contents }`, at the package's slug) are read; its endpoints are not.
+   */
   const visitApiLayout = async (layout: unknown, context: Context, parent: FernNode, depth: number) => {
     if (!Array.isArray(layout) || depth > maximumDepth) return;
     for (const item of layout.filter(isRecord)) {
@@ -328,6 +352,19 @@ export async function readFernNavigation(source: SiteSource, siteRoot: string): 
         const node = newNode(slug.slug, null, false, context.hidden);
         parent.children.push(node);
         await visitApiLayout(item.contents, { ...context, slug }, node, depth + 1);
+      } else {
+        const [key, ...others] = Object.keys(item);
+        const value = key === undefined ? undefined : item[key];
+        const contents = Array.isArray(value) ? value : isRecord(value) ? value.contents : undefined;
+        if (key === undefined || others.length > 0 || !Array.isArray(contents)) continue;
+        const settings = isRecord(value) ? value : {};
+        const slug = context.slug.apply({
+          urlSlug: typeof settings.slug === 'string' ? settings.slug : packageSlug(key),
+          skipUrlSlug: settings['skip-slug'] === true,
+        });
+        const node = newNode(slug.slug, null, false, context.hidden);
+        parent.children.push(node);
+        await visitApiLayout(contents, { ...context, slug }, node, depth + 1);
       }
     }
   };
@@ -343,17 +380,25 @@ export async function readFernNavigation(source: SiteSource, siteRoot: string): 
     const folder = pathIn(context.yaml, written);
     const inFolder = folder === null ? [] : filesUnder(folder).filter((path) => /\.mdx?$/i.test(path));
     addEntry(context.yaml, written, context.groups, inFolder[0] ?? null);
+    // The last `summary`, `index` or `overview` file is the overview (ChangelogNodeConverter).
     const overview =
-      inFolder.find((path) =>
-        /^(summary|index|overview)$/.test(path.slice(path.lastIndexOf('/') + 1).split('.')[0] ?? ''),
+      inFolder.findLast((path) =>
+        /^(summary|index|overview)$/i.test(path.slice(path.lastIndexOf('/') + 1).split('.')[0] ?? ''),
       ) ?? null;
     const slug = context.slug.apply({ urlSlug, fullSlug: await frontMatterSlug(overview) });
     const node = newNode(slug.slug, overview, true, hidden);
     parent.children.push(node);
     if (overview !== null) autoListed.add(overview);
-    for (const path of inFolder) {
-      const day = changelogDay(path.slice(path.lastIndexOf('/') + 1));
-      if (day === null) continue;
+    // Entries newest first (two on one day keep the folder's order): the first of a slug keeps it.
+    const dated = inFolder
+      .map((path) => ({ path, day: changelogDay(path.slice(path.lastIndexOf('/') + 1)) }))
+      .filter((entry): entry is { path: string; day: string } => entry.day !== null);
+    const time = (day: string) => {
+      const [year = 0, month = 1, date = 1] = day.split('/').map(Number);
+      return Date.UTC(year, month - 1, date);
+    };
+    dated.sort((left, right) => time(right.day) - time(left.day));
+    for (const { path, day } of dated) {
       autoListed.add(path);
       const entrySlug = slug.apply({ urlSlug: day, fullSlug: await frontMatterSlug(path) });
       node.children.push(newNode(entrySlug.slug, path, true, hidden));
@@ -513,7 +558,10 @@ export async function readFernNavigation(source: SiteSource, siteRoot: string): 
       );
       versionSlugs.push(versionSlug.slug);
       const node = newNode(versionSlug.slug, null, false, version.hidden === true);
-      if (index === 0) node.defaultVersion = { parentSlug, versionSlug: versionSlug.slug };
+      if (index === 0) {
+        node.defaultVersion = { parentSlug, versionSlug: versionSlug.slug };
+        defaultVersions.push(node.defaultVersion);
+      }
       parent.children.push(node);
       if (yaml !== null) await visitNavigation(yaml, versionSlug, node, [...groups, displayName], tabs);
     }
@@ -590,6 +638,7 @@ export async function readFernNavigation(source: SiteSource, siteRoot: string): 
     hosts,
     versionSlugs,
     productSlugs,
+    defaultVersions,
     generated,
     autoListed,
     entries,

@@ -14,6 +14,18 @@ export function titleSlug(title: string): string {
   return kebabCase(title);
 }
 
+/**
+ * An API package's default segment, as the resolver makes the slugs of API definitions' names
+ * (es-toolkit's `kebabCase`: words split at case changes and digits, lower-cased, joined by `-`).
+ */
+export function packageSlug(name: string): string {
+  const words =
+    name.match(
+      /\p{Lu}?\p{Ll}+|[0-9]+|\p{Lu}+(?!\p{Ll})|\p{Emoji_Presentation}|\p{Extended_Pictographic}|\p{L}+/gu,
+    ) ?? [];
+  return words.map((word) => word.toLowerCase()).join('-');
+}
+
 /** A `folder:` entry's file or folder name as a segment: lower case, spaces as `-`, all but `[a-z0-9-]` dropped. */
 export function nameToSlug(name: string): string {
   return name

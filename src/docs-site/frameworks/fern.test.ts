@@ -277,6 +277,48 @@ describe('Fern sites', () => {
     assert.ok(model.unsupported.some((note) => note.includes('is not read')));
   });
 
+  // Shapes of Cartesia's and DevRev's API layouts, and Cohere's changelog (two entries, one slug).
+  it("serves pages in an API reference's packages, and the newest changelog entry at a shared slug", async () => {
+    const { model } = await analyze(
+      memoryFiles({
+        'fern/fern.config.json': '{}',
+        'fern/docs.yml': [
+          'instances:',
+          '  - url: acme.docs.buildwithfern.com',
+          'navigation:',
+          '  - api: API Reference',
+          '    layout:',
+          '      - page: Getting started',
+          '        path: ./welcome.mdx',
+          '      - authConnections:',
+          '          - page: Identity provider',
+          '            path: ./identity.mdx',
+          '          - auth.get',
+          '      - tts:',
+          '          title: Text to speech',
+          '          slug: speech',
+          '          contents:',
+          '            - section: Working with WebSockets',
+          '              contents:',
+          '                - page: Contexts',
+          '                  path: ./contexts.mdx',
+          '  - changelog: ./changelog',
+        ].join('\n'),
+        'fern/welcome.mdx': '# Welcome\n',
+        'fern/identity.mdx': '# Identity\n',
+        'fern/contexts.mdx': '# Contexts\n',
+        'fern/changelog/2025-02-19-azure.mdx': '---\nslug: changelog/azure\n---\n',
+        'fern/changelog/2025-02-25-azure.mdx': '---\nslug: changelog/azure\n---\n',
+      }),
+    );
+    assert.deepEqual(Object.fromEntries(model.pages), {
+      'fern/welcome.mdx': ['/api-reference/getting-started'],
+      'fern/identity.mdx': ['/api-reference/auth-connections/identity-provider'],
+      'fern/contexts.mdx': ['/api-reference/speech/working-with-web-sockets/contexts'],
+      'fern/changelog/2025-02-25-azure.mdx': ['/changelog/azure'],
+    });
+  });
+
   it('keeps the first node at a slug, unless a visible page meets a hidden one or a section', async () => {
     const { model } = await analyze(
       memoryFiles({

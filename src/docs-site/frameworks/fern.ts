@@ -79,6 +79,12 @@ export const buildFernSite: SiteModelBuilder = async (source, siteRoot) => {
       `pages under ${navigation.generated.map(({ slug }) => `/${slug}`).join(', ')} are generated (API references, libraries, build output) and not read; links there are unchecked`,
     );
   const scopes = [...navigation.versionSlugs, ...navigation.productSlugs];
+  // Generated pages of a default version are served without its segment too, like its other pages.
+  const generated = [...navigation.generated];
+  for (const place of navigation.generated)
+    for (const { parentSlug, versionSlug } of navigation.defaultVersions)
+      if (place.slug.startsWith(versionSlug))
+        generated.push({ ...place, slug: slugjoin(parentSlug, place.slug.slice(versionSlug.length)) });
   /** Every slug and every folder of one: how far a path follows the site's own URLs. */
   const ancestors = new Set<string>(['']);
   for (const slug of slugMap.keys()) {
@@ -130,13 +136,17 @@ export const buildFernSite: SiteModelBuilder = async (source, siteRoot) => {
     if (special !== null) return special;
     if (files.has(siteRoot === '' ? key : `${siteRoot}/${key}`))
       return { kind: 'served', reason: 'a file of the fern folder' };
-    const place = navigation.generated.find(
-      ({ slug }) => isWithin(slug, key) || isWithin(slug, slugjoin(base, key)),
-    );
+    // Where the frontend would have re-rooted the link, had the generated page been known.
+    const candidates = [key, slugjoin(base, key)];
+    for (const route of fromRoutes) {
+      const scope = scopes.find((candidate) => isWithin(candidate, route.slice(1)));
+      if (scope !== undefined) candidates.push(slugjoin(scope, written));
+    }
+    const place = generated.find(({ slug }) => candidates.some((candidate) => isWithin(slug, candidate)));
     if (place !== undefined) return { kind: 'unchecked', reason: `/${place.slug} holds ${place.reason}` };
     // Pages a build step writes may take any slug (their front matter's): a path that leaves the
     // known slugs right at the root of a version, product or the base may be one of them.
-    const writer = navigation.generated.find((candidate) => candidate.anywhere === true);
+    const writer = generated.find((candidate) => candidate.anywhere === true);
     if (
       writer !== undefined &&
       scopeRoots.has(knownAncestor(isWithin(base, key) ? key : slugjoin(base, key)))
