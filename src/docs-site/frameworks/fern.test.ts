@@ -154,7 +154,7 @@ describe('Fern sites', () => {
         '[Draft](./draft.mdx) [No file](./nope.mdx) [From the fern folder](/pages/install.mdx)',
         '[Concept](/docs/concepts/basics) [Concept index](/docs/concepts) [Changelog](/docs/changelog/2025/3/31)',
         '[Redirected](/docs/old-welcome) [Legacy](/docs/legacy/basics) [API](/docs/api-reference/plant-store/plants/add-plant)',
-        '[llms](/docs/llms.txt) [Markdown view](/docs/get-started/welcome.md) [Typo](/docs/get-started/welcom)',
+        '[llms](/docs/llms.txt) [Markdown view](/docs/get-started/welcome.md) [Typo](/docs/get-started/welcom) [MCP](/docs/_mcp/server)',
         '[Front matter slug](/docs/setup) [Hidden](/docs/get-started/hidden-page) [Elsewhere](/other-site/page)',
         '[Image](../images/logo.png) [Host](https://acme.com/docs/get-started/welcome) [Off host](https://example.com/x)',
       ].join('\n'),

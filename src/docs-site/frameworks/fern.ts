@@ -169,9 +169,12 @@ export const buildFernSite: SiteModelBuilder = async (source, siteRoot) => {
 
   /** Views the docs frontend serves besides pages (its middleware): llms.txt, Markdown, feeds, API files. */
   const specialView = (key: string): LinkTarget | null => {
+    // Every site's MCP server too (https://buildwithfern.com/learn/docs/ai-features/mcp-server:
+    // its page at `/mcp`, its endpoint at `/_mcp/server`).
+    const fromBase = isWithin(base, key) ? key.slice(base.length).replace(/^\//, '') : key;
     if (
       /(^|\/)(llms|llms-full)\.txt$/.test(key) ||
-      /^(sitemap\.xml|robots\.txt)$/.test(key.slice(base.length).replace(/^\//, ''))
+      /^(sitemap\.xml|robots\.txt|mcp|_mcp(\/.*)?)$/.test(fromBase)
     )
       return { kind: 'served', reason: 'a view the docs frontend serves' };
     if (/(^|\/)(openapi|asyncapi)(\/[^/]+)?\.(json|ya?ml)$/.test(key))
