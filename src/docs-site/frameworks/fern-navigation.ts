@@ -45,7 +45,11 @@ export interface FernNavigation {
   /** Default versions: their pages are served under `parentSlug` too, without the version's segment. */
   defaultVersions: Array<{ parentSlug: string; versionSlug: string }>;
   /** Slugs whose pages are not in the repository: API references, generated libraries, build output. */
-  generated: Array<{ slug: string; reason: string; anywhere?: boolean }>;
+  /**
+   * `anywhere`: the pages may take slugs outside `slug` too (front matter); `beside`: an API
+   * reference that skips its slug, whose pages sit among its parent's.
+   */
+  generated: Array<{ slug: string; reason: string; anywhere?: boolean; beside?: boolean }>;
   /** Pages that `folder:` and `changelog:` entries list by themselves (a new file there is listed). */
   autoListed: Set<string>;
   entries: NavigationEntry[];
@@ -266,7 +270,11 @@ export async function readFernNavigation(source: SiteSource, siteRoot: string): 
       });
       const node = newNode(slug.slug, summary, summary !== null, hidden);
       parent.children.push(node);
-      generated.push({ slug: slug.slug, reason: 'an API reference generated from its definition' });
+      generated.push({
+        slug: slug.slug,
+        reason: 'an API reference generated from its definition',
+        ...(slug.slug === context.slug.slug ? { anywhere: true, beside: true } : {}),
+      });
       await visitApiLayout(
         item.layout,
         { ...context, slug, hidden, groups: [...context.groups, item.api] },

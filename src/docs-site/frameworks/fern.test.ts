@@ -319,6 +319,20 @@ describe('Fern sites', () => {
     });
   });
 
+  it("leaves unchecked what an API reference that skips its slug may serve beside its parent's pages", async () => {
+    const { problems } = await analyze(
+      memoryFiles({
+        'fern/fern.config.json': '{}',
+        'fern/docs.yml':
+          'instances:\n  - url: acme.docs.buildwithfern.com\nnavigation:\n  - section: Guides\n    contents:\n      - page: Welcome\n        path: ./welcome.mdx\n  - api: API Reference\n    skip-slug: true\n',
+        'fern/welcome.mdx': '[Endpoint](/plants/add-plant) [Typo](/guides/welcom)\n',
+      }),
+    );
+    assert.deepEqual(problemLines(problems), [
+      'fern/welcome.mdx:1 Broken link "/guides/welcom": no page of the site is served at /guides/welcom',
+    ]);
+  });
+
   it('keeps the first node at a slug, unless a visible page meets a hidden one or a section', async () => {
     const { model } = await analyze(
       memoryFiles({

@@ -142,16 +142,24 @@ export const buildFernSite: SiteModelBuilder = async (source, siteRoot) => {
       const scope = scopes.find((candidate) => isWithin(candidate, route.slice(1)));
       if (scope !== undefined) candidates.push(slugjoin(scope, written));
     }
-    const place = generated.find(({ slug }) => candidates.some((candidate) => isWithin(slug, candidate)));
+    // An API reference that skips its slug at a version's (or the base's) root would cover the whole
+    // site: its pages are looked for among the paths that leave the known slugs there (below).
+    const place = generated.find(
+      ({ slug, beside }) =>
+        !(beside === true && scopeRoots.has(slug)) &&
+        candidates.some((candidate) => isWithin(slug, candidate)),
+    );
     if (place !== undefined) return { kind: 'unchecked', reason: `/${place.slug} holds ${place.reason}` };
-    // Pages a build step writes may take any slug (their front matter's): a path that leaves the
-    // known slugs right at the root of a version, product or the base may be one of them.
-    const writer = generated.find((candidate) => candidate.anywhere === true);
-    if (
-      writer !== undefined &&
-      scopeRoots.has(knownAncestor(isWithin(base, key) ? key : slugjoin(base, key)))
-    )
-      return { kind: 'unchecked', reason: `/${key} may be one of the ${writer.reason}` };
+    // Pages a build step writes may take any slug (their front matter's), and so may an API reference
+    // that skips its slug at a root: a path that leaves the known slugs right at the root of a
+    // version, product or the base may be one of them.
+    const leftAt = knownAncestor(isWithin(base, key) ? key : slugjoin(base, key));
+    const writer = generated.find(
+      ({ slug, anywhere, beside }) =>
+        anywhere === true && (beside === true ? slug === leftAt : scopeRoots.has(leftAt)),
+    );
+    if (writer !== undefined)
+      return { kind: 'unchecked', reason: `/${key} may be served by ${writer.reason}` };
     // A path outside the base path that does not start like one of this site's own sections may be
     // another site's on the same domain (Fern's multi-source docs): it is not this site's to tell.
     if (base !== '' && !isWithin(base, key) && !topSegments.has(key.split('/')[0] ?? ''))
