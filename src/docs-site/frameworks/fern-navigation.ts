@@ -27,8 +27,6 @@ export interface FernNode {
   /** A page of its own (fdr-sdk `isPage`): pages, changelog entries, and containers with an overview. */
   isPage: boolean;
   hidden: boolean;
-  /** A changelog's year or month: never in the slug map. */
-  unrouted?: boolean;
   children: FernNode[];
   /** The default version: its pages are served without the version's segment too. */
   defaultVersion?: { parentSlug: string; versionSlug: string };

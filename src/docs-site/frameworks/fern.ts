@@ -328,13 +328,12 @@ export const buildFernSite: SiteModelBuilder = async (source, siteRoot) => {
 /**
  * fdr-sdk's `NodeCollector`: every node's slug, depth first in configuration order, the default
  * version's pages first under their unversioned slugs; a slug already taken stays with its first
- * node unless a visible page meets a hidden node or a container there. Changelog years and months
- * are not routed.
+ * node unless a visible page meets a hidden node or a container there. (Changelog years and months
+ * are not routed: no node is made for them.)
  */
 function collectSlugs(root: FernNode): Map<string, FernNode> {
   const slugMap = new Map<string, FernNode>();
   const visitNode = (node: FernNode) => {
-    if (node.unrouted === true) return;
     const key = node.slug;
     const existing = slugMap.get(key);
     if (existing === undefined) slugMap.set(key, node);
