@@ -321,7 +321,7 @@ export const buildFernSite: SiteModelBuilder = async (source, siteRoot) => {
     resolveLink,
     configurationProblems: [...navigation.problems, ...redirectProblems],
     unsupported,
-    conventions: conventions(entries, mainFile, base),
+    conventions: await conventions(source, entries, resolveLink, mainFile, base),
   } satisfies SiteModel;
 };
 
@@ -394,10 +394,33 @@ async function includedFiles(
   return included;
 }
 
-function conventions(entries: readonly NavigationEntry[], mainFile: string, base: string): string[] {
-  const listing = entries.find((entry) => typeof entry.target === 'string')?.file ?? mainFile;
+/** How links are written here (an example from the site's own pages), and where new pages are listed. */
+async function conventions(
+  source: SiteSource,
+  entries: readonly NavigationEntry[],
+  resolveLink: SiteModel['resolveLink'],
+  mainFile: string,
+  base: string,
+): Promise<string[]> {
+  const listed = entries.filter((entry) => typeof entry.target === 'string' && isPagePath(entry.target));
+  const listing = listed[0]?.file ?? mainFile;
+  let example: { page: string; url: string } | null = null;
+  for (const entry of listed.slice(0, 200)) {
+    const page = entry.target as string;
+    const link = (await source.pageFacts(page))?.links.find(
+      (candidate) => candidate.kind === 'link' && resolveLink(page, candidate.url).kind === 'file',
+    );
+    if (link !== undefined) {
+      example = { page, url: link.url };
+      break;
+    }
+  }
+  const written =
+    example === null
+      ? ''
+      : ` This site writes them ${/\.mdx?(#|$)/.test(example.url) ? 'as files' : 'as URLs'}, such as \`${example.url}\` in ${example.page}.`;
   return [
-    `Links between pages are written as relative paths to their .mdx files (\`./setup.mdx\`, \`../guides/auth.mdx#tokens\`), which Fern turns into the pages' URLs, or as URLs${base === '' ? '' : ` under /${base}`}; a page's URL comes from its place in navigation, not from its file path.`,
-    `A new page is an .mdx file that must be listed as \`- page: Title\` with its \`path:\` (relative to the yml file) in ${listing}; a file no navigation entry names is not published.`,
+    `Links between pages are written as relative paths to their .mdx files (\`./setup.mdx\`, \`../guides/auth.mdx#tokens\`), which Fern turns into the pages' URLs, or as URLs${base === '' ? '' : ` under /${base}`}; a page's URL comes from its place in navigation, not from its file path.${written}`,
+    `A new page is an .mdx file that must be listed as \`- page: Title\` with its \`path:\` (relative to the yml file) in the navigation file that lists the pages beside it (such as ${listing}); a file no navigation entry names is not published.`,
   ];
 }
