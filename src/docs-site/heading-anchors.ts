@@ -533,7 +533,6 @@ function rspressHeadingId(children: readonly Token[], slugger: GithubSlugger): s
   return custom ?? slugger.slug(text.trim());
 }
 
-/** A heading's text as mdast's `toString` gives it: text, inline code and image descriptions, no tags. */
 /**
  * A Fern heading's id: what `[#id]` or `{#id}` at its end names, else github-slugger's slug of its
  * text after smartypants (`--` an en dash, `---` an em dash, both dropped by the slugger).
@@ -557,6 +556,7 @@ function hasUnknownFernComponent(line: string): boolean {
   return false;
 }
 
+/** A heading's text as mdast's `toString` gives it: text, inline code and image descriptions, no tags. */
 function plainText(children: readonly Token[]): string {
   let text = '';
   for (const child of children) {

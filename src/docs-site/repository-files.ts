@@ -107,14 +107,10 @@ export class DirectoryFiles implements RepositoryFiles {
   }
 
   read(path: string): Promise<string | null> {
-    return this.#read(path, 0);
-  }
-
-  #read(path: string, hops: number): Promise<string | null> {
     if (!this.#present.has(path)) return Promise.resolve(null);
     // A link is read as the file it names, each time (that file's text may change under it).
     if (this.#links.has(path))
-      return hops >= maximumLinkHops ? Promise.resolve(null) : this.#readLink(path, hops);
+      return this.#linkedFile(path).then((file) => (file === null ? null : this.read(file)));
     let text = this.#texts.get(path);
     if (text === undefined) {
       text = this.#readFromDisk(path);
@@ -123,22 +119,21 @@ export class DirectoryFiles implements RepositoryFiles {
     return text;
   }
 
-  async #readLink(path: string, hops: number): Promise<string | null> {
-    const target = linkTarget(path, await readlink(join(this.#root, path), 'utf8').catch(() => '/'));
-    return target === null ? null : this.#read(target, hops + 1);
+  async readHead(path: string, bytes: number): Promise<string | null> {
+    const file = await this.#linkedFile(path);
+    return file === null ? null : readRegularHead(join(this.#root, file), bytes);
   }
 
-  async readHead(path: string, bytes: number): Promise<string | null> {
+  /** The listed file `path` leads to through links, or null (out of the repository, missing, a loop). */
+  async #linkedFile(path: string): Promise<string | null> {
     let current = path;
     for (let hops = 0; this.#links.has(current); hops += 1) {
-      const target =
-        hops >= maximumLinkHops
-          ? null
-          : linkTarget(current, await readlink(join(this.#root, current), 'utf8').catch(() => '/'));
+      if (hops >= maximumLinkHops) return null;
+      const target = linkTarget(current, await readlink(join(this.#root, current), 'utf8').catch(() => '/'));
       if (target === null) return null;
       current = target;
     }
-    return this.#present.has(current) ? readRegularHead(join(this.#root, current), bytes) : null;
+    return this.#present.has(current) ? current : null;
   }
 
   /** A file was written (created or changed). */
@@ -207,19 +202,10 @@ export class CommitFiles implements RepositoryFiles {
   }
 
   read(path: string): Promise<string | null> {
-    return this.#read(path, 0);
-  }
-
-  #read(path: string, hops: number): Promise<string | null> {
     const entry = this.#entries.get(path);
-    if (entry !== undefined && entry.size < 0) {
-      // A link's blob is the path it names; not cached, so a loop of links ends at the hop limit.
-      if (hops >= maximumLinkHops) return Promise.resolve(null);
-      return readBlobs(this.#cwd, [entry.object]).then((blobs) => {
-        const target = linkTarget(path, blobs.get(entry.object)?.toString('utf8') ?? '/');
-        return target === null ? null : this.#read(target, hops + 1);
-      });
-    }
+    // A link is read as the file it names (not cached under the link's path).
+    if (entry !== undefined && entry.size < 0)
+      return this.#linkedFile(path).then((file) => (file === null ? null : this.read(file)));
     const cached = this.#texts.get(path);
     if (cached !== undefined) return cached;
     if (entry === undefined || entry.size < 0 || entry.size > this.#maximumFileBytes)
@@ -230,14 +216,23 @@ export class CommitFiles implements RepositoryFiles {
   }
 
   async readHead(path: string, bytes: number): Promise<string | null> {
+    const file = await this.#linkedFile(path);
+    const entry = file === null ? undefined : this.#entries.get(file);
+    if (entry === undefined) return null;
+    const blob = (await readBlobs(this.#cwd, [entry.object])).get(entry.object);
+    return blob === undefined ? null : decodeHead(blob.subarray(0, bytes));
+  }
+
+  /** The file `path` leads to through links (a link's blob is the path it names), or null. */
+  async #linkedFile(path: string): Promise<string | null> {
     let current = path;
     for (let hops = 0; ; hops += 1) {
       const entry = this.#entries.get(current);
-      if (entry === undefined || hops > maximumLinkHops) return null;
+      if (entry === undefined) return null;
+      if (entry.size >= 0) return current;
+      if (hops >= maximumLinkHops) return null;
       const blob = (await readBlobs(this.#cwd, [entry.object])).get(entry.object);
-      if (blob === undefined) return null;
-      if (entry.size >= 0) return decodeHead(blob.subarray(0, bytes));
-      const target = linkTarget(current, blob.toString('utf8'));
+      const target = linkTarget(current, blob?.toString('utf8') ?? '/');
       if (target === null) return null;
       current = target;
     }

@@ -5,7 +5,8 @@ import { folderOf, isWithin, joinInside } from '../link-urls.ts';
 import { frontMatterPattern, parseYamlMapping } from '../page-facts.ts';
 import type { NavigationEntry, SiteProblem, SiteSource } from '../site-model.ts';
 import {
-  changelogDay,
+  changelogDate,
+  changelogSlug,
   nameToSlug,
   nameToTitle,
   packageSlug,
@@ -397,16 +398,12 @@ export async function readFernNavigation(source: SiteSource, siteRoot: string): 
     if (overview !== null) autoListed.add(overview);
     // Entries newest first (two on one day keep the folder's order): the first of a slug keeps it.
     const dated = inFolder
-      .map((path) => ({ path, day: changelogDay(path.slice(path.lastIndexOf('/') + 1)) }))
-      .filter((entry): entry is { path: string; day: string } => entry.day !== null);
-    const time = (day: string) => {
-      const [year = 0, month = 1, date = 1] = day.split('/').map(Number);
-      return Date.UTC(year, month - 1, date);
-    };
-    dated.sort((left, right) => time(right.day) - time(left.day));
-    for (const { path, day } of dated) {
+      .map((path) => ({ path, date: changelogDate(path.slice(path.lastIndexOf('/') + 1)) }))
+      .filter((entry): entry is { path: string; date: Date } => entry.date !== null)
+      .sort((left, right) => right.date.getTime() - left.date.getTime());
+    for (const { path, date } of dated) {
       autoListed.add(path);
-      const entrySlug = slug.apply({ urlSlug: day, fullSlug: await frontMatterSlug(path) });
+      const entrySlug = slug.apply({ urlSlug: changelogSlug(date), fullSlug: await frontMatterSlug(path) });
       node.children.push(newNode(entrySlug.slug, path, true, hidden));
     }
   };

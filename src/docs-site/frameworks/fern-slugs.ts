@@ -178,22 +178,26 @@ export class SlugGenerator {
 }
 
 /**
- * The day a changelog entry's file name gives (`2024-01-15-release.mdx`), as `YYYY/M/D` without zero
- * padding; null when the name holds no date. ISO dates are UTC; other forms (`07-08-24`) are read
- * as JavaScript reads them in local time, which the build's machine decides: read here as at UTC.
+ * The day a changelog entry's file name gives (`2024-01-15-release.mdx`), at UTC midnight; null when
+ * the name holds no date (ChangelogNodeConverter's date parser). ISO dates are UTC; other forms
+ * (`07-08-24`) are read as JavaScript reads them in local time, which the build's machine decides:
+ * read here as at UTC.
  */
-export function changelogDay(fileName: string): string | null {
+export function changelogDate(fileName: string): Date | null {
   const stem = fileName.split('.')[0] ?? '';
-  const match = /^(\d{1,4})-(\d{1,2})-(\d{1,4})/.exec(stem);
-  if (match === null) return null;
-  const written = match[0];
-  let date: Date;
-  if (/^\d{4}-\d{2}-\d{2}$/.test(written)) date = new Date(`${written}T00:00:00Z`);
-  else {
-    const local = new Date(written);
-    if (Number.isNaN(local.getTime())) return null;
-    date = new Date(Date.UTC(local.getFullYear(), local.getMonth(), local.getDate()));
+  const written = /^(\d{1,4})-(\d{1,2})-(\d{1,4})/.exec(stem)?.[0];
+  if (written === undefined) return null;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(written)) {
+    const date = new Date(`${written}T00:00:00Z`);
+    return Number.isNaN(date.getTime()) ? null : date;
   }
-  if (Number.isNaN(date.getTime())) return null;
+  const local = new Date(written);
+  return Number.isNaN(local.getTime())
+    ? null
+    : new Date(Date.UTC(local.getFullYear(), local.getMonth(), local.getDate()));
+}
+
+/** A changelog entry's segments: `YYYY/M/D`, without zero padding (`dayjs.utc(date).format("YYYY/M/D")`). */
+export function changelogSlug(date: Date): string {
   return `${date.getUTCFullYear()}/${date.getUTCMonth() + 1}/${date.getUTCDate()}`;
 }

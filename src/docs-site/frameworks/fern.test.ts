@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { analyzeSite, checkSite, detectSite, memoryFiles, PageFactsCache } from '../index.ts';
 import { FernRedirects } from './fern-redirects.ts';
-import { changelogDay, nameToSlug, SlugGenerator, slugjoin, titleSlug } from './fern-slugs.ts';
+import {
+  changelogDate,
+  changelogSlug,
+  nameToSlug,
+  SlugGenerator,
+  slugjoin,
+  titleSlug,
+} from './fern-slugs.ts';
 
 async function analyze(files: ReturnType<typeof memoryFiles>) {
   const { model, source } = await analyzeSite(files, new PageFactsCache());
@@ -53,10 +60,14 @@ describe('Fern slugs', () => {
   });
 
   it('dates changelog entries as YYYY/M/D, ISO names in UTC', () => {
-    assert.equal(changelogDay('2025-03-31.mdx'), '2025/3/31');
-    assert.equal(changelogDay('2024-01-15-release.mdx'), '2024/1/15');
-    assert.equal(changelogDay('summary.mdx'), null);
-    assert.equal(changelogDay('24.mdx'), null);
+    const day = (name: string) => {
+      const date = changelogDate(name);
+      return date === null ? null : changelogSlug(date);
+    };
+    assert.equal(day('2025-03-31.mdx'), '2025/3/31');
+    assert.equal(day('2024-01-15-release.mdx'), '2024/1/15');
+    assert.equal(day('summary.mdx'), null);
+    assert.equal(day('24.mdx'), null);
   });
 });
 

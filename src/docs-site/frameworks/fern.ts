@@ -113,9 +113,12 @@ export const buildFernSite: SiteModelBuilder = async (source, siteRoot) => {
    */
   const lookup = (path: string, fromRoutes: readonly string[]): LinkTarget => {
     const written = path.replace(/^\/+/, '').replace(/\/+$/, '');
-    for (const route of fromRoutes) {
+    const inPageScopes = fromRoutes.flatMap((route) => {
       const scope = scopes.find((candidate) => isWithin(candidate, route.slice(1)));
-      const inScope = scope === undefined ? null : nodeTarget(slugjoin(scope, written));
+      return scope === undefined ? [] : [slugjoin(scope, written)];
+    });
+    for (const candidate of inPageScopes) {
+      const inScope = nodeTarget(candidate);
       if (inScope !== null) return inScope;
     }
     const rooted = base === '' ? null : nodeTarget(slugjoin(base, written));
@@ -137,11 +140,7 @@ export const buildFernSite: SiteModelBuilder = async (source, siteRoot) => {
     if (files.has(siteRoot === '' ? key : `${siteRoot}/${key}`))
       return { kind: 'served', reason: 'a file of the fern folder' };
     // Where the frontend would have re-rooted the link, had the generated page been known.
-    const candidates = [key, slugjoin(base, key)];
-    for (const route of fromRoutes) {
-      const scope = scopes.find((candidate) => isWithin(candidate, route.slice(1)));
-      if (scope !== undefined) candidates.push(slugjoin(scope, written));
-    }
+    const candidates = [key, slugjoin(base, key), ...inPageScopes];
     // An API reference that skips its slug at a version's (or the base's) root would cover the whole
     // site: its pages are looked for among the paths that leave the known slugs there (below).
     const place = generated.find(
@@ -304,9 +303,13 @@ export const buildFernSite: SiteModelBuilder = async (source, siteRoot) => {
     needsNavigationEntry: (file) =>
       isPagePath(file) && !navigation.autoListed.has(file) && !partials.has(file),
     navigationFileFor: (file) =>
-      entries.find((entry) => typeof entry.target === 'string' && folderOf(entry.target) === folderOf(file))
-        ?.file ??
-      entries[0]?.file ??
+      entries.find(
+        (entry) =>
+          typeof entry.target === 'string' &&
+          isPagePath(entry.target) &&
+          folderOf(entry.target) === folderOf(file),
+      )?.file ??
+      entries.find((entry) => typeof entry.target === 'string' && isPagePath(entry.target))?.file ??
       mainFile,
     pageAnchors: (file, text) =>
       pages.has(file)
