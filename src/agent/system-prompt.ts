@@ -32,6 +32,7 @@ const frameworkNames: Record<DocsFramework, string> = {
   hexo: 'Hexo',
   eleventy: 'Eleventy (11ty)',
   fern: 'Fern Docs',
+  redocly: 'Redocly (Realm, Revel, Reef)',
   markdown: 'plain Markdown',
 };
 

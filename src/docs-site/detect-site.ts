@@ -52,6 +52,27 @@ const signatures: Signature[] = [
       paths.includes(siteRoot === '' ? 'fern.config.json' : `${siteRoot}/fern.config.json`),
     confirm: (text) => /^instances:/m.test(text) && /^(navigation|versions|products):/m.test(text),
   },
+  // Redocly Realm, Revel and Reef (https://redocly.com/docs/realm/content/project-structure):
+  // `redocly.yaml` configuring a site (its navigation, sidebars, translations), not only API linting,
+  // and not a legacy developer portal (`siteConfig.yaml`).
+  {
+    framework: 'redocly',
+    pattern: /(^|\/)redocly\.yaml$/,
+    siteRoot: folderOfFile,
+    confirmFiles: (paths, siteRoot) => {
+      const prefix = siteRoot === '' ? '' : `${siteRoot}/`;
+      if (paths.includes(`${prefix}siteConfig.yaml`)) return false;
+      return paths.some(
+        (path) =>
+          path.startsWith(prefix) &&
+          /^(?:(?:.*\/)?sidebars\.yaml|@l10n\/.+)$/.test(path.slice(prefix.length)),
+      );
+    },
+    confirm: (text) =>
+      /^(navbar|footer|sidebar|seo|redirects|l10n|logo|markdown|products|navigation|breadcrumbs|colorMode|userMenu|versionPicker|sso|rbac|requiresLogin|aiAssistant|banner|editPage|removeAttribution|links|scripts)[ \t]*:/m.test(
+        text,
+      ),
+  },
   {
     framework: 'docusaurus',
     pattern: /(^|\/)docusaurus\.config\.(js|cjs|mjs|ts|cts|mts)$/,

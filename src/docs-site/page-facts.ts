@@ -55,6 +55,7 @@ export type MarkdownDialect =
   | 'mdc'
   | 'hexo'
   | 'eleventy'
+  | 'markdoc'
   | 'myst-notebook'
   | 'quarto-notebook';
 
@@ -65,6 +66,8 @@ function createParser(dialect: MarkdownDialect): MarkdownIt {
   parser.validateLink = () => true;
   // Eleventy 2 and later turn indented code off too (src/Engines/Markdown.js).
   if (dialect === 'mdx' || dialect === 'python-markdown' || dialect === 'eleventy') parser.disable('code');
+  // Markdoc's tokenizer turns indented code and setext headings off (@markdoc/markdoc src/tokenizer/index.ts).
+  if (dialect === 'markdoc') parser.disable(['code', 'lheading']);
   // Rules that never change where a link is: skipped, for about a sixth of the parse time.
   parser.disable(
     ['emphasis', 'strikethrough', 'entity', 'replacements', 'smartquotes', 'balance_pairs', 'fragments_join'],
@@ -160,7 +163,8 @@ export function readPageFacts(text: string, dialect: MarkdownDialect): PageFacts
     }
   }
   if (dialect === 'mdx') markFencedLines(prepared, codeLines);
-  readAttributeLinks(expanded, codeLines, links);
+  // A Markdoc tag's attributes (`{% badge href="..." %}`) are no HTML: its known links are read below.
+  readAttributeLinks(dialect === 'markdoc' ? blankMarkdocTags(expanded) : expanded, codeLines, links);
   if (dialect === 'mdx') readImports(body, codeLines, links);
   if (dialect === 'gitbook') readGitBookTags(body, codeLines, links);
   if (dialect === 'quarto') readQuartoIncludes(body, links);
@@ -168,6 +172,7 @@ export function readPageFacts(text: string, dialect: MarkdownDialect): PageFacts
   if (dialect === 'retype') readRetypeExtensions(body, codeLines, links);
   if (dialect === 'writerside') readWritersideExtensions(body, codeLines, links);
   if (dialect === 'mdc') readMdcExtensions(text, expanded, codeLines, links);
+  if (dialect === 'markdoc') readMarkdocTags(body, codeLines, links);
   if (dialect === 'jekyll') for (const link of links) link.url = showLiquidUrl(link.url);
   if (dialect === 'hugo') for (const link of links) link.url = showHugoUrl(link.url);
   if (dialect === 'hexo') for (const link of links) link.url = showHexoUrl(link.url);
@@ -873,6 +878,46 @@ function readGitBookTags(body: string, codeLines: ReadonlySet<number>, links: Pa
       const url = match[4] ?? match[6];
       if (url === undefined) continue;
       links.push({ url, line: index + 1, kind: match[5] === undefined ? 'link' : 'import' });
+    }
+  }
+}
+
+const markdocTagStart = '{%';
+/**
+ * A Markdoc tag's attributes that Redocly resolves as links (`@redocly/theme` lib/markdoc/tags: a
+ * card's `to` and `image`, an image's `src`; partials' `file`), written as Markdoc strings.
+ */
+const markdocTagPattern =
+  /\{%-?\s*(partial|raw-partial|card|img)\b((?:[^%"]|"(?:[^"\\\n]|\\.)*"|%(?!\})){0,1000})%\}/g;
+const markdocAttributePattern = /(?:^|\s)(file|to|image|src)\s*=\s*"((?:[^"\\\n]|\\.)*)"/g;
+
+/** Markdoc tags (`{% ... %}`) blanked, their lines kept. */
+function blankMarkdocTags(body: string): string {
+  return body.includes(markdocTagStart)
+    ? body.replace(/\{%(?:[^%"]|"(?:[^"\\\n]|\\.)*"|%(?!\})){0,1000}%\}/g, (tag) =>
+        tag.replace(/[^\n]/g, ' '),
+      )
+    : body;
+}
+
+/** Links in Redocly's Markdoc tags, outside code: `{% partial file="..." /%}`, `{% card to="..." %}`. */
+function readMarkdocTags(body: string, codeLines: ReadonlySet<number>, links: PageLink[]): void {
+  if (!body.includes(markdocTagStart)) return;
+  for (const [index, text] of body.split('\n').entries()) {
+    if (codeLines.has(index) || !text.includes(markdocTagStart)) continue;
+    const outsideCode = text.replace(/(`+)[^`]*?\1/g, '');
+    for (const tag of outsideCode.matchAll(markdocTagPattern)) {
+      const name = tag[1] ?? '';
+      for (const attribute of (tag[2] ?? '').matchAll(markdocAttributePattern)) {
+        const key = attribute[1];
+        const url = (attribute[2] ?? '').replace(/\\(.)/g, '$1');
+        const line = index + 1;
+        if (key === 'file' && (name === 'partial' || name === 'raw-partial'))
+          links.push({ url, line, kind: 'import', title: name });
+        else if (name === 'card' && key === 'to') links.push({ url, line, kind: 'link' });
+        else if ((name === 'card' && key === 'image') || (name === 'img' && key === 'src'))
+          links.push({ url, line, kind: 'image' });
+      }
     }
   }
 }

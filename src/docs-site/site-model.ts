@@ -36,6 +36,7 @@ export type DocsFramework =
   | 'hexo'
   | 'eleventy'
   | 'fern'
+  | 'redocly'
   | 'markdown';
 
 /** The repository's files as a model reads them (a worktree, a commit, or either with changes on top). */

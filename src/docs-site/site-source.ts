@@ -90,6 +90,7 @@ function dialectFor(framework: DocsFramework, path: string): MarkdownDialect {
   if (framework === 'nuxt-content') return 'mdc';
   if (framework === 'hexo') return 'hexo';
   if (framework === 'eleventy') return 'eleventy';
+  if (framework === 'redocly') return 'markdoc';
   if (framework === 'writerside') return /\.topic$/i.test(path) ? 'writerside-topic' : 'writerside';
   if (framework === 'mkdocs' || framework === 'zensical') return 'python-markdown';
   if (framework === 'jekyll' || framework === 'hugo') return framework;

@@ -19,6 +19,7 @@ import { buildMystSite } from './myst.ts';
 import { buildNextraSite } from './nextra.ts';
 import { buildNuxtContentSite } from './nuxt-content.ts';
 import { buildQuartoSite } from './quarto.ts';
+import { buildRedoclySite } from './redocly.ts';
 import { buildRetypeSite } from './retype.ts';
 import { buildRspressSite } from './rspress.ts';
 import { buildSphinxSite } from './sphinx.ts';
@@ -60,5 +61,6 @@ export const siteModelBuilders: Readonly<Record<DocsFramework, SiteModelBuilder>
   hexo: buildHexoSite,
   eleventy: buildEleventySite,
   fern: buildFernSite,
+  redocly: buildRedoclySite,
   markdown: buildMarkdownSite,
 };

@@ -1,0 +1,76 @@
+import createMarkdownIt, { type Token } from 'markdown-it';
+import { attributeAnchor, cachedAnchors, maximumCharacters, type PageAnchors } from '../heading-anchors.ts';
+import { blankDelimited, frontMatterPattern } from '../page-facts.ts';
+import { redoclySlug, UniqueKeys } from './redocly-slugs.ts';
+
+// Markdoc's tokenizer: markdown-it without indented code or setext headings (@markdoc/markdoc src/tokenizer).
+const parser = createMarkdownIt({ html: true });
+parser.disable(['code', 'lheading']);
+
+/** Tags of Redocly and Markdoc that add no anchor of their own (@redocly/theme lib/markdoc/tags, Realm's markdoc/tags). */
+const plainTags = new Set(
+  'admonition card cards code-group code-snippet code-step code-toggle code-walkthrough connect-mcp debug diagram html icon img inline-svg input login-button markdoc-example step tab tabs toggle json-example json-schema openapi-code-sample openapi-example openapi-response-sample replay-openapi if else table slot'.split(
+    ' ',
+  ),
+);
+/** A Markdoc tag's opening or closing name (`{% tabs %}`, `{% /tabs %}`); `{% $var %}` and annotations are no tags. */
+const markdocTag = /\{%-?\s*\/?([A-Za-z][\w-]*)/g;
+/** An explicit id written after a heading: `{% #id %}` or `{% id="id" %}`. */
+const explicitId = /\{%-?\s*(?:#([A-Za-z0-9_-]+)|id\s*=\s*"([^"]*)")[^%]{0,200}%\}/;
+
+/**
+ * The anchors Redocly gives a page (dist/markdoc/nodes/heading.js): a heading's explicit id as
+ * written, else its text slugged (`redoclySlug` with dots and slashes dropped) and numbered per page
+ * (`-1`, `-2`, explicit ids not counted); the text is the heading's pieces trimmed and joined by a
+ * space (`getInnerText`), so `foo**bar**` is `foo bar`. HTML `id` and `name` attributes are kept.
+ * Incomplete when a partial, or a tag this reader does not know, may add headings.
+ */
+export function readRedoclyAnchors(text: string): PageAnchors {
+  if (text.length > maximumCharacters) return { anchors: new Set(), complete: false };
+  return cachedAnchors('redocly', text, () => readAnchors(text));
+}
+
+function readAnchors(text: string): PageAnchors {
+  const frontMatter = frontMatterPattern.exec(text)?.[0] ?? '';
+  const body = '\n'.repeat(frontMatter.split('\n').length - 1) + text.slice(frontMatter.length);
+  const tokens = parser.parse(body, {});
+  const anchors = new Set<string>();
+  const ids = new UniqueKeys();
+  let complete = true;
+  const readTags = (html: string) => {
+    const uncommented = html.includes('<!--') ? blankDelimited(html, '<!--', '-->') : html;
+    for (const match of uncommented.matchAll(attributeAnchor))
+      anchors.add(match[1] ?? match[2] ?? match[3] ?? '');
+  };
+  const readMarkdoc = (content: string) => {
+    if (!complete || !content.includes('{%')) return;
+    for (const match of content.matchAll(markdocTag))
+      if (!plainTags.has(match[1] ?? '')) {
+        complete = false;
+        return;
+      }
+  };
+  for (const [index, token] of tokens.entries()) {
+    if (token.type === 'html_block') readTags(token.content);
+    else if (token.type === 'inline') {
+      readMarkdoc(token.content);
+      for (const child of token.children ?? []) if (child.type === 'html_inline') readTags(child.content);
+      if (tokens[index - 1]?.type !== 'heading_open') continue;
+      const explicit = explicitId.exec(token.content);
+      const id = explicit?.[1] ?? explicit?.[2];
+      if (id !== undefined) anchors.add(id);
+      else anchors.add(ids.resolve(redoclySlug(innerText(token.children ?? []), { heading: true })));
+    }
+  }
+  return { anchors, complete };
+}
+
+/** `getInnerText`: each text piece trimmed, joined by one space; inline code's text too; annotations dropped. */
+function innerText(children: readonly Token[]): string {
+  const pieces: string[] = [];
+  for (const child of children)
+    if (child.type === 'text' || child.type === 'code_inline')
+      pieces.push(child.content.replace(/\{%[^%]{0,200}%\}/g, '').trim());
+    else if (child.type === 'softbreak' || child.type === 'hardbreak') pieces.push('');
+  return pieces.join(' ').trim();
+}

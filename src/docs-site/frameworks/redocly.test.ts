@@ -1,0 +1,196 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { analyzeSite, checkSite, detectSite, memoryFiles, PageFactsCache } from '../index.ts';
+import { readPageFacts } from '../page-facts.ts';
+import { readRedoclyAnchors } from './redocly-anchors.ts';
+import { buildSlugTable, redoclySlug } from './redocly-slugs.ts';
+
+async function analyze(files: ReturnType<typeof memoryFiles>) {
+  const { model, source } = await analyzeSite(files, new PageFactsCache());
+  return { model, problems: await checkSite(model, source) };
+}
+
+const problemLines = (problems: ReadonlyArray<{ file: string; line: number; message: string }>) =>
+  problems.map((problem) => `${problem.file}:${problem.line} ${problem.message.replace(/:.*/s, '')}`);
+
+// Every expectation below was observed running @redocly/realm 0.135.2 itself (its route table, its
+// link checker and its heading ids) on projects of this shape.
+describe('Redocly slugs and anchors', () => {
+  it('slugs paths as Realm does: lower case, punctuation dropped, dots kept, each space a dash', () => {
+    assert.equal(redoclySlug('/C++ & Co (beta)!'), '/c--co-beta');
+    assert.equal(redoclySlug('/Überblick_ß'), '/überblick_ß');
+    assert.equal(redoclySlug('/docs/v1.2-notes'), '/docs/v1.2-notes');
+    assert.equal(redoclySlug('v1.2/3 Release.Notes', { heading: true }), 'v123-releasenotes');
+    assert.equal(redoclySlug('!!!'), '_');
+  });
+
+  it('numbers taken slugs in descending ICU order of every file, pages or not', () => {
+    const table = buildSlugTable(
+      [
+        'docs/clash.md',
+        'docs/clash.yaml',
+        'dual.md',
+        'dual.page.tsx',
+        'docs/same-name.md',
+        'docs/Same Name.md',
+        'docs/foo/index.md',
+        'docs/foo.md',
+        'docs/bar.md',
+        'docs/bar/child.md',
+        'sec/Index.md',
+        'x.page.ts',
+      ],
+      () => null,
+    );
+    const slugOf = (path: string) => table.files.get(path);
+    assert.equal(slugOf('docs/clash.yaml'), '/docs/clash');
+    assert.equal(slugOf('docs/clash.md'), '/docs/clash-1');
+    assert.equal(slugOf('dual.page.tsx'), '/dual');
+    assert.equal(slugOf('dual.md'), '/dual-1');
+    assert.equal(slugOf('docs/same-name.md'), '/docs/same-name');
+    assert.equal(slugOf('docs/Same Name.md'), '/docs/same-name-1');
+    assert.equal(slugOf('docs/foo/index.md'), '/docs/foo');
+    assert.equal(slugOf('docs/foo.md'), '/docs/foo-1');
+    assert.equal(slugOf('docs/bar.md'), '/docs/bar');
+    assert.equal(slugOf('docs/bar/child.md'), '/docs/bar/child');
+    assert.equal(slugOf('sec/Index.md'), '/sec/index');
+    assert.equal(slugOf('x.page.ts'), '/x.page');
+  });
+
+  it('gives headings Realm’s ids: pieces joined by spaces, explicit ids kept and not numbered', () => {
+    const page = readRedoclyAnchors(
+      [
+        '# Hello World',
+        '## Hello World',
+        '## Hello World {% #hello-world-1 %}',
+        '## Hello World',
+        '## C++ & C# (fast)!',
+        '## Install `npm` **now**',
+        '## foo**bar**baz',
+        '## Überblick — Straße ß',
+        '## Spaces   inside',
+        '<div id="my-div"></div>',
+        '',
+        'Setext is no heading',
+        '---',
+      ].join('\n'),
+    );
+    assert.deepEqual(
+      [...page.anchors].sort(),
+      [
+        'c--c-fast',
+        'foo-bar-baz',
+        'hello-world',
+        'hello-world-1',
+        'hello-world-2',
+        'install-npm--now',
+        'my-div',
+        'spaces---inside',
+        'überblick--straße-ß',
+      ].sort(),
+    );
+    assert.equal(page.complete, true);
+    // A partial, or a tag of the project's own theme, may render headings.
+    assert.equal(readRedoclyAnchors('{% partial file="_partials/x.md" /%}\n').complete, false);
+    assert.equal(readRedoclyAnchors('{% xrpl-card title="x" /%}\n').complete, false);
+    assert.equal(readRedoclyAnchors('{% admonition type="info" %}\nx\n{% /admonition %}\n').complete, true);
+  });
+
+  it('reads links from Markdoc tags, and no HTML attribute inside a tag', () => {
+    const facts = readPageFacts(
+      '{% partial file="../_partials/note.md" /%}\n{% card title="x" to="./next.md" /%}\n{% img src="/img/a.png" /%}\n{% badge href="myurl" %}x{% /badge %}\n```\n{% partial file="in-code.md" /%}\n```\n',
+      'markdoc',
+    );
+    assert.deepEqual(
+      facts.links.map(({ url, kind }) => `${kind} ${url}`),
+      ['import ../_partials/note.md', 'link ./next.md', 'image /img/a.png'],
+    );
+  });
+});
+
+const example = {
+  'redocly.yaml':
+    'redirects:\n  /old-page:\n    to: /guides/getting-started\n  /Legacy/*:\n    to: /guides/*\n    type: 302\n  /chain1:\n    to: /chain2\n  /chain2:\n    to: /guides/getting-started\n  /gone:\n    to: /nowhere\nignore:\n  - drafts/\nl10n:\n  defaultLocale: en\n  locales:\n    - code: en\n    - code: fr\n',
+  'README.md': '# Repository notes, not a page\n',
+  'index.md':
+    '# Home\n\n[Start](./guides/getting-started.md) [Missing](./guides/missing.md) [Nope](/nope) [Old](/old-page) [Legacy](/legacy/sub/other) [Chain](/chain1)\n[Upper](/Guides/Sub) [Slug](/custom/Second) [Version](/docs/v1/intro) [Static](/img/logo.png) [Tel](tel:+123)\n\n{% partial file="_partials/note.md" /%}\n{% partial file="guides/not-a-partial.md" /%}\n',
+  '_hidden.md': '# Not hidden\n',
+  '_partials/note.md': 'Note with [a broken link](../nowhere.md).\n',
+  'guides/getting-started.md':
+    '# Start\n\n[Sibling](sub/other) [Up](../index.md) [Ghost](ghost) [Anchor](sub/other.md#top-of-other)\n',
+  'guides/Second Page.md': '---\nslug: /custom/Second\n---\n# Second\n',
+  'guides/sub/index.md':
+    '# Sub\n\n[Child](other) [Api](../../apis/petstore.yaml#tag/pets) [Op](/apis/petstore/pets/listpets)\n',
+  'guides/sub/other.md': '# Other\n\n## Top of other\n',
+  'guides/not-a-partial.md': '# A page\n',
+  'drafts/wip.md': '# Ignored\n',
+  'docs/@v1/intro.md': '# v1\n\n[Other](./other.md)\n',
+  'docs/@v2/intro.md': '# v2\n\n[Other](./other.md) [Old version](../@v1/intro.md)\n',
+  'docs/@v2/other.md': '# v2 other\n',
+  'apis/petstore.yaml': 'openapi: 3.1.0\ninfo:\n  title: Pets\n  version: 1.0.0\npaths: {}\n',
+  'static/img/logo.png': '',
+  '@l10n/fr/index.md': '# Accueil\n\n[Démarrer](./guides/getting-started.md) [Absent](./nope.md)\n',
+  'sidebars.yaml':
+    '- page: index.md\n- group: Guides\n  items:\n    - page: guides/getting-started.md\n    - page: /custom/Second\n    - page: guides/missing.md\n    - page: drafts/wip.md\n',
+};
+
+describe('Redocly projects', () => {
+  it('is found by its redocly.yaml with sidebars, not by one that only lints an API', async () => {
+    assert.equal((await detectSite(memoryFiles(example))).framework, 'redocly');
+    assert.equal(
+      (
+        await detectSite(
+          memoryFiles({
+            'redocly.yaml': 'apis:\n  main:\n    root: openapi.yaml\nrules:\n  x: error\n',
+            'README.md': '# x\n',
+          }),
+        )
+      ).framework,
+      'markdown',
+    );
+    assert.equal(
+      (
+        await detectSite(
+          memoryFiles({ 'site/redocly.yaml': 'navbar:\n  items: []\n', 'site/index.md': '# x\n' }),
+        )
+      ).framework,
+      'redocly',
+    );
+  });
+
+  it('serves every Markdown file at its path, translations and versions as Realm routes them', async () => {
+    const { model } = await analyze(memoryFiles(example));
+    assert.deepEqual(Object.fromEntries(model.pages), {
+      '@l10n/fr/index.md': ['/fr'],
+      '_hidden.md': ['/_hidden', '/fr/_hidden'],
+      'docs/@v1/intro.md': ['/docs/v1/intro', '/fr/docs/v1/intro'],
+      'docs/@v2/intro.md': ['/docs/intro', '/fr/docs/intro'],
+      'docs/@v2/other.md': ['/docs/other', '/fr/docs/other'],
+      'guides/Second Page.md': ['/custom/Second', '/fr/custom/Second'],
+      'guides/getting-started.md': ['/guides/getting-started', '/fr/guides/getting-started'],
+      'guides/not-a-partial.md': ['/guides/not-a-partial', '/fr/guides/not-a-partial'],
+      'guides/sub/index.md': ['/guides/sub', '/fr/guides/sub'],
+      'guides/sub/other.md': ['/guides/sub/other', '/fr/guides/sub/other'],
+      'index.md': ['/'],
+    });
+    assert.deepEqual([...model.partials], ['_partials/note.md']);
+  });
+
+  it('reports the links, partials, sidebar entries and redirects Realm cannot resolve', async () => {
+    const { problems } = await analyze(memoryFiles(example));
+    assert.deepEqual(problemLines(problems).sort(), [
+      '@l10n/fr/index.md:3 Broken link "./nope.md"',
+      '_partials/note.md:1 Broken link "../nowhere.md"',
+      'docs/@v1/intro.md:3 Broken link "./other.md"',
+      'guides/getting-started.md:3 Broken link "ghost"',
+      'index.md:3 Broken link "./guides/missing.md"',
+      'index.md:3 Broken link "/chain1"',
+      'index.md:3 Broken link "/nope"',
+      'index.md:4 Broken link "/Guides/Sub"',
+      'index.md:7 Broken link "guides/not-a-partial.md"',
+      'redocly.yaml:12 Redirect from /gone to "/nowhere" names no page (Realm',
+      'sidebars.yaml:6 Navigation entry "guides/missing.md" names no page',
+      'sidebars.yaml:7 Navigation entry "drafts/wip.md" names no page',
+    ]);
+  });
+});
