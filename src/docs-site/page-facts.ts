@@ -1,3 +1,4 @@
+import Markdoc from '@markdoc/markdoc';
 import { Parser } from 'acorn';
 import acornJsx from 'acorn-jsx';
 import createMarkdownIt, { type MarkdownIt, type Token } from 'markdown-it';
@@ -59,15 +60,26 @@ export type MarkdownDialect =
   | 'myst-notebook'
   | 'quarto-notebook';
 
+/**
+ * Markdoc's own tokenizer, set up as Redocly's compiler sets it up (dist/server/plugins/markdown/
+ * compiler.js in @redocly/realm 0.135.2): HTML read, comments allowed, and `allowIndentation`, with
+ * which Markdoc's markdown-it reads indented fences, headings and HTML as such and has no indented code.
+ */
+export function createMarkdocParser(): MarkdownIt {
+  const tokenizer = new Markdoc.Tokenizer({ html: true, allowIndentation: true, allowComments: true });
+  const parser = (tokenizer as unknown as { parser: MarkdownIt }).parser;
+  parser.block.ruler.getRules('reference').length = 0;
+  return parser;
+}
+
 function createParser(dialect: MarkdownDialect): MarkdownIt {
-  const parser = createMarkdownIt({ html: true, linkify: false });
+  const parser =
+    dialect === 'markdoc' ? createMarkdocParser() : createMarkdownIt({ html: true, linkify: false });
   // Links are checked as written: no percent-encoding, and no scheme is dropped.
   parser.normalizeLink = (url) => url;
   parser.validateLink = () => true;
   // Eleventy 2 and later turn indented code off too (src/Engines/Markdown.js).
   if (dialect === 'mdx' || dialect === 'python-markdown' || dialect === 'eleventy') parser.disable('code');
-  // Markdoc's tokenizer turns indented code and setext headings off (@markdoc/markdoc src/tokenizer/index.ts).
-  if (dialect === 'markdoc') parser.disable(['code', 'lheading']);
   // Rules that never change where a link is: skipped, for about a sixth of the parse time.
   parser.disable(
     ['emphasis', 'strikethrough', 'entity', 'replacements', 'smartquotes', 'balance_pairs', 'fragments_join'],
@@ -172,7 +184,7 @@ export function readPageFacts(text: string, dialect: MarkdownDialect): PageFacts
   if (dialect === 'retype') readRetypeExtensions(body, codeLines, links);
   if (dialect === 'writerside') readWritersideExtensions(body, codeLines, links);
   if (dialect === 'mdc') readMdcExtensions(text, expanded, codeLines, links);
-  if (dialect === 'markdoc') readMarkdocTags(body, codeLines, links);
+  if (dialect === 'markdoc') readMarkdocTagLinks(tokens, links);
   if (dialect === 'jekyll') for (const link of links) link.url = showLiquidUrl(link.url);
   if (dialect === 'hugo') for (const link of links) link.url = showHugoUrl(link.url);
   if (dialect === 'hexo') for (const link of links) link.url = showHexoUrl(link.url);
@@ -883,13 +895,6 @@ function readGitBookTags(body: string, codeLines: ReadonlySet<number>, links: Pa
 }
 
 const markdocTagStart = '{%';
-/**
- * A Markdoc tag's attributes that Redocly resolves as links (`@redocly/theme` lib/markdoc/tags: a
- * card's `to` and `image`, an image's `src`; partials' `file`), written as Markdoc strings.
- */
-const markdocTagPattern =
-  /\{%-?\s*(partial|raw-partial|card|img)\b((?:[^%"]|"(?:[^"\\\n]|\\.)*"|%(?!\})){0,1000})%\}/g;
-const markdocAttributePattern = /(?:^|\s)(file|to|image|src)\s*=\s*"((?:[^"\\\n]|\\.)*)"/g;
 
 /** Markdoc tags (`{% ... %}`) blanked, their lines kept. */
 function blankMarkdocTags(body: string): string {
@@ -900,25 +905,30 @@ function blankMarkdocTags(body: string): string {
     : body;
 }
 
-/** Links in Redocly's Markdoc tags, outside code: `{% partial file="..." /%}`, `{% card to="..." %}`. */
-function readMarkdocTags(body: string, codeLines: ReadonlySet<number>, links: PageLink[]): void {
-  if (!body.includes(markdocTagStart)) return;
-  for (const [index, text] of body.split('\n').entries()) {
-    if (codeLines.has(index) || !text.includes(markdocTagStart)) continue;
-    const outsideCode = text.replace(/(`+)[^`]*?\1/g, '');
-    for (const tag of outsideCode.matchAll(markdocTagPattern)) {
-      const name = tag[1] ?? '';
-      for (const attribute of (tag[2] ?? '').matchAll(markdocAttributePattern)) {
-        const key = attribute[1];
-        const url = (attribute[2] ?? '').replace(/\\(.)/g, '$1');
-        const line = index + 1;
-        if (key === 'file' && (name === 'partial' || name === 'raw-partial'))
-          links.push({ url, line, kind: 'import', title: name });
-        else if (name === 'card' && key === 'to') links.push({ url, line, kind: 'link' });
-        else if ((name === 'card' && key === 'image') || (name === 'img' && key === 'src'))
-          links.push({ url, line, kind: 'image' });
-      }
+/**
+ * Links in the attributes Redocly resolves as links (`@redocly/theme` lib/markdoc/tags: a card's `to`
+ * and `image`, an image's `src`; a partial's `file`), from Markdoc's own tag tokens, so never in code.
+ */
+function readMarkdocTagLinks(tokens: readonly Token[], links: PageLink[]): void {
+  let line = 0;
+  const read = (token: Token) => {
+    if (token.type !== 'tag' && token.type !== 'tag_open') return;
+    const meta = token.meta as { tag?: unknown; attributes?: unknown } | null;
+    const name = meta?.tag;
+    for (const attribute of Array.isArray(meta?.attributes) ? meta.attributes : []) {
+      const { name: key, value: url } = (attribute ?? {}) as { name?: unknown; value?: unknown };
+      if (typeof url !== 'string') continue;
+      if (key === 'file' && (name === 'partial' || name === 'raw-partial'))
+        links.push({ url, line: line + 1, kind: 'import', title: name });
+      else if (name === 'card' && key === 'to') links.push({ url, line: line + 1, kind: 'link' });
+      else if ((name === 'card' && key === 'image') || (name === 'img' && key === 'src'))
+        links.push({ url, line: line + 1, kind: 'image' });
     }
+  };
+  for (const token of tokens) {
+    if (token.map !== null) line = token.map[0];
+    read(token);
+    for (const child of token.children ?? []) read(child);
   }
 }
 

@@ -1,11 +1,9 @@
-import createMarkdownIt, { type Token } from 'markdown-it';
+import type { Token } from 'markdown-it';
 import { attributeAnchor, cachedAnchors, maximumCharacters, type PageAnchors } from '../heading-anchors.ts';
-import { blankDelimited, frontMatterPattern } from '../page-facts.ts';
+import { blankDelimited, createMarkdocParser, frontMatterPattern } from '../page-facts.ts';
 import { redoclySlug, UniqueKeys } from './redocly-slugs.ts';
 
-// Markdoc's tokenizer: markdown-it without indented code or setext headings (@markdoc/markdoc src/tokenizer).
-const parser = createMarkdownIt({ html: true });
-parser.disable(['code', 'lheading']);
+const parser = createMarkdocParser();
 
 /** Tags of Redocly and Markdoc that add no anchor of their own (@redocly/theme lib/markdoc/tags, Realm's markdoc/tags). */
 const plainTags = new Set(
@@ -13,8 +11,6 @@ const plainTags = new Set(
     ' ',
   ),
 );
-/** A Markdoc tag's opening or closing name (`{% tabs %}`, `{% /tabs %}`); `{% $var %}` and annotations are no tags. */
-const markdocTag = /\{%-?\s*\/?([A-Za-z][\w-]*)/g;
 /** An explicit id written after a heading: `{% #id %}` or `{% id="id" %}`. */
 const explicitId = /\{%-?\s*(?:#([A-Za-z0-9_-]+)|id\s*=\s*"([^"]*)")[^%]{0,200}%\}/;
 
@@ -42,19 +38,25 @@ function readAnchors(text: string): PageAnchors {
     for (const match of uncommented.matchAll(attributeAnchor))
       anchors.add(match[1] ?? match[2] ?? match[3] ?? '');
   };
-  const readMarkdoc = (content: string) => {
-    if (!complete || !content.includes('{%')) return;
-    for (const match of content.matchAll(markdocTag))
-      if (!plainTags.has(match[1] ?? '')) {
-        complete = false;
-        return;
-      }
+  // A tag given an `id` renders an element with it (a code walkthrough's steps); a tag this reader
+  // does not know may render headings (a partial's, a theme's own tags').
+  const readTag = (token: Token) => {
+    if (token.type !== 'tag' && token.type !== 'tag_open') return;
+    const meta = token.meta as { tag?: unknown; attributes?: unknown } | null;
+    for (const attribute of Array.isArray(meta?.attributes) ? meta.attributes : []) {
+      const { name, value } = (attribute ?? {}) as { name?: unknown; value?: unknown };
+      if (name === 'id' && typeof value === 'string') anchors.add(value);
+    }
+    if (!plainTags.has(String(meta?.tag))) complete = false;
   };
   for (const [index, token] of tokens.entries()) {
+    readTag(token);
     if (token.type === 'html_block') readTags(token.content);
     else if (token.type === 'inline') {
-      readMarkdoc(token.content);
-      for (const child of token.children ?? []) if (child.type === 'html_inline') readTags(child.content);
+      for (const child of token.children ?? []) {
+        readTag(child);
+        if (child.type === 'html_inline') readTags(child.content);
+      }
       if (tokens[index - 1]?.type !== 'heading_open') continue;
       const explicit = explicitId.exec(token.content);
       const id = explicit?.[1] ?? explicit?.[2];

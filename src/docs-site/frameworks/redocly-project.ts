@@ -74,13 +74,14 @@ export async function readRedoclyProject(files: RepositoryFiles, siteRoot: strin
   const config = isRecord(read.value) ? read.value : {};
 
   // The watcher leaves out `.git`, `node_modules`, anything holding `@theme`, the output folder
-  // `public/` and the project's own README.md.
+  // `public/` and the project's own README.md, and chokidar 3 its editors' swap and backup files.
   const own = files.paths
     .filter((path) => isWithin(siteRoot, path))
     .map((path) => relativeTo(siteRoot, path))
     .filter(
       (path) =>
         !/(\/.git\/|\/node_modules\/|@theme)/.test(`/${path}`) &&
+        !/\..*\.(sw[px])$|~$|\.subl.*\.tmp/.test(path) &&
         path !== 'README.md' &&
         !path.startsWith('public/'),
     );

@@ -70,6 +70,9 @@ describe('Redocly slugs and anchors', () => {
         '## Überblick — Straße ß',
         '## Spaces   inside',
         '<div id="my-div"></div>',
+        '{% step id="prereqs" heading="Prerequisites" %}',
+        'x',
+        '{% /step %}',
         '',
         'Setext is no heading',
         '---',
@@ -85,6 +88,7 @@ describe('Redocly slugs and anchors', () => {
         'hello-world-2',
         'install-npm--now',
         'my-div',
+        'prereqs',
         'spaces---inside',
         'überblick--straße-ß',
       ].sort(),
@@ -96,26 +100,28 @@ describe('Redocly slugs and anchors', () => {
     assert.equal(readRedoclyAnchors('{% admonition type="info" %}\nx\n{% /admonition %}\n').complete, true);
   });
 
-  it('reads links from Markdoc tags, and no HTML attribute inside a tag', () => {
+  // Markdoc processes tags inside code fences too (unless the fence says `process=false`).
+  it('reads links from Markdoc tags, fenced ones too, and no HTML attribute inside a tag', () => {
     const facts = readPageFacts(
       '{% partial file="../_partials/note.md" /%}\n{% card title="x" to="./next.md" /%}\n{% img src="/img/a.png" /%}\n{% badge href="myurl" %}x{% /badge %}\n```\n{% partial file="in-code.md" /%}\n```\n',
       'markdoc',
     );
     assert.deepEqual(
       facts.links.map(({ url, kind }) => `${kind} ${url}`),
-      ['import ../_partials/note.md', 'link ./next.md', 'image /img/a.png'],
+      ['import ../_partials/note.md', 'link ./next.md', 'image /img/a.png', 'import in-code.md'],
     );
   });
 });
 
 const example = {
   'redocly.yaml':
-    'redirects:\n  /old-page:\n    to: /guides/getting-started\n  /Legacy/*:\n    to: /guides/*\n    type: 302\n  /chain1:\n    to: /chain2\n  /chain2:\n    to: /guides/getting-started\n  /gone:\n    to: /nowhere\nignore:\n  - drafts/\nl10n:\n  defaultLocale: en\n  locales:\n    - code: en\n    - code: fr\n',
+    'redirects:\n  /old-page:\n    to: /guides/getting-started\n  /Legacy/*:\n    to: /guides/*\n    type: 302\n  /chain1:\n    to: /chain2\n  /chain2:\n    to: /guides/getting-started\n  /gone:\n    to: /nowhere\n  /moved:\n    to: /legacy/sub/other\nignore:\n  - drafts/\nl10n:\n  defaultLocale: en\n  locales:\n    - code: en\n    - code: fr\n',
   'README.md': '# Repository notes, not a page\n',
   'index.md':
     '# Home\n\n[Start](./guides/getting-started.md) [Missing](./guides/missing.md) [Nope](/nope) [Old](/old-page) [Legacy](/legacy/sub/other) [Chain](/chain1)\n[Upper](/Guides/Sub) [Slug](/custom/Second) [Version](/docs/v1/intro) [Static](/img/logo.png) [Tel](tel:+123)\n\n{% partial file="_partials/note.md" /%}\n{% partial file="guides/not-a-partial.md" /%}\n',
   '_hidden.md': '# Not hidden\n',
   '_partials/note.md': 'Note with [a broken link](../nowhere.md).\n',
+  'guides/getting-started.md~': '# An editor’s backup, which Realm’s watcher skips\n',
   'guides/getting-started.md':
     '# Start\n\n[Sibling](sub/other) [Up](../index.md) [Ghost](ghost) [Anchor](sub/other.md#top-of-other)\n',
   'guides/Second Page.md': '---\nslug: /custom/Second\n---\n# Second\n',

@@ -385,16 +385,19 @@ export const buildRedoclySite: SiteModelBuilder = async (source, siteRoot) => {
       referenced.add(posix.join(posix.dirname(path), match[1] ?? ''));
   for (const path of sidebarFiles) if (!referenced.has(path)) await readSidebar(path, [], 0, new Set());
 
-  // Redirect destinations that name nothing (`validateRedirects`).
-  const lowerFiles = new Set([...existing, ...staticFiles].map((path) => path.toLowerCase()));
+  // Redirect destinations that name nothing (`validateRedirects`): no route, nor a redirect one step
+  // from one, nor a file of the project or `static/` (its path matched without case).
+  const lowerFiles = new Set([...existing].map((path) => path.toLowerCase()));
   for (const [from, redirect] of redirects) {
     const to = redirect.to.trim();
     if (!isLocalLink(to) || to.endsWith('*')) continue;
-    const route = normalizeRouteSlug(to);
-    if (routes.has(route) || redirects.has(route.toLowerCase())) continue;
-    const file = route.slice(1).toLowerCase();
-    if (lowerFiles.has(file) || lowerFiles.has(`static/${file}`)) continue;
-    if ([...apiBases.keys()].some((base) => route.startsWith(`${base}/`))) continue;
+    if (routeTarget(normalizeRouteSlug(to)) !== null) continue;
+    let file = to.split(/[?#]/)[0] ?? '';
+    try {
+      file = decodeURI(file);
+    } catch {}
+    file = file.replace(/^\/+/, '').toLowerCase();
+    if (file !== '' && (lowerFiles.has(file) || lowerFiles.has(`static/${file}`))) continue;
     problems.push({
       file: redirect.file,
       line: redirect.line,
