@@ -85,6 +85,7 @@ const goyoDocs = committedSite('hahwul__goyo');
 const learningRustDocs = committedSite('learning-rust__site');
 const shoelaceDocs = committedSite('shoelace-style__shoelace');
 const privateGptDocs = committedSite('zylon-ai__private-gpt');
+const tidepoolDocs = committedSite('tidepool-org__TidepoolApi');
 // MarkerData's pages that link the Share Destination page by its URL (`/user-guide/share-destination`).
 const shareDestinationLinkers = [
   'docs/User Guide/extract.md',
@@ -1907,6 +1908,40 @@ export const evaluationTasks: EvaluationTask[] = [
       call('validate', {}),
       answer(
         'The link now names #limitations-with-privategpt, the id Fern gives the Ollama page\'s "Limitations with PrivateGPT" heading.',
+      ),
+    ],
+  },
+  {
+    // Tidepool's Redocly Realm site: common-fields.md links its "Device Time (`deviceTime`)" section
+    // four times as #device-time-devicetime, a GitHub-style id; Realm joins the heading's text pieces
+    // with spaces before slugging, so the section's id is #device-time--devicetime-.
+    name: 'real-redocly-fix-anchors',
+    fixture: tidepoolDocs,
+    prompt:
+      'In docs/device-data/common-fields.md, the "display time" links land at the top of the page instead of the Device Time section. Fix them.',
+    check(result) {
+      const files = changed(result);
+      if (typeof files === 'string') return files;
+      const path = 'docs/device-data/common-fields.md';
+      const expected = (tidepoolDocs[path] ?? '').replaceAll(
+        '(#device-time-devicetime)',
+        '(#device-time--devicetime-)',
+      );
+      if (files[path] !== expected)
+        return `${path} does not link #device-time--devicetime- from every "display time" link, or changed more`;
+      return unchangedExcept(result, tidepoolDocs, [path]);
+    },
+    script: [
+      read('docs/device-data/common-fields.md'),
+      edit(
+        'docs/device-data/common-fields.md',
+        '[display time](#device-time-devicetime)',
+        '[display time](#device-time--devicetime-)',
+        true,
+      ),
+      call('validate', {}),
+      answer(
+        'The four "display time" links now name #device-time--devicetime-, the id Realm gives the "Device Time (`deviceTime`)" heading.',
       ),
     ],
   },
