@@ -115,7 +115,7 @@ describe('Redocly slugs and anchors', () => {
 
 const example = {
   'redocly.yaml':
-    'redirects:\n  /old-page:\n    to: /guides/getting-started\n  /Legacy/*:\n    to: /guides/*\n    type: 302\n  /chain1:\n    to: /chain2\n  /chain2:\n    to: /guides/getting-started\n  /gone:\n    to: /nowhere\n  /moved:\n    to: /legacy/sub/other\nignore:\n  - drafts/\nl10n:\n  defaultLocale: en\n  locales:\n    - code: en\n    - code: fr\n',
+    'redirects:\n  /old-page:\n    to: /guides/getting-started\n  /Legacy/*:\n    to: /guides/*\n    type: 302\n  /chain1:\n    to: /chain2\n  /chain2:\n    to: /guides/getting-started\n  /gone:\n    to: /nowhere\n  /moved:\n    to: /legacy/sub/other\nignore:\n  - drafts/\nnavbar:\n  items:\n    - page: index.md\n    - page: /apis/\n    - group: More\n      items:\n        - page: ./gone.md\ncatalog:\n  main:\n    slug: /apis/\nl10n:\n  defaultLocale: en\n  locales:\n    - code: en\n    - code: fr\n',
   'README.md': '# Repository notes, not a page\n',
   'index.md':
     '# Home\n\n[Start](./guides/getting-started.md) [Missing](./guides/missing.md) [Nope](/nope) [Old](/old-page) [Legacy](/legacy/sub/other) [Chain](/chain1)\n[Upper](/Guides/Sub) [Slug](/custom/Second) [Version](/docs/v1/intro) [Static](/img/logo.png) [Tel](tel:+123)\n\n{% partial file="_partials/note.md" /%}\n{% partial file="guides/not-a-partial.md" /%}\n',
@@ -182,7 +182,7 @@ describe('Redocly projects', () => {
     assert.deepEqual([...model.partials], ['_partials/note.md']);
   });
 
-  it('reports the links, partials, sidebar entries and redirects Realm cannot resolve', async () => {
+  it('reports the links, partials, sidebar and navbar entries and redirects Realm cannot resolve', async () => {
     const { problems } = await analyze(memoryFiles(example));
     assert.deepEqual(problemLines(problems).sort(), [
       '@l10n/fr/index.md:3 Broken link "./nope.md"',
@@ -195,6 +195,7 @@ describe('Redocly projects', () => {
       'index.md:4 Broken link "/Guides/Sub"',
       'index.md:7 Broken link "guides/not-a-partial.md"',
       'redocly.yaml:12 Redirect from /gone to "/nowhere" names no page (Realm',
+      'redocly.yaml:23 Navigation entry "./gone.md" names no page',
       'sidebars.yaml:6 Navigation entry "guides/missing.md" names no page',
       'sidebars.yaml:7 Navigation entry "drafts/wip.md" names no page',
     ]);

@@ -237,10 +237,21 @@ export const buildRedoclySite: SiteModelBuilder = async (source, siteRoot) => {
     const to = redirects.get(source)?.to ?? '';
     return to.endsWith('*') ? to.replace(/\*$/, key.slice(source.split('*')[0]?.length ?? 0)) : to;
   };
+  // API catalogs (`catalog`, `catalogClassic`): a page at each one's `slug`, its scorecard below it.
+  const catalogSlugs = [config.catalog, config.catalogClassic].flatMap((catalogs) =>
+    isRecord(catalogs)
+      ? Object.values(catalogs).flatMap((catalog) =>
+          isRecord(catalog) && typeof catalog.slug === 'string' ? [normalizeRouteSlug(catalog.slug)] : [],
+        )
+      : [],
+  );
+  const catalogOf = (route: string) =>
+    catalogSlugs.find((slug) => route === slug || route.startsWith(`${slug === '/' ? '' : slug}/`));
   /** `hasRouteOrRedirectBySlug`: a route, or a redirect to another site or one step from a route. */
   const routeTarget = (route: string): LinkTarget | null => {
     const page = routes.get(route);
     if (page !== undefined) return { kind: 'file', file: repositoryFile(page) };
+    if (catalogOf(route) !== undefined) return { kind: 'served', reason: 'an API catalog’s page' };
     for (const [base, api] of apiBases)
       if (route.startsWith(`${base}/`))
         return { kind: 'unchecked', reason: `a page of the API description ${inRoot(api)}` };
@@ -324,66 +335,95 @@ export const buildRedoclySite: SiteModelBuilder = async (source, siteRoot) => {
     };
   };
 
-  // Sidebars: every `*sidebars.yaml` not pulled into another by `$ref`.
+  // Navigation: every `*sidebars.yaml` not pulled into another by `$ref`, and the navbar's and
+  // footer's items in redocly.yaml (or a file it `$ref`s). Paths are read from their file's folder.
   const navigation: NavigationEntry[] = [];
   const sidebarFiles = visible.filter(
     (path) => /sidebars\.yaml$/.test(path) && !copies.has(path) && localeOf(path) === null,
   );
   const referenced = new Set<string>();
   const directoryFolders: string[] = [];
-  const readSidebar = async (path: string, groups: string[], depth: number, seen: Set<string>) => {
+  const readYamlFile = async (path: string) => {
     const text = await files.read(inRoot(path));
-    if (text === null || depth > maximumSidebarDepth || seen.has(path)) return;
-    seen.add(path);
+    if (text === null) return null;
     if (!configFiles.includes(inRoot(path))) configFiles.push(inRoot(path));
     const document = parseDocument(text, { logLevel: 'silent', uniqueKeys: false });
-    const value = yamlValue(document, inRoot(path)).value;
-    const lines = new ConfigLines(text);
-    const walk = async (items: unknown, trail: string[]) => {
-      if (!Array.isArray(items)) return;
-      for (const item of items) {
-        const entry = typeof item === 'string' ? { page: item } : isRecord(item) ? item : null;
-        if (entry === null) continue;
-        if (typeof entry.$ref === 'string') {
-          const target = posix.join(posix.dirname(path), entry.$ref);
-          await readSidebar(target, trail, depth + 1, seen);
-          continue;
-        }
-        if (typeof entry.directory === 'string')
-          directoryFolders.push(posix.join(posix.dirname(path), entry.directory).replace(/^\.$/, ''));
-        const label =
-          typeof entry.group === 'string'
-            ? entry.group
-            : typeof entry.label === 'string'
-              ? entry.label
-              : null;
-        if (typeof entry.page === 'string')
-          navigation.push({
-            reference: entry.page,
-            file: inRoot(path),
-            line: lines.lineOf(entry.page),
-            groups: trail,
-            target: sidebarTarget(path, entry.page),
-          });
-        if (Array.isArray(entry.items)) await walk(entry.items, label === null ? trail : [...trail, label]);
-      }
-    };
-    await walk(value, groups);
+    return { value: yamlValue(document, inRoot(path)).value, lines: new ConfigLines(text) };
   };
-  const sidebarTarget = (sidebar: string, written: string): string | null | { unchecked: string } => {
+  const walkItems = async (
+    items: unknown,
+    path: string,
+    lines: ConfigLines,
+    trail: string[],
+    depth: number,
+    seen: Set<string>,
+  ): Promise<void> => {
+    if (isRecord(items) && typeof items.$ref === 'string') {
+      const target = posix.join(posix.dirname(path), items.$ref);
+      const read = seen.has(target) || depth > maximumSidebarDepth ? null : await readYamlFile(target);
+      if (read !== null)
+        await walkItems(read.value, target, read.lines, trail, depth + 1, new Set([...seen, target]));
+      return;
+    }
+    if (!Array.isArray(items)) return;
+    for (const item of items) {
+      const entry = typeof item === 'string' ? { page: item } : isRecord(item) ? item : null;
+      if (entry === null) continue;
+      if (typeof entry.$ref === 'string') {
+        await walkItems(entry, path, lines, trail, depth, seen);
+        continue;
+      }
+      if (typeof entry.directory === 'string')
+        directoryFolders.push(posix.join(posix.dirname(path), entry.directory).replace(/^\.$/, ''));
+      const label =
+        typeof entry.group === 'string' ? entry.group : typeof entry.label === 'string' ? entry.label : null;
+      if (typeof entry.page === 'string')
+        navigation.push({
+          reference: entry.page,
+          file: inRoot(path),
+          line: lines.lineOf(entry.page),
+          groups: trail,
+          target: navigationTarget(path, entry.page),
+        });
+      if (entry.items !== undefined)
+        await walkItems(
+          entry.items,
+          path,
+          lines,
+          label === null ? trail : [...trail, label],
+          depth + 1,
+          seen,
+        );
+    }
+  };
+  /** `resolveItem` (nav-utils.js): a route as written, else a page's file from the item's file's folder. */
+  const navigationTarget = (from: string, written: string): string | null | { unchecked: string } => {
     const page = written.split('#')[0] ?? '';
     if (/^\/?api(\/|$)/.test(page)) return { unchecked: 'an API functions route' };
     const byRoute = routes.get(normalizeRouteSlug(page));
     if (byRoute !== undefined) return repositoryFile(byRoute);
-    const path = page.startsWith('/') ? page.slice(1) : posix.join(posix.dirname(sidebar), page);
-    const byFile = routesOf.has(path.replace(/\/+$/, '')) ? path.replace(/\/+$/, '') : null;
-    return byFile === null ? null : repositoryFile(byFile);
+    if (catalogOf(normalizeRouteSlug(page)) !== undefined) return { unchecked: 'an API catalog’s page' };
+    const path = (page.startsWith('/') ? page.slice(1) : posix.join(posix.dirname(from), page)).replace(
+      /\/+$/,
+      '',
+    );
+    return routesOf.has(path) ? repositoryFile(path) : null;
   };
   // A file another sidebar pulls in by `$ref` is read only there.
   for (const path of sidebarFiles)
     for (const match of ((await files.read(inRoot(path))) ?? '').matchAll(/\$ref\s*:\s*["']?([^"'\s#]+)/g))
       referenced.add(posix.join(posix.dirname(path), match[1] ?? ''));
-  for (const path of sidebarFiles) if (!referenced.has(path)) await readSidebar(path, [], 0, new Set());
+  for (const path of sidebarFiles) {
+    if (referenced.has(path)) continue;
+    const read = await readYamlFile(path);
+    if (read !== null) await walkItems(read.value, path, read.lines, [], 0, new Set([path]));
+  }
+  const navbar = isRecord(config.navbar) ? config.navbar : {};
+  await walkItems(navbar.items, 'redocly.yaml', project.configText, ['navbar'], 0, new Set());
+  const footer = isRecord(config.footer) ? config.footer : {};
+  for (const column of Array.isArray(footer.columns) ? footer.columns : [])
+    if (isRecord(column))
+      await walkItems(column.items, 'redocly.yaml', project.configText, ['footer'], 0, new Set());
 
   // Redirect destinations that name nothing (`validateRedirects`): no route, nor a redirect one step
   // from one, nor a file of the project or `static/` (its path matched without case).
