@@ -397,12 +397,13 @@ export const buildRedoclySite: SiteModelBuilder = async (source, siteRoot) => {
     }
   };
   /** `resolveItem` (nav-utils.js): a route as written, else a page's file from the item's file's folder. */
-  const navigationTarget = (from: string, written: string): string | null | { unchecked: string } => {
+  const navigationTarget = (from: string, written: string): NavigationEntry['target'] => {
     const page = written.split('#')[0] ?? '';
-    if (/^\/?api(\/|$)/.test(page)) return { unchecked: 'an API functions route' };
+    if (/^\/?api(\/|$)/.test(page)) return { unchecked: 'an API functions route', onlyFiles: [] };
     const byRoute = routes.get(normalizeRouteSlug(page));
     if (byRoute !== undefined) return repositoryFile(byRoute);
-    if (catalogOf(normalizeRouteSlug(page)) !== undefined) return { unchecked: 'an API catalog’s page' };
+    if (catalogOf(normalizeRouteSlug(page)) !== undefined)
+      return { unchecked: 'an API catalog’s page', onlyFiles: [] };
     const path = (page.startsWith('/') ? page.slice(1) : posix.join(posix.dirname(from), page)).replace(
       /\/+$/,
       '',
