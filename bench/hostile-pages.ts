@@ -36,6 +36,9 @@ const pages: Array<[string, MarkdownDialect, string]> = [
   ['MDX: links after comment openers', 'mdx', repeat('{/* [a](b) ')],
   ['MDX: attributes and HTML comment openers', 'mdx', repeat('<a href="x"> <!--')],
   ['DocFX: include openers never closed', 'docfx', repeat('[!include[a](b.md) [!INCLUDE[')],
+  ['Markdoc: tag openers never closed', 'markdoc', repeat('{% card to="x" ')],
+  ['Markdoc: tags of many attributes', 'markdoc', `{% partial ${repeat('a="b" ')} /%}\n`],
+  ['Markdoc: nested tags and fences', 'markdoc', repeat('{% tab %}\n```\n')],
   // Each line just under the 4 KiB searched: a path pattern that overlapped its title's took 173 s.
   [
     'DocFX: lines of include openers with a path and no end',
@@ -199,6 +202,29 @@ await time(
       'fern/fern.config.json': '{}',
       'fern/docs.yml': `instances:\n  - url: x.docs.buildwithfern.com/docs\nnavigation:\n${Array.from({ length: 40 }, (_, depth) => `${'  '.repeat(depth + 1)}- section: S${depth}\n${'  '.repeat(depth + 2)}contents:\n`).join('')}${'  '.repeat(42)}- page: A\n${'  '.repeat(42)}  path: ./a.mdx\nredirects:\n${Array.from({ length: 2000 }, (_, index) => `  - source: ${index % 2 === 0 ? `/old${index}` : ''}/:a(a+)+/:rest*\n    destination: /docs/new/:rest*`).join('\n')}\n`,
       'fern/a.mdx': `# A\n\n${Array.from({ length: 5000 }, (_, index) => `[x](/docs/${'a'.repeat(200)}${index}c)`).join('\n')}\n`,
+    }),
+);
+await time(
+  'Redocly: a heading of `{% #` annotations, Markdoc tags never closed, and 50,000 equal headings',
+  () =>
+    site({
+      'redocly.yaml': 'navbar:\n  items: []\n',
+      'index.md': `## ${repeat('{% #a ').slice(0, 300_000)}\n\n${repeat('{% card to="').slice(0, 300_000)}\n\n${'## A\n\n'.repeat(50_000)}[x](#a-49999)\n`,
+    }),
+);
+await time(
+  'Redocly: 5,000 files named alike, 500 ignore globs, 2,000 wildcard redirects and 5,000 links to match against them',
+  () =>
+    site({
+      'redocly.yaml': `ignore:\n${Array.from({ length: 500 }, (_, index) => `  - '**/x${index}/**/*.{md,yaml}'`).join('\n')}\nredirects:\n${Array.from({ length: 2000 }, (_, index) => `  /${'a/'.repeat(index % 40)}o${index}/*:\n    to: /n/*`).join('\n')}\n`,
+      'sidebars.yaml': '- page: index.md\n',
+      ...Object.fromEntries(
+        Array.from({ length: 5000 }, (_, index) => [
+          `docs/A b ${index % 50}${'.'.repeat(index % 3)}.md`.replace(/\.+md$/, `${index}.md`),
+          '# P\n',
+        ]),
+      ),
+      'index.md': `# A\n\n${Array.from({ length: 5000 }, (_, index) => `[x](/${'a/'.repeat(index % 40)}${'b'.repeat(100)}${index})`).join('\n')}\n`,
     }),
 );
 await time('Writerside: a tree of 50,000 entries nested 30 deep', () =>

@@ -78,10 +78,7 @@ export const buildRedoclySite: SiteModelBuilder = async (source, siteRoot) => {
   const frontMatterSlugs = new Map<string, string[]>();
   const frontMatterRedirects: Array<{ from: string; path: string }> = [];
   const addRoutes = (path: string, slugs: string[]) => {
-    const normalized = slugs.map((slug) => {
-      const route = normalizeRouteSlug(slug);
-      return route.length > 1 ? route.replace(/\/+$/, '') : route;
-    });
+    const normalized = slugs.map(normalizeRouteSlug);
     routesOf.set(path, normalized);
     for (const route of normalized) {
       // The route registered last wins (React pages after Markdown, API descriptions last).
@@ -111,31 +108,26 @@ export const buildRedoclySite: SiteModelBuilder = async (source, siteRoot) => {
     if (isRecord(frontMatter.redirects))
       for (const from of Object.keys(frontMatter.redirects)) frontMatterRedirects.push({ from, path });
   }
-  for (const path of markdownPages) {
+  /** `resolveFrontmatterSlugs`: from the site's root, a locale's under its prefix. */
+  const slugRoutes = (path: string, slugs: string[]) => {
     const locale = localeOf(path);
+    return slugs.length === 0
+      ? [pathSlug(path)]
+      : slugs.map((slug) =>
+          locale === null ? normalizeRouteSlug(slug) : `/${locale.toLowerCase()}${normalizeRouteSlug(slug)}`,
+        );
+  };
+  for (const path of markdownPages) {
     // A translation without a `slug` of its own takes its default-language file's.
     const own = frontMatterSlugs.get(copies.get(path) ?? path) ?? [];
-    const slugs =
-      own.length > 0
-        ? own
-        : locale !== null
-          ? (frontMatterSlugs.get(path.split('/').slice(2).join('/')) ?? [])
-          : [];
-    addRoutes(
-      path,
-      slugs.length === 0
-        ? [pathSlug(path)]
-        : slugs.map((slug) =>
-            locale === null
-              ? normalizeRouteSlug(slug)
-              : `/${locale.toLowerCase()}${normalizeRouteSlug(slug)}`,
-          ),
-    );
+    const original =
+      localeOf(path) === null ? [] : (frontMatterSlugs.get(path.split('/').slice(2).join('/')) ?? []);
+    addRoutes(path, slugRoutes(path, own.length > 0 ? own : original));
   }
   // React pages (`.page.tsx`, `.page.ts`): a `slug` in their exported `frontmatter`.
   for (const path of visible) {
     if (!/\.page\.tsx?$/.test(path)) continue;
-    const text = (await files.read(inRoot(path))) ?? '';
+    const text = (await files.read(repositoryFile(path))) ?? '';
     const exported =
       /\bfrontmatter\b[\s\S]{0,2000}?\bslug\s*:\s*(?:(["'`])([^"'`\n]*)\1|\[([^\]]{0,2000})\])/.exec(text);
     const slugs =
@@ -144,7 +136,7 @@ export const buildRedoclySite: SiteModelBuilder = async (source, siteRoot) => {
         : exported[2] !== undefined
           ? [exported[2]]
           : [...(exported[3] ?? '').matchAll(/(["'`])([^"'`\n]*)\1/g)].map((match) => match[2] ?? '');
-    addRoutes(path, slugs.length === 0 ? [pathSlug(path)] : slugs);
+    addRoutes(path, slugRoutes(path, slugs));
   }
   // API descriptions: a page at their slug, and one per tag, operation and schema below it.
   for (const path of visible) {
