@@ -3,6 +3,7 @@ import { parseDocument } from 'yaml';
 import { ConfigLines } from '../config-lines.ts';
 import { folderOf, isWithin, relativeTo } from '../link-urls.ts';
 import type { LinkTarget, NavigationEntry, SiteModel, SiteModelBuilder, SiteProblem } from '../site-model.ts';
+import { markdownLinkExample } from './link-example.ts';
 import { readRedoclyAnchors } from './redocly-anchors.ts';
 import { readRedoclyProject } from './redocly-project.ts';
 import { buildSlugTable, parseBaseName } from './redocly-slugs.ts';
@@ -472,7 +473,7 @@ export const buildRedoclySite: SiteModelBuilder = async (source, siteRoot) => {
     configurationProblems: problems,
     unsupported,
     conventions: [
-      'Link another page by its file, relative to this one: `[Install](../guides/install.md)` or `install.md#options` (Realm resolves the file and fails the link when it is missing); a link without `.md` is a URL, resolved from the page’s URL.',
+      `Link another page by its file, relative to this one${await markdownLinkExample(source, pages.keys(), resolveLink)}: \`[Install](../guides/install.md)\` or \`install.md#options\` (Realm resolves the file and reports the link when it is missing); a link without \`.md\` is a URL, resolved from the page’s URL.`,
       `Every \`.md\` file of the project is a page at its path without \`.md\` (segments lower-cased, a space a \`-\`; \`index.md\` is its folder’s page); files under \`_partials/\` are partials, included with \`{% partial file="../_partials/x.md" /%}\`.`,
       hasSidebars
         ? 'Sidebars are `sidebars.yaml` files: a new page appears in one only when it is listed there (`- page: guides/new-page.md`).'
