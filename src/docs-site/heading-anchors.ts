@@ -122,9 +122,7 @@ function readAnchors(text: string, rules: AnchorRules): PageAnchors {
   let hasTitle = false;
   const codeLines = new Set<number>();
   const readTags = (html: string) => {
-    const uncommented = html.includes('<!--') ? blankDelimited(html, '<!--', '-->') : html;
-    for (const match of uncommented.matchAll(attributeAnchor))
-      anchors.add(match[1] ?? match[2] ?? match[3] ?? '');
+    const uncommented = readHtmlIds(html, anchors);
     // An id computed in an expression is unknown.
     if (mdx && /\b(?:id|name)\s*=\s*\{/.test(uncommented)) complete = false;
     if (rules.fern !== true || !uncommented.includes('<')) return;
@@ -235,9 +233,7 @@ export function readMdcAnchors(text: string): PageAnchors {
     const slugger = new GithubSlugger();
     let complete = true;
     const readHtml = (html: string) => {
-      const uncommented = html.includes('<!--') ? blankDelimited(html, '<!--', '-->') : html;
-      for (const match of uncommented.matchAll(attributeAnchor))
-        anchors.add(match[1] ?? match[2] ?? match[3] ?? '');
+      const uncommented = readHtmlIds(html, anchors);
       // An HTML heading takes a slug from the same slugger, in an order this reader does not follow.
       if (/<h[1-6][\s>]/i.test(uncommented)) complete = false;
     };
@@ -332,10 +328,10 @@ export function readRetypeAnchors(text: string): PageAnchors {
     for (const [index, token] of tokens.entries()) {
       if ((token.type === 'fence' || token.type === 'code_block') && token.map !== null)
         for (let line = token.map[0]; line < token.map[1]; line += 1) codeLines.add(line);
-      if (token.type === 'html_block') readElementIds(token.content, anchors);
+      if (token.type === 'html_block') readHtmlIds(token.content, anchors, (id) => id.toLowerCase());
       if (token.type !== 'inline') continue;
       for (const child of token.children ?? [])
-        if (child.type === 'html_inline') readElementIds(child.content, anchors);
+        if (child.type === 'html_inline') readHtmlIds(child.content, anchors, (id) => id.toLowerCase());
       if (tokens[index - 1]?.type !== 'heading_open') continue;
       const title = retypeHeadingText(token.children ?? []).trim();
       const open = title.lastIndexOf('{#');
@@ -470,11 +466,19 @@ export function readWritersideAnchors(text: string, method: WritersideIdMethod):
   });
 }
 
-/** The `id` and `name` attributes of HTML elements, lower-cased (outside comments). */
-function readElementIds(html: string, anchors: Set<string>): void {
+/**
+ * Adds the `id` and `name` attributes of HTML elements outside comments to `anchors`, each through
+ * `map` (lower-cased where ids are looked up without case); the HTML without its comments.
+ */
+export function readHtmlIds(
+  html: string,
+  anchors: Set<string>,
+  map: (id: string) => string = (id) => id,
+): string {
   const uncommented = html.includes('<!--') ? blankDelimited(html, '<!--', '-->') : html;
   for (const match of uncommented.matchAll(attributeAnchor))
-    anchors.add((match[1] ?? match[2] ?? match[3] ?? '').toLowerCase());
+    anchors.add(map(match[1] ?? match[2] ?? match[3] ?? ''));
+  return uncommented;
 }
 
 /** Markdig's `LinkHelper.UrilizeAsGfm`, code unit by code unit as .NET's `char.IsLetterOrDigit` reads them. */

@@ -1,6 +1,6 @@
 import type { Token } from 'markdown-it';
-import { attributeAnchor, cachedAnchors, maximumCharacters, type PageAnchors } from '../heading-anchors.ts';
-import { blankDelimited, createMarkdocParser, frontMatterPattern } from '../page-facts.ts';
+import { cachedAnchors, maximumCharacters, type PageAnchors, readHtmlIds } from '../heading-anchors.ts';
+import { createMarkdocParser, frontMatterPattern } from '../page-facts.ts';
 import { redoclySlug, UniqueKeys } from './redocly-slugs.ts';
 
 const parser = createMarkdocParser();
@@ -33,11 +33,6 @@ function readAnchors(text: string): PageAnchors {
   const anchors = new Set<string>();
   const ids = new UniqueKeys();
   let complete = true;
-  const readTags = (html: string) => {
-    const uncommented = html.includes('<!--') ? blankDelimited(html, '<!--', '-->') : html;
-    for (const match of uncommented.matchAll(attributeAnchor))
-      anchors.add(match[1] ?? match[2] ?? match[3] ?? '');
-  };
   // A tag given an `id` renders an element with it (a code walkthrough's steps); a tag this reader
   // does not know may render headings (a partial's, a theme's own tags').
   const readTag = (token: Token) => {
@@ -51,11 +46,11 @@ function readAnchors(text: string): PageAnchors {
   };
   for (const [index, token] of tokens.entries()) {
     readTag(token);
-    if (token.type === 'html_block') readTags(token.content);
+    if (token.type === 'html_block') readHtmlIds(token.content, anchors);
     else if (token.type === 'inline') {
       for (const child of token.children ?? []) {
         readTag(child);
-        if (child.type === 'html_inline') readTags(child.content);
+        if (child.type === 'html_inline') readHtmlIds(child.content, anchors);
       }
       if (tokens[index - 1]?.type !== 'heading_open') continue;
       const explicit = explicitId.exec(token.content);

@@ -1,6 +1,5 @@
 import createMarkdownIt, { type Token } from 'markdown-it';
-import { attributeAnchor, cachedAnchors, maximumCharacters, type PageAnchors } from '../heading-anchors.ts';
-import { blankDelimited } from '../page-facts.ts';
+import { cachedAnchors, maximumCharacters, type PageAnchors, readHtmlIds } from '../heading-anchors.ts';
 
 /** How Zola makes a path or an anchor of a name (`[slugify]` in its configuration). */
 export type SlugStrategy = 'on' | 'safe' | 'off';
@@ -65,9 +64,7 @@ export function readZolaAnchors(text: string, strategy: SlugStrategy, page: bool
                 .filter((child) => child.type === 'html_inline')
                 .map((child) => child.content)
                 .join(' ');
-        const uncommented = html.includes('<!--') ? blankDelimited(html, '<!--', '-->') : html;
-        for (const match of uncommented.matchAll(attributeAnchor))
-          anchors.add((match[1] ?? match[2] ?? match[3] ?? '').toLowerCase());
+        readHtmlIds(html, anchors, (id) => id.toLowerCase());
       }
       if (token.type !== 'inline' || tokens[index - 1]?.type !== 'heading_open') continue;
       const title = headingText(token.children ?? []);
