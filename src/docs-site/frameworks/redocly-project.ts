@@ -22,6 +22,8 @@ export interface RedoclyProject {
   copies: ReadonlyMap<string, string>;
   /** Locale folders (`fr`, `es-ES`), as found under `@l10n/` (or `@i18n/`). */
   locales: string[];
+  /** Locale folders beyond the first 64, whose pages are not read. */
+  skippedLocales: string[];
   /** The folder translations live in: `@l10n`, or `@i18n` when only that one exists. */
   localeFolder: string;
   isIgnored(path: string): boolean;
@@ -60,6 +62,7 @@ function compilePattern(pattern: string): (path: string) => boolean {
 }
 
 const maximumPatterns = 500;
+const maximumLocales = 64;
 
 export async function readRedoclyProject(files: RepositoryFiles, siteRoot: string): Promise<RedoclyProject> {
   const inRoot = (path: string) => (siteRoot === '' ? path : `${siteRoot}/${path}`);
@@ -87,11 +90,17 @@ export async function readRedoclyProject(files: RepositoryFiles, siteRoot: strin
     );
   const l10n = own.some((path) => path.startsWith('@l10n/'));
   const localeFolder = l10n || !own.some((path) => path.startsWith('@i18n/')) ? '@l10n' : '@i18n';
-  const locales = [
+  // A locale is a folder of the locale folder holding a file; past `maximumLocales` (a hostile
+  // repository's thousands), their pages are not known.
+  const allLocales = [
     ...new Set(
-      own.filter((path) => path.startsWith(`${localeFolder}/`)).map((path) => path.split('/')[1] ?? ''),
+      own.flatMap((path) => {
+        const segments = path.split('/');
+        return segments[0] === localeFolder && segments.length > 2 ? [segments[1] ?? ''] : [];
+      }),
     ),
-  ].filter((locale) => locale !== '' && own.some((path) => path.startsWith(`${localeFolder}/${locale}/`)));
+  ];
+  const locales = allLocales.slice(0, maximumLocales);
   const present = new Set(own);
   const copies = new Map<string, string>();
   const defaults = own.filter((path) => !/^@(l10n|i18n)\//.test(path));
@@ -186,6 +195,7 @@ export async function readRedoclyProject(files: RepositoryFiles, siteRoot: strin
     paths,
     copies,
     locales,
+    skippedLocales: allLocales.slice(maximumLocales),
     localeFolder,
     isIgnored,
     isPartial,

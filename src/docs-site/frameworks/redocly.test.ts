@@ -200,4 +200,21 @@ describe('Redocly projects', () => {
       'sidebars.yaml:7 Navigation entry "drafts/wip.md" names no page',
     ]);
   });
+
+  it('reads at most 64 locale folders: pages of the others are unchecked, not missing', async () => {
+    const { model, problems } = await analyze(
+      memoryFiles({
+        'redocly.yaml': 'navbar:\n  items: []\n',
+        'index.md': '# Home\n\n[First](/l0/guide) [Last](/l69/guide)\n',
+        'guide.md': '# Guide\n',
+        ...Object.fromEntries(
+          Array.from({ length: 70 }, (_, index) => [`@l10n/l${index}/guide.md`, '# G\n']),
+        ),
+      }),
+    );
+    assert.deepEqual(problemLines(problems), []);
+    assert.equal(model.resolveLink('index.md', '/l69/guide').kind, 'unchecked');
+    assert.equal(model.resolveLink('index.md', '/l0/guide').kind, 'file');
+    assert.ok(model.unsupported.some((note) => note.startsWith('6 locale folders beyond the first 64')));
+  });
 });

@@ -57,7 +57,14 @@ export const buildRedoclySite: SiteModelBuilder = async (source, siteRoot) => {
   const problems: SiteProblem[] = [...project.problems];
   const configFiles = [...project.configFiles];
 
-  const visible = project.paths.filter((path) => !project.isIgnored(path));
+  const skippedLocale = (path: string) =>
+    project.skippedLocales.some((locale) => path.startsWith(`${project.localeFolder}/${locale}/`));
+  const visible = project.paths.filter((path) => !project.isIgnored(path) && !skippedLocale(path));
+  if (project.skippedLocales.length > 0)
+    unsupported.push(
+      `${project.skippedLocales.length} locale folders beyond the first 64 under ${inRoot(project.localeFolder)}/ are not read: links to their pages are unchecked`,
+    );
+  const skippedPrefixes = project.skippedLocales.map((locale) => `/${locale.toLowerCase()}/`);
   const table = buildSlugTable(visible, project.defaultVersionOf);
   const localeOf = (path: string) =>
     path.startsWith(`${project.localeFolder}/`) ? (path.split('/')[1] ?? null) : null;
@@ -245,6 +252,8 @@ export const buildRedoclySite: SiteModelBuilder = async (source, siteRoot) => {
     const page = routes.get(route);
     if (page !== undefined) return { kind: 'file', file: repositoryFile(page) };
     if (catalogOf(route) !== undefined) return { kind: 'served', reason: 'an API catalog’s page' };
+    if (skippedPrefixes.some((prefix) => `${route}/`.startsWith(prefix)))
+      return { kind: 'unchecked', reason: 'a page of a locale not read' };
     for (const [base, api] of apiBases)
       if (route.startsWith(`${base}/`))
         return { kind: 'unchecked', reason: `a page of the API description ${inRoot(api)}` };
