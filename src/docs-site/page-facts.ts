@@ -86,11 +86,15 @@ function createParser(dialect: MarkdownDialect): MarkdownIt {
     true,
   );
   // Inline parsing is most of the cost, and only text with a `[` or a `<` can hold a link, an image
-  // or inline HTML: the rest keeps its text, unparsed.
+  // or inline HTML (or, in Markdoc, a `{%` a tag): the rest keeps its text, unparsed.
   parser.core.ruler.at('inline', (state) => {
     for (const token of state.tokens) {
       if (token.type !== 'inline') continue;
-      if (token.content.includes('[') || token.content.includes('<')) {
+      if (
+        token.content.includes('[') ||
+        token.content.includes('<') ||
+        (dialect === 'markdoc' && token.content.includes('{%'))
+      ) {
         token.children ??= [];
         state.md.inline.parse(token.content, state.md, state.env, token.children);
       }

@@ -103,7 +103,7 @@ describe('Redocly slugs and anchors', () => {
   // Markdoc processes tags inside code fences too (unless the fence says `process=false`).
   it('reads links from Markdoc tags, fenced ones too, and no HTML attribute inside a tag', () => {
     const facts = readPageFacts(
-      '{% partial file="../_partials/note.md" /%}\n{% card title="x" to="./next.md" /%}\n{% img src="/img/a.png" /%}\n{% badge href="myurl" %}x{% /badge %}\n```\n{% partial file="in-code.md" /%}\n```\n',
+      '{% partial file="../_partials/note.md" /%}\nSee {% card title="x" to="./next.md" /%}\n{% img src="/img/a.png" /%}\n{% badge href="myurl" %}x{% /badge %}\n```\n{% partial file="in-code.md" /%}\n```\n',
       'markdoc',
     );
     assert.deepEqual(
