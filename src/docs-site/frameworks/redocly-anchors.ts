@@ -5,9 +5,12 @@ import { redoclySlug, UniqueKeys } from './redocly-slugs.ts';
 
 const parser = createMarkdocParser();
 
-/** Tags of Redocly and Markdoc that add no anchor of their own (@redocly/theme lib/markdoc/tags, Realm's markdoc/tags). */
+/**
+ * Tags of Redocly and Markdoc that add no element id of their own (@redocly/theme lib/markdoc: cards,
+ * tabs and code groups render ids from their titles and labels, so pages with them are incomplete).
+ */
 const plainTags = new Set(
-  'admonition card cards code-group code-snippet code-step code-toggle code-walkthrough connect-mcp debug diagram html icon img inline-svg input login-button markdoc-example step tab tabs toggle json-example json-schema openapi-code-sample openapi-example openapi-response-sample replay-openapi if else table slot'.split(
+  'admonition code-snippet code-step code-toggle code-walkthrough connect-mcp debug diagram html icon img inline-svg input login-button markdoc-example step toggle json-example json-schema openapi-code-sample openapi-example openapi-response-sample replay-openapi if else table slot'.split(
     ' ',
   ),
 );
@@ -53,6 +56,9 @@ function readAnchors(text: string): PageAnchors {
         if (child.type === 'html_inline') readHtmlIds(child.content, anchors);
       }
       if (tokens[index - 1]?.type !== 'heading_open') continue;
+      // A variable's value (`{% $lang %}`) is part of the heading's text.
+      if (token.children?.some((child) => child.type === 'variable' || child.type === 'function') === true)
+        complete = false;
       const explicit = explicitId.exec(token.content);
       const id = explicit?.[1] ?? explicit?.[2];
       if (id !== undefined) anchors.add(id);

@@ -90,13 +90,14 @@ export async function readRedoclyProject(files: RepositoryFiles, siteRoot: strin
     );
   const l10n = own.some((path) => path.startsWith('@l10n/'));
   const localeFolder = l10n || !own.some((path) => path.startsWith('@i18n/')) ? '@l10n' : '@i18n';
-  // A locale is a folder of the locale folder holding a file; past `maximumLocales` (a hostile
-  // repository's thousands), their pages are not known.
+  // A locale is any name inside the locale folder, a file's too (a committed `@l10n/.DS_Store` is
+  // one: `ContentFs.localeFolders`); past `maximumLocales` (a hostile repository's thousands), their
+  // pages are not known.
   const allLocales = [
     ...new Set(
       own.flatMap((path) => {
         const segments = path.split('/');
-        return segments[0] === localeFolder && segments.length > 2 ? [segments[1] ?? ''] : [];
+        return segments[0] === localeFolder && segments.length > 1 ? [segments[1] ?? ''] : [];
       }),
     ),
   ];

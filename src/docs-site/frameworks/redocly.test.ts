@@ -98,6 +98,12 @@ describe('Redocly slugs and anchors', () => {
     assert.equal(readRedoclyAnchors('{% partial file="_partials/x.md" /%}\n').complete, false);
     assert.equal(readRedoclyAnchors('{% xrpl-card title="x" /%}\n').complete, false);
     assert.equal(readRedoclyAnchors('{% admonition type="info" %}\nx\n{% /admonition %}\n').complete, true);
+    // Tabs and cards render ids from their labels; a variable's value is part of a heading's text.
+    assert.equal(
+      readRedoclyAnchors('{% tabs %}\n{% tab label="A" %}\nx\n{% /tab %}\n{% /tabs %}\n').complete,
+      false,
+    );
+    assert.equal(readRedoclyAnchors('## Language {% $lang %}\n').complete, false);
   });
 
   // Markdoc processes tags inside code fences too (unless the fence says `process=false`).
@@ -216,5 +222,23 @@ describe('Redocly projects', () => {
     assert.equal(model.resolveLink('index.md', '/l69/guide').kind, 'unchecked');
     assert.equal(model.resolveLink('index.md', '/l0/guide').kind, 'file');
     assert.ok(model.unsupported.some((note) => note.startsWith('6 locale folders beyond the first 64')));
+  });
+
+  // Shapes of held-out projects: an OpenAPI description written as JSON in a `.yaml` file, another
+  // whose `openapi` key comes after 400 KB of components, and a committed `@l10n/.DS_Store`, which
+  // Realm takes for a locale.
+  it('finds API descriptions by their top-level key anywhere, and takes any name in @l10n for a locale', async () => {
+    const { model, problems } = await analyze(
+      memoryFiles({
+        'redocly.yaml': 'navbar:\n  items:\n    - page: apis/json.yaml\n    - page: apis/late.yaml\n',
+        'index.md': '# Home\n\n[Json](/apis/json) [Late](/apis/late) [Store](/.ds_store/guide)\n',
+        'guide.md': '# Guide\n',
+        'apis/json.yaml': '{"openapi": "3.0.0", "info": {"title": "x", "version": "1"}, "paths": {}}\n',
+        'apis/late.yaml': `components:\n  schemas:\n${'    X:\n      type: string\n'.repeat(20_000)}openapi: 3.1.0\ninfo:\n  title: x\n  version: '1'\n`,
+        '@l10n/.DS_Store': '',
+      }),
+    );
+    assert.deepEqual(problemLines(problems), []);
+    assert.equal(model.resolveLink('index.md', '/.ds_store/guide').kind, 'file');
   });
 });

@@ -10,7 +10,8 @@ import { buildSlugTable, parseBaseName } from './redocly-slugs.ts';
 import { isRecord, yamlValue } from './yaml-problems.ts';
 
 /** API descriptions Realm renders (load-definition.js, is-asyncapi-doc.js): by their top-level key. */
-const apiDescriptionKey = /^(?:openapi|swagger|asyncapi)[ \t]*:|^\{?\s*"(?:openapi|swagger|asyncapi)"\s*:/m;
+const apiKeys = new Set(['openapi', 'swagger', 'asyncapi']);
+const apiKeyInYaml = /^(?:openapi|swagger|asyncapi)[ \t]*:/m;
 const maximumRedirects = 20_000;
 const maximumSidebarDepth = 32;
 
@@ -46,6 +47,18 @@ function isLocalLink(url: string): boolean {
  */
 export const buildRedoclySite: SiteModelBuilder = async (source, siteRoot) => {
   const { files } = source;
+  /** A YAML or JSON file with a top-level `openapi`, `swagger` or `asyncapi` key (anywhere in it). */
+  const isApiDescription = async (file: string): Promise<boolean> => {
+    const text = (await files.read(file)) ?? (await files.readHead?.(file, 65_536)) ?? '';
+    // YAML holds JSON too: a `.yaml` file is often a JSON document.
+    if (!text.trimStart().startsWith('{')) return apiKeyInYaml.test(text);
+    try {
+      const value: unknown = JSON.parse(text);
+      return isRecord(value) && Object.keys(value).some((key) => apiKeys.has(key));
+    } catch {
+      return /^\s*\{\s*"(?:openapi|swagger|asyncapi)"\s*:/.test(text);
+    }
+  };
   const project = await readRedoclyProject(files, siteRoot);
   const { config, copies } = project;
   const inRoot = (path: string) => (siteRoot === '' ? path : `${siteRoot}/${path}`);
@@ -151,13 +164,7 @@ export const buildRedoclySite: SiteModelBuilder = async (source, siteRoot) => {
     if (/(^|\/)redocly\.yaml$/.test(path)) continue;
     let api = false;
     if (/\.(graphql|gql)$/.test(path)) api = true;
-    else if (/\.(ya?ml|json)$/.test(path)) {
-      const head =
-        (await files.readHead?.(repositoryFile(path), 4096)) ??
-        (await files.read(repositoryFile(path)))?.slice(0, 4096) ??
-        '';
-      api = apiDescriptionKey.test(head);
-    }
+    else if (/\.(ya?ml|json)$/.test(path)) api = await isApiDescription(repositoryFile(path));
     if (!api) continue;
     const base = pathSlug(path);
     addRoutes(path, [base]);
