@@ -68,12 +68,11 @@ function readAnchors(text: string): PageAnchors {
   return { anchors, complete };
 }
 
-/** `getInnerText`: each text piece trimmed, joined by one space; inline code's text too; annotations dropped. */
+/** `getInnerText`: each text piece trimmed, joined by one space; inline code's text too (annotations are tokens of their own). */
 function innerText(children: readonly Token[]): string {
   const pieces: string[] = [];
   for (const child of children)
-    if (child.type === 'text' || child.type === 'code_inline')
-      pieces.push(child.content.replace(/\{%[^%]{0,200}%\}/g, '').trim());
+    if (child.type === 'text' || child.type === 'code_inline') pieces.push(child.content.trim());
     else if (child.type === 'softbreak' || child.type === 'hardbreak') pieces.push('');
   return pieces.join(' ').trim();
 }

@@ -22,7 +22,7 @@ export interface RedoclyProject {
   copies: ReadonlyMap<string, string>;
   /** Locale folders (`fr`, `es-ES`), as found under `@l10n/` (or `@i18n/`). */
   locales: string[];
-  /** Locale folders beyond the first 64, whose pages are not read. */
+  /** Locale folders beyond the first 64 (or 500,000 copied files), whose pages are not read. */
   skippedLocales: string[];
   /** The folder translations live in: `@l10n`, or `@i18n` when only that one exists. */
   localeFolder: string;
@@ -63,6 +63,7 @@ function compilePattern(pattern: string): (path: string) => boolean {
 
 const maximumPatterns = 500;
 const maximumLocales = 64;
+const maximumCopies = 500_000;
 
 export async function readRedoclyProject(files: RepositoryFiles, siteRoot: string): Promise<RedoclyProject> {
   const inRoot = (path: string) => (siteRoot === '' ? path : `${siteRoot}/${path}`);
@@ -91,8 +92,8 @@ export async function readRedoclyProject(files: RepositoryFiles, siteRoot: strin
   const l10n = own.some((path) => path.startsWith('@l10n/'));
   const localeFolder = l10n || !own.some((path) => path.startsWith('@i18n/')) ? '@l10n' : '@i18n';
   // A locale is any name inside the locale folder, a file's too (a committed `@l10n/.DS_Store` is
-  // one: `ContentFs.localeFolders`); past `maximumLocales` (a hostile repository's thousands), their
-  // pages are not known.
+  // one: `ContentFs.localeFolders`). Each copies every default-language file: past 64 locales, or
+  // past 500,000 copies (a hostile repository's thousands of locales), their pages are not known.
   const allLocales = [
     ...new Set(
       own.flatMap((path) => {
@@ -101,10 +102,13 @@ export async function readRedoclyProject(files: RepositoryFiles, siteRoot: strin
       }),
     ),
   ];
-  const locales = allLocales.slice(0, maximumLocales);
+  const defaults = own.filter((path) => !/^@(l10n|i18n)\//.test(path));
+  const locales = allLocales.slice(
+    0,
+    Math.min(maximumLocales, Math.floor(maximumCopies / Math.max(1, defaults.length))),
+  );
   const present = new Set(own);
   const copies = new Map<string, string>();
-  const defaults = own.filter((path) => !/^@(l10n|i18n)\//.test(path));
   for (const locale of locales)
     for (const path of defaults) {
       const copy = `${localeFolder}/${locale}/${path}`;
@@ -154,7 +158,7 @@ export async function readRedoclyProject(files: RepositoryFiles, siteRoot: strin
   // Versions: each version folder's `versions.yaml` names them and the default; without one, the
   // folders found, in ICU order, the last the default.
   const collator = new Intl.Collator();
-  const versionSets = new Map<string, { listed: boolean; versions: string[]; default?: string }>();
+  const versionSets = new Map<string, { listed: boolean; versions: Set<string>; default?: string }>();
   for (const path of paths) {
     if (posix.basename(path) !== 'versions.yaml') continue;
     let folder = posix.dirname(path);
@@ -171,20 +175,20 @@ export async function readRedoclyProject(files: RepositoryFiles, siteRoot: strin
     );
     versionSets.set(folder, {
       listed: true,
-      versions,
+      versions: new Set(versions),
       ...(typeof record.default === 'string' ? { default: record.default } : {}),
     });
   }
   for (const path of paths) {
     const parsed = parsePathVersions(path);
     if (parsed === null) continue;
-    const set = versionSets.get(parsed.versionFolderPath) ?? { listed: false, versions: [] };
-    if (!set.listed && !set.versions.includes(parsed.versionName)) set.versions.push(parsed.versionName);
+    const set = versionSets.get(parsed.versionFolderPath) ?? { listed: false, versions: new Set<string>() };
+    if (!set.listed) set.versions.add(parsed.versionName);
     versionSets.set(parsed.versionFolderPath, set);
   }
   const defaultVersions = new Map<string, string | null>();
   for (const [folder, set] of versionSets) {
-    const ordered = set.listed ? set.versions : [...set.versions].sort(collator.compare);
+    const ordered = set.listed ? [...set.versions] : [...set.versions].sort(collator.compare);
     defaultVersions.set(folder, set.default ?? ordered.at(-1) ?? null);
   }
   const defaultVersionOf = (path: string) => {
@@ -196,7 +200,7 @@ export async function readRedoclyProject(files: RepositoryFiles, siteRoot: strin
     paths,
     copies,
     locales,
-    skippedLocales: allLocales.slice(maximumLocales),
+    skippedLocales: allLocales.slice(locales.length),
     localeFolder,
     isIgnored,
     isPartial,

@@ -30,11 +30,6 @@ export class UniqueKeys {
     this.#counts.set(unique, 0);
     return unique;
   }
-
-  /** Keeps `key` taken without numbering it (an explicit heading id is not registered: `has` only). */
-  has(key: string): boolean {
-    return this.#counts.has(key);
-  }
 }
 
 /** `combineUrls` (@redocly/theme core/utils/urls.js): empty parts skipped, one `/` between the others. */
@@ -62,24 +57,18 @@ const ignoredExtensions = new Set(
   ),
 );
 
-export interface SlugTable {
-  /** Each file's slug, keyed by its path with `@l10n/` dropped (`fr/guide/x.md`). */
-  files: ReadonlyMap<string, string>;
-  /** Each folder's slug, ending in `/`. */
-  folders: ReadonlyMap<string, string>;
-}
-
 /**
  * Realm's slug table (dist/server/plugins/config-parser/loaders/content-slugs-loader.js): every file
  * the project holds (pages or not, translations' copies included), in descending ICU order of its
  * path, takes its folder's slug and its slugged base name, numbered when taken (`x-1`); an index
  * file takes its folder's; a file beside a folder of its name takes the plain slug when free.
  * `defaultVersionOf` names the default version of a file's version folder (its segment is dropped).
+ * Each file's slug, keyed by its path with `@l10n/` dropped (`fr/guide/x.md`).
  */
 export function buildSlugTable(
   paths: readonly string[],
   defaultVersionOf: (path: string) => string | null,
-): SlugTable {
+): Map<string, string> {
   const files = new Map<string, string>();
   const folders = new Map<string, string>([
     ['.', '/'],
@@ -133,5 +122,5 @@ export function buildSlugTable(
     files.set(key, slug);
     taken.add(slug);
   }
-  return { files, folders };
+  return files;
 }

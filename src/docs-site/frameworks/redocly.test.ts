@@ -42,7 +42,7 @@ describe('Redocly slugs and anchors', () => {
       ],
       () => null,
     );
-    const slugOf = (path: string) => table.files.get(path);
+    const slugOf = (path: string) => table.get(path);
     assert.equal(slugOf('docs/clash.yaml'), '/docs/clash');
     assert.equal(slugOf('docs/clash.md'), '/docs/clash-1');
     assert.equal(slugOf('dual.page.tsx'), '/dual');
@@ -240,5 +240,20 @@ describe('Redocly projects', () => {
     );
     assert.deepEqual(problemLines(problems), []);
     assert.equal(model.resolveLink('index.md', '/.ds_store/guide').kind, 'file');
+  });
+
+  it('reads hostile configuration within its bounds: redirect files naming themselves, groups nested 1,000 deep', async () => {
+    const { model, problems } = await analyze(
+      memoryFiles({
+        'redocly.yaml': 'redirects:\n  $ref: redirects.yaml\n',
+        'redirects.yaml': '$ref: redirects.yaml\n',
+        'sidebars.yaml': `${Array.from({ length: 1000 }, (_, depth) => `${'  '.repeat(depth)}- group: G\n${'  '.repeat(depth)}  items:\n`).join('')}${'  '.repeat(1000)}- page: nowhere.md\n- page: missing.md\n`,
+        'index.md': '# Home\n',
+      }),
+    );
+    assert.deepEqual(problemLines(problems), [
+      'sidebars.yaml:2002 Navigation entry "missing.md" names no page',
+    ]);
+    assert.ok(model.pages.has('index.md'));
   });
 });

@@ -70,21 +70,24 @@ export const buildRedoclySite: SiteModelBuilder = async (source, siteRoot) => {
   const problems: SiteProblem[] = [...project.problems];
   const configFiles = [...project.configFiles];
 
-  const skippedLocale = (path: string) =>
-    project.skippedLocales.some((locale) => path.startsWith(`${project.localeFolder}/${locale}/`));
-  const visible = project.paths.filter((path) => !project.isIgnored(path) && !skippedLocale(path));
+  const skipped = new Set(project.skippedLocales);
+  const skippedPrefixes = new Set(project.skippedLocales.map((locale) => locale.toLowerCase()));
+  const visible = project.paths.filter(
+    (path) =>
+      !project.isIgnored(path) &&
+      !(path.startsWith(`${project.localeFolder}/`) && skipped.has(path.split('/')[1] ?? '')),
+  );
   if (project.skippedLocales.length > 0)
     unsupported.push(
-      `${project.skippedLocales.length} locale folders beyond the first 64 under ${inRoot(project.localeFolder)}/ are not read: links to their pages are unchecked`,
+      `${project.skippedLocales.length} locale folders beyond the first ${project.locales.length} under ${inRoot(project.localeFolder)}/ are not read (each copies every default-language file): links to their pages are unchecked`,
     );
-  const skippedPrefixes = project.skippedLocales.map((locale) => `/${locale.toLowerCase()}/`);
   const table = buildSlugTable(visible, project.defaultVersionOf);
   const localeOf = (path: string) =>
     path.startsWith(`${project.localeFolder}/`) ? (path.split('/')[1] ?? null) : null;
   /** A path's slug before its front matter (`d()` in lifecycle.js). */
   const pathSlug = (path: string): string => {
     const key = path.replace(/^@(i18n|l10n)\//, '');
-    const known = table.files.get(key);
+    const known = table.get(key);
     if (known !== undefined) return known;
     const { baseName, isIndexFile } = parseBaseName(key);
     const folder = posix.dirname(key);
@@ -150,7 +153,9 @@ export const buildRedoclySite: SiteModelBuilder = async (source, siteRoot) => {
     if (!/\.page\.tsx?$/.test(path)) continue;
     const text = (await files.read(repositoryFile(path))) ?? '';
     const exported =
-      /\bfrontmatter\b[\s\S]{0,2000}?\bslug\s*:\s*(?:(["'`])([^"'`\n]*)\1|\[([^\]]{0,2000})\])/.exec(text);
+      /\bexport\s+const\s+frontmatter\b[\s\S]{0,2000}?\bslug\s*:\s*(?:(["'`])([^"'`\n]*)\1|\[([^\]]{0,2000})\])/.exec(
+        text,
+      );
     const slugs =
       exported === null
         ? []
@@ -186,9 +191,13 @@ export const buildRedoclySite: SiteModelBuilder = async (source, siteRoot) => {
   // Redirects: `redirects:` (its keys lower-cased; `$ref` to a file), and pages' front matter.
   const redirects = new Map<string, { to: string; line: number; file: string }>();
   const wildcardTree = new Map<string, unknown>();
+  const redirectFiles = new Set<string>();
   const readRedirects = async (value: unknown, file: string, lines: ConfigLines) => {
     if (isRecord(value) && typeof value.$ref === 'string') {
       const target = posix.join(folderOf(file), value.$ref);
+      // Each file once: one that names itself (or a cycle) is not read again.
+      if (redirectFiles.has(target)) return;
+      redirectFiles.add(target);
       const text = await files.read(target);
       if (text === null) return;
       configFiles.push(target);
@@ -259,7 +268,7 @@ export const buildRedoclySite: SiteModelBuilder = async (source, siteRoot) => {
     const page = routes.get(route);
     if (page !== undefined) return { kind: 'file', file: repositoryFile(page) };
     if (catalogOf(route) !== undefined) return { kind: 'served', reason: 'an API catalog’s page' };
-    if (skippedPrefixes.some((prefix) => `${route}/`.startsWith(prefix)))
+    if (skippedPrefixes.has(route.split('/')[1] ?? ''))
       return { kind: 'unchecked', reason: 'a page of a locale not read' };
     for (const [base, api] of apiBases)
       if (route.startsWith(`${base}/`))
@@ -367,9 +376,11 @@ export const buildRedoclySite: SiteModelBuilder = async (source, siteRoot) => {
     depth: number,
     seen: Set<string>,
   ): Promise<void> => {
+    // Groups nested deeper, or `$ref`s followed further, than any sidebar needs are not read.
+    if (depth > maximumSidebarDepth) return;
     if (isRecord(items) && typeof items.$ref === 'string') {
       const target = posix.join(posix.dirname(path), items.$ref);
-      const read = seen.has(target) || depth > maximumSidebarDepth ? null : await readYamlFile(target);
+      const read = seen.has(target) ? null : await readYamlFile(target);
       if (read !== null)
         await walkItems(read.value, target, read.lines, trail, depth + 1, new Set([...seen, target]));
       return;
@@ -456,7 +467,7 @@ export const buildRedoclySite: SiteModelBuilder = async (source, siteRoot) => {
     });
   }
 
-  if ([...visible].some((path) => path.startsWith('@theme/markdoc/')))
+  if (files.paths.some((path) => path.startsWith(inRoot('@theme/markdoc/'))))
     unsupported.push(
       'Markdoc tags defined in @theme/markdoc are not read: links in their attributes are unchecked',
     );
