@@ -1,9 +1,9 @@
-import Markdoc from '@markdoc/markdoc';
 import { Parser } from 'acorn';
 import acornJsx from 'acorn-jsx';
 import createMarkdownIt, { type MarkdownIt, type Token } from 'markdown-it';
 import { parse as parseYaml } from 'yaml';
 import { readAsciidocFacts } from './asciidoc-facts.ts';
+import { createMarkdocParser } from './markdoc-parser.ts';
 import { readMystFacts } from './myst-facts.ts';
 import { notebookMarkdown } from './notebook-text.ts';
 import { readRstFacts } from './rst-facts.ts';
@@ -59,18 +59,6 @@ export type MarkdownDialect =
   | 'markdoc'
   | 'myst-notebook'
   | 'quarto-notebook';
-
-/**
- * Markdoc's own tokenizer, set up as Redocly's compiler sets it up (dist/server/plugins/markdown/
- * compiler.js in @redocly/realm 0.135.2): HTML read, comments allowed, and `allowIndentation`, with
- * which Markdoc's markdown-it reads indented fences, headings and HTML as such and has no indented code.
- */
-export function createMarkdocParser(): MarkdownIt {
-  const tokenizer = new Markdoc.Tokenizer({ html: true, allowIndentation: true, allowComments: true });
-  const parser = (tokenizer as unknown as { parser: MarkdownIt }).parser;
-  parser.block.ruler.getRules('reference').length = 0;
-  return parser;
-}
 
 function createParser(dialect: MarkdownDialect): MarkdownIt {
   const parser =

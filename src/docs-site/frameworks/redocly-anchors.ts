@@ -1,6 +1,7 @@
 import type { Token } from 'markdown-it';
 import { cachedAnchors, maximumCharacters, type PageAnchors, readHtmlIds } from '../heading-anchors.ts';
-import { createMarkdocParser, frontMatterPattern } from '../page-facts.ts';
+import { createMarkdocParser } from '../markdoc-parser.ts';
+import { frontMatterPattern } from '../page-facts.ts';
 import { redoclySlug, UniqueKeys } from './redocly-slugs.ts';
 
 const parser = createMarkdocParser();
