@@ -7,7 +7,12 @@ import { parseArgs } from 'node:util';
 import defaultTable from '../src/analytics/classification/data/ai-agents.json' with { type: 'json' };
 import type { AiAgentTable } from '../src/analytics/classification/index.ts';
 import { createClassifier, trafficCategories } from '../src/analytics/classification/index.ts';
-import { corpusTargetsHold, evaluateCorpus, loadUserAgentCorpus } from '../test/user-agent-corpus.ts';
+import {
+  corpusTargetsHold,
+  evaluateCorpus,
+  hostileUserAgents,
+  loadUserAgentCorpus,
+} from '../test/user-agent-corpus.ts';
 
 const { values } = parseArgs({ options: { list: { type: 'boolean', default: false } } });
 const table = defaultTable as AiAgentTable;
@@ -43,6 +48,12 @@ const started = performance.now();
 for (const entry of entries) fresh.classify({ userAgent: entry.userAgent, markdown: false });
 const seconds = (performance.now() - started) / 1000;
 console.log(`\nuncached: ${Math.round(entries.length / seconds).toLocaleString('en')} user agents/s`);
+for (const hostile of hostileUserAgents) {
+  const begun = performance.now();
+  fresh.classify({ userAgent: hostile, markdown: false });
+  const shape = `${JSON.stringify(hostile.slice(0, 8))}… (${hostile.length.toLocaleString('en')} characters)`;
+  console.log(`hostile ${shape}: ${(performance.now() - begun).toFixed(1)} ms`);
+}
 
 if (values.list) {
   for (const { entry, got } of evaluation.misplacedAgents) {

@@ -3,6 +3,7 @@
 // request; none of these may stall a check. docs/benchmarks.md ("Hostile pages") has the figures.
 //   npm run bench:hostile [-- --size 1000000]
 import { parseArgs } from 'node:util';
+import { FernRedirects } from '../src/docs-site/frameworks/fern-redirects.ts';
 import { readSphinxConfig } from '../src/docs-site/frameworks/sphinx-config.ts';
 import { analyzeSite, checkSite, memoryFiles, PageFactsCache } from '../src/docs-site/index.ts';
 import { type MarkdownDialect, readPageFacts } from '../src/docs-site/page-facts.ts';
@@ -59,6 +60,8 @@ const pages: Array<[string, MarkdownDialect, string]> = [
     'writerside-topic',
     `<topic>${repeat('<p><a href="x.md"/>')}</topic>`,
   ],
+  ['Hugo: ref shortcode openers never closed', 'hugo', repeat('{{< ref a')],
+  ['Jekyll: a raw block of baseurl tags never closed', 'jekyll', `{% raw %}${repeat('{{ site.baseurl')}`],
   ['MDC: inline component openers never closed', 'mdc', repeat(' :a{to=')],
   ['MDC: indented components never closed', 'mdc', repeat('  ::a\n    ::b\n')],
   ['MDC: component lines, each with a props fence', 'mdc', repeat('::a\n---\nto: /x\n')],
@@ -194,6 +197,11 @@ await time('Fern: a heading of `[#` and `{#`, Step and Markdown tags never close
       'instances:\n  - url: x.docs.buildwithfern.com\nnavigation:\n  - page: A\n    path: ./a.mdx\n',
     'fern/a.mdx': `## ${repeat('[#{#').slice(0, 300_000)}\n\n${repeat('<Step title="x ').slice(0, 300_000)}\n\n${repeat('<Markdown ').slice(0, 300_000)}\n\n[x](#y)\n`,
   }),
+);
+await time('Fern: a backtracking redirect pattern against a path of 5,000 characters', () =>
+  new FernRedirects([{ source: `/:a(a+)+b${'x'.repeat(10)}`, destination: '/y' }], '').redirect(
+    `/${'a'.repeat(5_000)}c`,
+  ),
 );
 await time(
   'Fern: 2,000 redirect patterns (half of them matching any path), navigation 40 deep, and 5,000 links to match against them',
@@ -399,6 +407,28 @@ await time('Vocs: a build script of 500 `a======` words after `vocs build`', () 
     }),
     'vocs.config.ts': "export default { sidebar: [{ text: 'a', link: '/a' }] }\n",
     'docs/pages/index.mdx': '# Home\n',
+  }),
+);
+const docsify = (config: string, after = '') =>
+  `<html><script>window.$docsify = ${config}</script><script src="docsify.js"></script>${after}\n`;
+await time('Docsify: a backtracking alias pattern and a link of 5,000 characters', () =>
+  site({
+    'index.html': docsify(`{ alias: { '/(a+)+b': '/never.md', '/old/(.*)': '/new/$1' } }`),
+    'README.md': `# Home\n\n[Old](old/page) [Slow](/${'a'.repeat(5000)}c)\n`,
+    'new/page.md': '# Page\n',
+  }),
+);
+await time('Docsify: an index.html of 200,000 script openers', () =>
+  site({
+    'index.html': docsify('function (vm) { return { loadSidebar: true } }', '<script '.repeat(200_000)),
+    'README.md': '# Home\n\n[Guide](guide)\n',
+    'guide.md': '# Guide\n',
+  }),
+);
+await time('Jekyll: a _config.yml that is not YAML, and 50,000 raw and baseurl tags never closed', () =>
+  site({
+    '_config.yml': 'title: [Broken\nexclude: x\n',
+    'index.md': `---\ntitle: Home\n---\n${'{% raw %}'.repeat(50_000)}${'{{ site.baseurl'.repeat(50_000)}\n`,
   }),
 );
 // Constants read again wherever they are used grow exponentially (out of memory at 6 levels).

@@ -15,6 +15,14 @@ import {
   trafficCategories,
 } from '../src/analytics/classification/index.ts';
 
+/** User agents shaped to make a backtracking pattern quadratic (timed by bench/classification.ts). */
+export const hostileUserAgents: readonly string[] = [
+  'a/'.repeat(50_000),
+  'A '.repeat(50_000),
+  `${'x'.repeat(100_000)}@`,
+  'Spider/'.repeat(20_000),
+];
+
 export type CorpusLabel = 'browser' | 'crawler' | 'ai';
 
 export interface CorpusEntry {

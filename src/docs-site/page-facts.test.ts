@@ -151,11 +151,10 @@ describe('links written by a template language', () => {
     );
   });
 
-  it('reads a hostile page of unclosed tags and shortcodes in time', () => {
-    const started = performance.now();
-    readPageFacts('{{< ref a'.repeat(100_000), 'hugo');
-    readPageFacts(`{% raw %}${'{{ site.baseurl'.repeat(50_000)}`, 'jekyll');
-    assert.ok(performance.now() - started < 2500);
+  // Timed in bench/hostile-pages.ts; the timeout only stops a stalled run.
+  it('reads a hostile page of unclosed tags and shortcodes', { timeout: 60_000 }, () => {
+    assert.deepEqual(readPageFacts('{{< ref a'.repeat(100_000), 'hugo').links, []);
+    assert.deepEqual(readPageFacts(`{% raw %}${'{{ site.baseurl'.repeat(50_000)}`, 'jekyll').links, []);
   });
 
   it("reads Hugo's ref and relref shortcodes, whatever their delimiters and quotes", () => {

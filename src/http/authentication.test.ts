@@ -64,9 +64,10 @@ describe('authentication (401)', () => {
         const attempt = await get(owner, bearer(revokable));
         return attempt.statusCode === 401 && attempt;
       },
-      { timeoutMilliseconds: 1000 },
+      { timeoutMilliseconds: 10_000 },
     );
-    assert.ok(Date.now() - revokedAt < 1000);
+    // Well within the 60 s a verified key stays cached (api-key-cache.ts): the notification evicted it.
+    assert.ok(Date.now() - revokedAt < 10_000);
     assert.match(response.json().error, /revoked/);
   });
 

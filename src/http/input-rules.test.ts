@@ -211,15 +211,17 @@ describe('numbers, framework errors and error bodies', () => {
     assert.deepEqual(JSON.parse(answer.body), { error: 'Request headers are too large' });
   });
 
-  it('leaves raw byte bodies to the routes that read them, at once whatever their size', () => {
+  it('leaves raw byte bodies to the routes that read them, unwalked', () => {
     // A drain body at its 16 MiB limit. Walked as an object, each byte was a field name to check:
-    // seconds of CPU per request.
-    const body = Buffer.alloc(16 * 1024 * 1024, 0x20);
-    const started = performance.now();
+    // seconds of CPU per request. A field name with a control character shows whether it is walked.
+    const marked = (body: Buffer) => Object.defineProperty(body, 'x\u0000', { value: 'y', enumerable: true });
+    const body = marked(Buffer.alloc(16 * 1024 * 1024, 0x20));
+    assert.throws(() =>
+      checkRequestText({ url: '/v1/x', params: {}, query: {}, body: { ...marked(Buffer.alloc(1)) } }),
+    );
     assert.doesNotThrow(() =>
       checkRequestText({ url: '/v1/analytics/x/drains/netlify', params: {}, query: {}, body }),
     );
-    assert.ok(performance.now() - started < 1000, `${performance.now() - started} ms`);
   });
 
   it('caps the error body of a large bad batch: the first problems and a count', async () => {

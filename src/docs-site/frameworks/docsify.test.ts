@@ -125,7 +125,10 @@ describe('Docsify site model', () => {
     ]);
   });
 
-  it('applies alias patterns with RE2, so a hostile pattern cannot stall the check', async () => {
+  // Timed in bench/hostile-pages.ts; the timeout only stops a stalled run.
+  it('applies alias patterns with RE2, so a hostile pattern cannot stall the check', {
+    timeout: 60_000,
+  }, async () => {
     const files = {
       'index.html': indexHtml(`{
         alias: { '/(a+)+b': '/never.md', '/old/(.*)': '/new/$1', '/(?=x)': '/y' },
@@ -133,9 +136,7 @@ describe('Docsify site model', () => {
       'README.md': `# Home\n\n[Old](old/page) [Slow](/${'a'.repeat(5000)}c)\n`,
       'new/page.md': '# Page\n',
     };
-    const started = performance.now();
     const { model, problems } = await check(files);
-    assert.ok(performance.now() - started < 2000);
     assert.deepEqual(model.unsupported, [
       'index.html: the `alias` pattern `/(?=x)` uses syntax this check cannot apply safely; routes it matches are unchecked',
     ]);
@@ -143,15 +144,15 @@ describe('Docsify site model', () => {
     assert.deepEqual(messages(problems), []);
   });
 
-  it('reads a hostile page that loads Docsify in time, and a configuration it cannot read as defaults', async () => {
+  it('reads a hostile page that loads Docsify, and a configuration it cannot read as defaults', {
+    timeout: 60_000,
+  }, async () => {
     const files = {
       'index.html': `<html><script>window.$docsify = function (vm) { return { loadSidebar: true } }</script><script src="docsify.js"></script>${'<script '.repeat(200_000)}\n`,
       'README.md': '# Home\n\n[Guide](guide)\n',
       'guide.md': '# Guide\n',
     };
-    const started = performance.now();
     const { model, problems } = await check(files);
-    assert.ok(performance.now() - started < 2000);
     assert.deepEqual(model.unsupported, [
       "index.html: `window.$docsify` is computed by code; Docsify's defaults are assumed",
     ]);
