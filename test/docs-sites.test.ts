@@ -45,6 +45,7 @@ const sites: Record<string, { framework: string; pages: number }> = {
   'shoelace-style__shoelace': { framework: 'eleventy', pages: 86 },
   'squidfunk__mkdocs-material': { framework: 'mkdocs', pages: 96 },
   'tidepool-org__TidepoolApi': { framework: 'redocly', pages: 72 },
+  'tisanelabs__tisane-docs': { framework: 'redocly', pages: 128 },
   vitejs__vite: { framework: 'vitepress', pages: 57 },
   vuepress__docs: { framework: 'vuepress', pages: 68 },
   'web-infra-dev__rslib': { framework: 'rspress', pages: 138 },

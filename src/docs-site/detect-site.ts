@@ -33,6 +33,9 @@ interface Signature {
   inPackages?: boolean;
 }
 
+/** The packages of Redocly's site products (legacy portals are `@redocly/developer-portal`). */
+const redoclyPackages = ['@redocly/realm', '@redocly/redoc-revel', '@redocly/redoc-reef'];
+
 const folderOfFile = (file: string) => (file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '');
 
 const signatures: Signature[] = [
@@ -72,6 +75,15 @@ const signatures: Signature[] = [
       /^(navbar|footer|sidebar|seo|redirects|l10n|logo|markdown|products|navigation|breadcrumbs|colorMode|userMenu|versionPicker|sso|rbac|requiresLogin|aiAssistant|banner|editPage|removeAttribution|links|scripts)[ \t]*:/m.test(
         text,
       ),
+    confirmDependencies: redoclyPackages,
+  },
+  // A Realm project needs no `redocly.yaml`: its package then names Realm, Revel or Reef.
+  {
+    framework: 'redocly',
+    pattern: /(^|\/)package\.json$/,
+    siteRoot: folderOfFile,
+    fallback: true,
+    confirm: (text) => new RegExp(`"(?:${redoclyPackages.join('|')})"\\s*:`).test(text),
   },
   {
     framework: 'docusaurus',

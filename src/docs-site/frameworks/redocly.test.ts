@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { analyzeSite, checkSite, detectSite, memoryFiles, PageFactsCache } from '../index.ts';
 import { readPageFacts } from '../page-facts.ts';
@@ -255,5 +256,50 @@ describe('Redocly projects', () => {
       'sidebars.yaml:2002 Navigation entry "missing.md" names no page',
     ]);
     assert.ok(model.pages.has('index.md'));
+  });
+});
+
+describe('Redocly API reference pages', () => {
+  const folder = 'test/fixtures/redocly-api-rules';
+  const realm = JSON.parse(readFileSync(`${folder}/realm.json`, 'utf8')) as {
+    apis: Record<string, { base: string; routes: string[] }>;
+    brokenLinks: Array<{ source: string; line: number; link: string; message: string }>;
+  };
+  const project = async () =>
+    analyze(
+      memoryFiles(
+        Object.fromEntries(
+          readdirSync(folder, { recursive: true, encoding: 'utf8' })
+            .filter((path) => path !== 'realm.json' && statSync(`${folder}/${path}`).isFile())
+            .map((path) => [path, readFileSync(`${folder}/${path}`, 'utf8')]),
+        ),
+      ),
+    );
+
+  it('serves every page Realm made of each OpenAPI description, and no other below it', async () => {
+    const { model } = await project();
+    const kind = (route: string) => model.resolveLink('index.md', route, { kind: 'link' }).kind;
+    for (const [file, api] of Object.entries(realm.apis)) {
+      if (file.includes('asyncapi')) continue;
+      // A page whose last segment holds a dot is read as a file: Realm cannot link to it either.
+      for (const route of api.routes)
+        assert.equal(kind(route), /\.[^/]*$/.test(route) ? 'broken' : 'file', route);
+      for (const route of [`${api.base}/nope`, `${api.base}/tag/x`, `${api.routes.at(-1)}/more`])
+        assert.equal(kind(route), 'broken', route);
+    }
+    // An AsyncAPI description's pages are not modelled: unchecked.
+    assert.equal(kind('/apis/events/asyncapi/topics/orderPlaced'), 'unchecked');
+  });
+
+  it("reports the links Realm reports into API pages, but the AsyncAPI description's", async () => {
+    const { problems } = await project();
+    assert.deepEqual(
+      problems.map(
+        (problem) => `${problem.line} ${problem.message.replace(/^Broken link "([^"]*)".*/s, '$1')}`,
+      ),
+      realm.brokenLinks
+        .filter((link) => !link.link.includes('asyncapi'))
+        .map((link) => `${link.line} ${link.link}`),
+    );
   });
 });

@@ -5,6 +5,7 @@ import { folderOf, isWithin, relativeTo } from '../link-urls.ts';
 import type { LinkTarget, NavigationEntry, SiteModel, SiteModelBuilder, SiteProblem } from '../site-model.ts';
 import { markdownLinkExample } from './link-example.ts';
 import { readRedoclyAnchors } from './redocly-anchors.ts';
+import { type ApiPages, readOpenApiPages } from './redocly-api-pages.ts';
 import { readRedoclyProject } from './redocly-project.ts';
 import { buildSlugTable, parseBaseName } from './redocly-slugs.ts';
 import { isRecord, yamlValue } from './yaml-problems.ts';
@@ -97,8 +98,8 @@ export const buildRedoclySite: SiteModelBuilder = async (source, siteRoot) => {
   // Routes: route -> project path; project path -> its routes (the first canonical).
   const routes = new Map<string, string>();
   const routesOf = new Map<string, string[]>();
-  /** API descriptions: their base route (every route below it is one of their pages). */
-  const apiBases = new Map<string, string>();
+  /** API descriptions by their base route: their file, and whether all their pages are known. */
+  const apiBases = new Map<string, { path: string; complete: boolean }>();
   const frontMatterSlugs = new Map<string, string[]>();
   const frontMatterRedirects: Array<{ from: string; path: string }> = [];
   const addRoutes = (path: string, slugs: string[]) => {
@@ -164,17 +165,91 @@ export const buildRedoclySite: SiteModelBuilder = async (source, siteRoot) => {
           : [...(exported[3] ?? '').matchAll(/(["'`])([^"'`\n]*)\1/g)].map((match) => match[2] ?? '');
     addRoutes(path, slugRoutes(path, slugs));
   }
-  // API descriptions: a page at their slug, and one per tag, operation and schema below it.
+  // Realm's file system knows every file, `ignore:`d ones too (content-fs.js `exists`).
+  const existing = new Set(project.paths);
+  // API descriptions: a page at their slug, and one per tag, operation and schema below it
+  // (OpenAPI's read: redocly-api-pages.ts; AsyncAPI's and GraphQL's below it unchecked). A folder's
+  // own `redocly.yaml` configures the descriptions below it: its `apis` entries (their `root` from
+  // its folder), `decorators` and `openapi` options, beside the project's (nearest-redocly-config-loader.js).
+  const settings = (value: unknown) => (isRecord(value) ? value : {});
+  const configs = new Map<string, Record<string, unknown>>([['', config]]);
+  for (const path of visible) {
+    if (path === 'redocly.yaml' || !/(^|\/)redocly\.yaml$/.test(path)) continue;
+    const text = await files.read(inRoot(path));
+    if (text === null) continue;
+    configFiles.push(inRoot(path));
+    configs.set(
+      posix.dirname(path),
+      settings(yamlValue(parseDocument(text, { logLevel: 'silent' }), inRoot(path)).value),
+    );
+  }
+  /** The nearest configuration of a project path: its folder, and its `apis` entries by their `root`. */
+  const nearestConfig = (path: string) => {
+    let folder = posix.dirname(path);
+    while (folder !== '.' && !configs.has(folder)) folder = posix.dirname(folder);
+    const at = folder === '.' ? '' : folder;
+    const nearest = configs.get(at) ?? config;
+    const entries = Object.values(settings(nearest.apis))
+      .filter(isRecord)
+      .flatMap((entry) =>
+        typeof entry.root === 'string' ? [{ entry, root: posix.join(at, entry.root) }] : [],
+      );
+    return { folder: at, nearest, entries };
+  };
+  const openApiPages = new Map<string, Promise<ApiPages>>();
+  /** The pages of the description at a project path, as the `apis` entry naming it (if any) sets it. */
+  const pagesOf = (path: string, entry: Record<string, unknown> | undefined) => {
+    const key = `${path}\n${JSON.stringify(entry ?? null)}`;
+    let pages = openApiPages.get(key);
+    if (pages === undefined) {
+      const { folder, nearest } = nearestConfig(path);
+      const own = nearest === config ? {} : nearest;
+      const options = {
+        ...settings(config.openapi),
+        ...settings(own.openapi),
+        ...settings(entry?.openapi ?? settings(entry?.theme).openapi),
+      };
+      pages = readOpenApiPages(repositoryFile(path), (file) => files.read(file), {
+        schemaDefinitionsTagName:
+          typeof options.schemaDefinitionsTagName === 'string' ? options.schemaDefinitionsTagName : undefined,
+        decorators: {
+          ...settings(config.decorators),
+          ...settings(own.decorators),
+          ...settings(entry?.decorators),
+        },
+        configFolder: inRoot(folder),
+      });
+      openApiPages.set(key, pages);
+    }
+    return pages;
+  };
+  const addApi = (path: string, base: string, pages: ApiPages | null) => {
+    const routesBelow = [...(pages?.routes ?? [])]
+      .filter((route) => route !== '/')
+      .map((route) => `${base === '/' ? '' : base}${route}`);
+    apiBases.set(base, { path, complete: pages !== null && pages.incomplete === null });
+    return [base, ...routesBelow];
+  };
   for (const path of visible) {
     if (/(^|\/)redocly\.yaml$/.test(path)) continue;
     let api = false;
     if (/\.(graphql|gql)$/.test(path)) api = true;
     else if (/\.(ya?ml|json)$/.test(path)) api = await isApiDescription(repositoryFile(path));
     if (!api) continue;
-    const base = pathSlug(path);
-    addRoutes(path, [base]);
-    apiBases.set(base, path);
+    const entry = nearestConfig(path).entries.find(
+      (candidate) => candidate.root === path && candidate.entry.output === undefined,
+    )?.entry;
+    const pages = /\.(graphql|gql)$/.test(path) ? null : await pagesOf(path, entry);
+    addRoutes(path, addApi(path, pathSlug(path), pages));
   }
+  // An `apis` entry with an `output` shows its root's description a second time, at the output's URL.
+  for (const [folder] of configs)
+    for (const { entry, root } of nearestConfig(posix.join(folder, 'redocly.yaml')).entries) {
+      if (typeof entry.output !== 'string' || !existing.has(root)) continue;
+      const pages = await pagesOf(root, entry);
+      for (const route of addApi(root, pathSlug(posix.join(folder, entry.output)), pages))
+        routes.set(route, root);
+    }
   // Pages whose links are read: Markdown ones (React pages and API descriptions are routes only).
   const pages = new Map<string, string[]>();
   for (const path of markdownPages) {
@@ -271,8 +346,8 @@ export const buildRedoclySite: SiteModelBuilder = async (source, siteRoot) => {
     if (skippedPrefixes.has(route.split('/')[1] ?? ''))
       return { kind: 'unchecked', reason: 'a page of a locale not read' };
     for (const [base, api] of apiBases)
-      if (route.startsWith(`${base}/`))
-        return { kind: 'unchecked', reason: `a page of the API description ${inRoot(api)}` };
+      if (!api.complete && route.startsWith(`${base === '/' ? '' : base}/`))
+        return { kind: 'unchecked', reason: `a page of the API description ${inRoot(api.path)}` };
     const to = redirectOf(route);
     if (to === null) return null;
     if (!isLocalLink(to)) return { kind: 'served', reason: 'a redirect to another site' };
@@ -280,8 +355,6 @@ export const buildRedoclySite: SiteModelBuilder = async (source, siteRoot) => {
     return target === undefined ? null : { kind: 'file', file: repositoryFile(target) };
   };
 
-  // Realm's file system knows every file, `ignore:`d ones too (content-fs.js `exists`).
-  const existing = new Set(project.paths);
   const staticFiles = new Set(project.paths.filter((path) => path.startsWith('static/')));
   const resolveLink: SiteModel['resolveLink'] = (from, url, link) => {
     const written = url.trim();
