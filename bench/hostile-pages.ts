@@ -235,6 +235,15 @@ await time(
       'index.md': `# A\n\n${Array.from({ length: 5000 }, (_, index) => `[x](/${'a/'.repeat(index % 40)}${'b'.repeat(100)}${index})`).join('\n')}\n`,
     }),
 );
+await time(
+  'Redocly: an OpenAPI description of 5,000 operations under 50 tags each, $refs in a cycle, and 5,000 links into it',
+  () =>
+    site({
+      'package.json': '{"dependencies": {"@redocly/realm": "0.135.2"}}',
+      'apis/a.yaml': `openapi: 3.1.0\ninfo: {title: A, version: '1', description: {$ref: '#/x'}}\nx: {$ref: '#/info/description'}\ntags:\n${Array.from({ length: 50 }, (_, index) => `  - name: T${index}\n    description: "${'# h\\n'.repeat(200)}"`).join('\n')}\npaths:\n${Array.from({ length: 5_000 }, (_, index) => `  /p${index}:\n    get: {operationId: o${index}, tags: [${Array.from({ length: 50 }, (_, tag) => `T${tag}`).join(', ')}]}`).join('\n')}\n`,
+      'index.md': `# A\n\n${Array.from({ length: 5000 }, (_, index) => `[x](/apis/a/t${index % 50}/o${index})`).join('\n')}\n`,
+    }),
+);
 await time('Writerside: a tree of 50,000 entries nested 30 deep', () =>
   site({
     'writerside.cfg': '<ihp version="2.0"><topics dir="t"/><instance src="h.tree"/></ihp>\n',

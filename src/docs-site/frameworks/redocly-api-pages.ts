@@ -41,6 +41,8 @@ const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'qu
 const maximumReferenceDepth = 32;
 const maximumFiles = 500;
 const maximumRoutes = 200_000;
+/** What a project's API descriptions may hold in all (1 MB of YAML takes seconds to parse). */
+export const maximumCharacters = 16_000_000;
 const maximumTagDepth = 5;
 const mcpKinds = ['tools', 'resources', 'prompts'];
 /** Decorators whose effect on the pages is known: none, or applied below. */
@@ -100,6 +102,8 @@ export async function readOpenApiPages(
     decorators?: Record<string, unknown>;
     /** The folder decorators' `filePath`s are read from (the configuration's). */
     configFolder?: string;
+    /** Characters of YAML and JSON left to parse, shared by a project's descriptions. */
+    budget?: { characters: number };
   },
 ): Promise<ApiPages> {
   const routes = new Set<string>(['/']);
@@ -138,12 +142,17 @@ export async function readOpenApiPages(
     }
     const text = await read(path);
     let value: unknown;
+    if (options.budget !== undefined && text !== null) options.budget.characters -= text.length;
     if (text === null) unknown(`${path} cannot be read`);
+    else if ((options.budget?.characters ?? 0) < 0)
+      unknown(
+        `the project's API descriptions hold more than the ${maximumCharacters.toLocaleString('en')} characters read`,
+      );
     else
       try {
         value = text.trimStart().startsWith('{')
           ? JSON.parse(text)
-          : parseYaml(text, { logLevel: 'silent', uniqueKeys: false, maxAliasCount: 1000 });
+          : parseYaml(text, { logLevel: 'silent', uniqueKeys: false });
       } catch {
         unknown(`${path} is not valid YAML or JSON`);
       }
@@ -222,10 +231,18 @@ export async function readOpenApiPages(
     parent: string | null;
     nav: boolean;
     description: string;
-    /** The item ids below the tag's: operations' own ids. */
-    operations: string[];
+    /** What is below the tag's page: its schemas', MCP items' and operations' ids (untagged: whole). */
+    items: string[];
   }
   const tags = new Map<string, Tag>();
+  let itemCount = 0;
+  /** Adds an item below a tag, up to the most pages read. */
+  const addItem = (tag: Tag | undefined, item: string) => {
+    if (tag === undefined) return;
+    itemCount += 1;
+    if (itemCount > maximumRoutes) unknown(`it has more than ${maximumRoutes} pages`);
+    else tag.items.push(item);
+  };
   const declare = (name: string, value: Record<string, unknown> = {}) => {
     if (tags.has(name)) return;
     const kind = value.kind;
@@ -236,7 +253,7 @@ export async function readOpenApiPages(
       parent: typeof value.parent === 'string' && value.parent !== '' ? value.parent : null,
       nav: kind === undefined || kind === 'nav',
       description: typeof value.description === 'string' ? value.description : '',
-      operations: [],
+      items: [],
     });
   };
   for (const entry of await list(child(root, 'tags'))) {
@@ -279,17 +296,17 @@ export async function readOpenApiPages(
           const tag = tags.get(name);
           if (tag === undefined || tag.traitTag) continue;
           // `getOperationId` (utils/openapi.js): below a tag, or `other/` when untagged.
-          tag.operations.push(
+          addItem(
+            tag,
             name === ''
               ? sanitized(operationId === null ? pointer : `other/${operationId}`)
-              : `${tag.id}/${sanitized(operationId ?? pointer)}`,
+              : sanitized(operationId ?? pointer),
           );
         }
       }
     }
   }
   const mcp = await record(child(root, 'x-mcp'));
-  const mcpItems: Array<{ name: string; tags: string[] }> = [];
   for (const kind of mcpKinds) {
     for (const entry of await list(mcp === null ? null : child(mcp, kind))) {
       const item = await record(entry);
@@ -298,8 +315,10 @@ export async function readOpenApiPages(
         typeof value === 'string' ? [value] : [],
       );
       const under = listed.length > 0 ? listed : [kind.charAt(0).toUpperCase() + kind.slice(1)];
-      for (const name of under) declare(name);
-      mcpItems.push({ name: item.value.name, tags: under });
+      for (const name of under) {
+        declare(name);
+        if (name !== '') addItem(tags.get(name), safeSlugify(item.value.name));
+      }
     }
   }
 
@@ -309,14 +328,15 @@ export async function readOpenApiPages(
   const schemas = await record(
     components === null ? child(root, 'definitions') : child(components, 'schemas'),
   );
-  const schemaTags: Array<{ name: string; tags: string[] }> = [];
   for (const name of schemas === null ? [] : Object.keys(schemas.value)) {
     const schema = await record(child(schemas as Located & { value: Record<string, unknown> }, name));
     if (removed(schema?.value)) continue;
     const listed = (await list(schema === null ? null : child(schema, 'x-tags'))).flatMap(({ value }) =>
       typeof value === 'string' ? [value] : [],
     );
-    schemaTags.push({ name, tags: listed.length > 0 ? listed : definitionsTag ? [definitionsTag] : [] });
+    // Under a tag that has no page (none of that name), nowhere.
+    for (const tag of listed.length > 0 ? listed : definitionsTag ? [definitionsTag] : [])
+      if (tag !== '') addItem(tags.get(tag), safeSlugify(name));
   }
 
   const tagFiles = setting('tag-description-override')?.tagNames;
@@ -327,20 +347,10 @@ export async function readOpenApiPages(
       : tag.description;
     if (tag.name === '') {
       addSections(description, null, routes, unknown);
-      for (const operation of tag.operations) routes.add(href(operation));
+      for (const operation of tag.items) routes.add(href(operation));
       return;
     }
-    const below = [
-      ...schemaTags
-        .filter((schema) => schema.tags.includes(tag.name))
-        .map((schema) => `${id}/${safeSlugify(schema.name)}`),
-      ...mcpItems
-        .filter((item) => item.tags.includes(tag.name))
-        .map((item) => `${id}/${safeSlugify(item.name)}`),
-      ...tag.operations.map((operation) =>
-        id === tag.id ? operation : `${id}/${operation.slice(tag.id.length + 1)}`,
-      ),
-    ];
+    const below = tag.items.map((item) => `${id}/${item}`);
     const sections = new Set<string>();
     addSections(description, id, sections, unknown);
     // An empty `webhooks` tag is dropped.

@@ -291,6 +291,30 @@ describe('Redocly API reference pages', () => {
     assert.equal(kind('/apis/events/asyncapi/topics/orderPlaced'), 'unchecked');
   });
 
+  it('leaves the pages of a description it cannot read whole unchecked', async () => {
+    const api = (paths: string) =>
+      `openapi: 3.1.0\ninfo: {title: A, version: '1'}\npaths:\n  /a:\n    get: {operationId: getA, tags: [A]}\n${paths}`;
+    const { model } = await analyze(
+      memoryFiles({
+        'package.json': '{"dependencies": {"@redocly/realm": "0.135.2"}}',
+        'redocly.yaml':
+          'apis:\n  filtered:\n    root: filtered.yaml\n    decorators:\n      filter-out: {property: x, value: y}\n',
+        'whole.yaml': api(''),
+        'remote.yaml': api("  /b:\n    $ref: 'https://example.com/b.yaml'\n"),
+        'cycle.yaml': api("  /b:\n    $ref: '#/x'\nx:\n  $ref: '#/paths/~1b'\n"),
+        'filtered.yaml': api(''),
+        'index.md': '# A\n',
+      }),
+    );
+    const kind = (route: string) => model.resolveLink('index.md', route, { kind: 'link' }).kind;
+    assert.equal(kind('/whole/a/geta'), 'file');
+    assert.equal(kind('/whole/a/getb'), 'broken');
+    for (const api of ['remote', 'cycle', 'filtered']) {
+      assert.equal(kind(`/${api}/a/geta`), 'file', api);
+      assert.equal(kind(`/${api}/a/getb`), 'unchecked', api);
+    }
+  });
+
   it("reports the links Realm reports into API pages, but the AsyncAPI description's", async () => {
     const { problems } = await project();
     assert.deepEqual(

@@ -5,7 +5,7 @@ import { folderOf, isWithin, relativeTo } from '../link-urls.ts';
 import type { LinkTarget, NavigationEntry, SiteModel, SiteModelBuilder, SiteProblem } from '../site-model.ts';
 import { markdownLinkExample } from './link-example.ts';
 import { readRedoclyAnchors } from './redocly-anchors.ts';
-import { type ApiPages, readOpenApiPages } from './redocly-api-pages.ts';
+import { type ApiPages, maximumCharacters, readOpenApiPages } from './redocly-api-pages.ts';
 import { readRedoclyProject } from './redocly-project.ts';
 import { buildSlugTable, parseBaseName } from './redocly-slugs.ts';
 import { isRecord, yamlValue } from './yaml-problems.ts';
@@ -197,6 +197,7 @@ export const buildRedoclySite: SiteModelBuilder = async (source, siteRoot) => {
     return { folder: at, nearest, entries };
   };
   const openApiPages = new Map<string, Promise<ApiPages>>();
+  const budget = { characters: maximumCharacters };
   /** The pages of the description at a project path, as the `apis` entry naming it (if any) sets it. */
   const pagesOf = (path: string, entry: Record<string, unknown> | undefined) => {
     const key = `${path}\n${JSON.stringify(entry ?? null)}`;
@@ -218,6 +219,7 @@ export const buildRedoclySite: SiteModelBuilder = async (source, siteRoot) => {
           ...settings(entry?.decorators),
         },
         configFolder: inRoot(folder),
+        budget,
       });
       openApiPages.set(key, pages);
     }
