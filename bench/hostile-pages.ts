@@ -244,6 +244,14 @@ await time(
       'index.md': `# A\n\n${Array.from({ length: 5000 }, (_, index) => `[x](/apis/a/t${index % 50}/o${index})`).join('\n')}\n`,
     }),
 );
+await time('ReadMe: 20,000 pages listed in one `_order.yaml`, and 5,000 links to slugs none has', () =>
+  site({
+    'docs/_order.yaml': '- A\n',
+    'docs/A/_order.yaml': Array.from({ length: 20_000 }, (_, index) => `- page-${index}\n`).join(''),
+    ...Object.fromEntries(Array.from({ length: 20_000 }, (_, index) => [`docs/A/page-${index}.md`, '# P\n'])),
+    'docs/A/index.md': `# A\n\n${Array.from({ length: 5000 }, (_, index) => `[x](doc:nope-${index}) [y](/docs/Page-${index})`).join('\n')}\n`,
+  }),
+);
 await time('Writerside: a tree of 50,000 entries nested 30 deep', () =>
   site({
     'writerside.cfg': '<ihp version="2.0"><topics dir="t"/><instance src="h.tree"/></ihp>\n',

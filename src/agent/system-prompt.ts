@@ -33,6 +33,7 @@ const frameworkNames: Record<DocsFramework, string> = {
   eleventy: 'Eleventy (11ty)',
   fern: 'Fern Docs',
   redocly: 'Redocly (Realm, Revel, Reef)',
+  readme: 'ReadMe (its Git sync)',
   markdown: 'plain Markdown',
 };
 

@@ -77,6 +77,15 @@ const signatures: Signature[] = [
       ),
     confirmDependencies: redoclyPackages,
   },
+  // ReadMe Refactored's Git sync (https://docs.readme.com/main/docs/documentation-structure): the
+  // repository is the project, `docs/` and `reference/` hold a folder per category and an
+  // `_order.yaml` each.
+  {
+    framework: 'readme',
+    pattern: /^(docs|reference)\/_order\.yaml$/,
+    siteRoot: () => '',
+    confirmFiles: (paths) => !paths.some((path) => /^docs\/[^/]+\.mdx?$/i.test(path)),
+  },
   // A Realm project needs no `redocly.yaml`: its package then names Realm, Revel or Reef.
   {
     framework: 'redocly',

@@ -37,6 +37,7 @@ export type DocsFramework =
   | 'eleventy'
   | 'fern'
   | 'redocly'
+  | 'readme'
   | 'markdown';
 
 /** The repository's files as a model reads them (a worktree, a commit, or either with changes on top). */

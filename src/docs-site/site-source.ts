@@ -75,8 +75,8 @@ export class PageFactsCache {
 /** How a framework's pages are read: MkDocs is Python-Markdown; `.mdx` files are MDX everywhere. */
 function dialectFor(framework: DocsFramework, path: string): MarkdownDialect {
   if (path.toLowerCase().endsWith('.mdx')) return 'mdx';
-  // Fern compiles `.md` pages as MDX too.
-  if (framework === 'fern') return 'mdx';
+  // Fern and ReadMe compile `.md` pages as MDX too.
+  if (framework === 'fern' || framework === 'readme') return 'mdx';
   // Notebooks are JSON: their Markdown cells are read.
   if (/\.ipynb$/i.test(path) && (framework === 'sphinx' || framework === 'quarto' || framework === 'myst'))
     return `${framework === 'quarto' ? 'quarto' : 'myst'}-notebook`;

@@ -19,6 +19,7 @@ import { buildMystSite } from './myst.ts';
 import { buildNextraSite } from './nextra.ts';
 import { buildNuxtContentSite } from './nuxt-content.ts';
 import { buildQuartoSite } from './quarto.ts';
+import { buildReadmeSite } from './readme.ts';
 import { buildRedoclySite } from './redocly.ts';
 import { buildRetypeSite } from './retype.ts';
 import { buildRspressSite } from './rspress.ts';
@@ -62,5 +63,6 @@ export const siteModelBuilders: Readonly<Record<DocsFramework, SiteModelBuilder>
   eleventy: buildEleventySite,
   fern: buildFernSite,
   redocly: buildRedoclySite,
+  readme: buildReadmeSite,
   markdown: buildMarkdownSite,
 };
