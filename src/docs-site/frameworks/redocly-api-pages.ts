@@ -90,10 +90,10 @@ interface Located {
 }
 
 /**
- * Reads the pages of the description in `file` (a repository path); `read` gives a repository
- * file's text (null when missing or too large).
+ * Reads the pages of the OpenAPI or AsyncAPI description in `file` (a repository path); `read`
+ * gives a repository file's text (null when missing or too large).
  */
-export async function readOpenApiPages(
+export async function readApiPages(
   file: string,
   read: (file: string) => Promise<string | null>,
   options: {
@@ -218,9 +218,109 @@ export async function readOpenApiPages(
   const child = (parent: Located & { value: Record<string, unknown> }, key: string): Located | null =>
     Object.hasOwn(parent.value, key) ? { value: parent.value[key], file: parent.file } : null;
 
+  /**
+   * An AsyncAPI 3 description's pages (@redocly/asyncapi-docs 1.12.1 lib/utils/build-menu-items.js):
+   * each channel at `<word>/<key>`, its operations (those whose channel has its `address`) at
+   * `<word>/<key>/operations/<key>`, keys as written; under each of the channel's tags
+   * (`<tag slug>/...`, and the tag's own page) when it has some. The word is the protocol's, from the
+   * first binding in the document: `topics` (kafka), `queues` or `exchs` (amqp), else `channels`.
+   * With `x-tagGroups`, only the tags listed; headings of `info.description` at `section/<slug>`.
+   */
+  const addAsyncApiPages = async (description: Located & { value: Record<string, unknown> }) => {
+    const version = description.value.asyncapi;
+    if (typeof version !== 'string' || !version.startsWith('3.'))
+      return unknown('an AsyncAPI description before 3.0 (its pages are not read)');
+    const channels = await record(child(description, 'channels'));
+    const operations = await record(child(description, 'operations'));
+    // `findFirstBinding`: depth first, in key order, the first object's first binding.
+    const seen = new Set<unknown>();
+    const firstBinding = (value: unknown, depth: number): string | null | undefined => {
+      if (!isRecord(value) && !Array.isArray(value)) return null;
+      if (seen.has(value) || depth > maximumReferenceDepth) return null;
+      seen.add(value);
+      for (const inner of Object.values(value)) {
+        if (isRecord(inner) && inner.bindings)
+          return isRecord(inner.bindings) ? Object.keys(inner.bindings)[0] : undefined;
+        const found = firstBinding(inner, depth + 1);
+        if (found) return found;
+      }
+      return null;
+    };
+    const protocol = firstBinding(description.value, 0);
+    const byAddress = new Map<string, string>();
+    const channelValues = new Map<string, Record<string, unknown>>();
+    for (const key of channels === null ? [] : Object.keys(channels.value)) {
+      const channel = await record(child(channels as Located & { value: Record<string, unknown> }, key));
+      if (channel === null) continue;
+      channelValues.set(key, channel.value);
+      if (typeof channel.value.address === 'string') byAddress.set(channel.value.address, key);
+    }
+    const operationsOf = new Map<string, string[]>();
+    for (const key of operations === null ? [] : Object.keys(operations.value)) {
+      const operation = await record(child(operations as Located & { value: Record<string, unknown> }, key));
+      const channel = operation === null ? null : await record(child(operation, 'channel'));
+      const address = channel?.value.address;
+      const owner = typeof address === 'string' ? byAddress.get(address) : undefined;
+      if (owner !== undefined) operationsOf.set(owner, [...(operationsOf.get(owner) ?? []), key]);
+    }
+    const tagged = new Map<string, string[]>();
+    const untagged: string[] = [];
+    for (const [key, channel] of channelValues) {
+      const bindings = isRecord(channel.bindings) ? channel.bindings : {};
+      const word =
+        protocol === 'kafka'
+          ? 'topics'
+          : protocol === 'amqp'
+            ? isRecord(bindings.amqp) && bindings.amqp.is === 'routingKey'
+              ? 'exchs'
+              : 'queues'
+            : 'channels';
+      const links = [
+        `${word}/${key}`,
+        ...(operationsOf.get(key) ?? []).map((operation) => `${word}/${key}/operations/${operation}`),
+      ];
+      const tags = (await list({ value: channel.tags, file: description.file })).flatMap(({ value }) =>
+        isRecord(value) && typeof value.name === 'string' ? [value.name] : [],
+      );
+      if (tags.length === 0) untagged.push(...links);
+      for (const tag of tags) tagged.set(tag, [...(tagged.get(tag) ?? []), ...links]);
+    }
+    const groups = await list(child(description, 'x-tagGroups'));
+    const listed = new Set<string>();
+    for (const entry of groups) {
+      const group = await record(entry);
+      for (const { value } of group === null ? [] : await list(child(group, 'tags')))
+        if (typeof value === 'string') listed.add(value);
+    }
+    for (const [tag, links] of tagged) {
+      if (groups.length > 0 && !listed.has(tag)) continue;
+      const slug = safeSlugify(tag).toLowerCase();
+      routes.add(`/${slug}`);
+      for (const link of links) routes.add(`/${slug}/${link}`);
+    }
+    if (groups.length === 0) for (const link of untagged) routes.add(`/${link}`);
+    const componentTags = await record(
+      child((await record(child(description, 'components'))) ?? description, 'tags'),
+    );
+    if (
+      componentTags !== null &&
+      Object.values(componentTags.value).some(
+        (tag) => isRecord(tag) && typeof tag.description === 'string' && tag.description.includes('#'),
+      )
+    )
+      unknown("a tag's description with headings");
+    const info = await record(child(description, 'info'));
+    if (typeof info?.value.description === 'string')
+      addSections(info.value.description, null, routes, unknown);
+  };
+
   const root = await record({ value: await load(file), file });
+  if (root !== null && 'asyncapi' in root.value) {
+    await addAsyncApiPages(root);
+    return { routes, incomplete };
+  }
   if (root === null || !('openapi' in root.value || 'swagger' in root.value))
-    return { routes, incomplete: incomplete ?? `${file} holds no OpenAPI description` };
+    return { routes, incomplete: incomplete ?? `${file} holds no API description` };
 
   // Tags: declared, then the untagged operations' (named ''), the schemas' tag, and those that
   // operations and MCP items name (`buildMenuStructure`, menu/builder.js; `getTagsWithOperations`).

@@ -5,7 +5,7 @@ import { folderOf, isWithin, relativeTo } from '../link-urls.ts';
 import type { LinkTarget, NavigationEntry, SiteModel, SiteModelBuilder, SiteProblem } from '../site-model.ts';
 import { markdownLinkExample } from './link-example.ts';
 import { readRedoclyAnchors } from './redocly-anchors.ts';
-import { type ApiPages, maximumCharacters, readOpenApiPages } from './redocly-api-pages.ts';
+import { type ApiPages, maximumCharacters, readApiPages } from './redocly-api-pages.ts';
 import { readRedoclyProject } from './redocly-project.ts';
 import { buildSlugTable, parseBaseName } from './redocly-slugs.ts';
 import { isRecord, yamlValue } from './yaml-problems.ts';
@@ -168,7 +168,7 @@ export const buildRedoclySite: SiteModelBuilder = async (source, siteRoot) => {
   // Realm's file system knows every file, `ignore:`d ones too (content-fs.js `exists`).
   const existing = new Set(project.paths);
   // API descriptions: a page at their slug, and one per tag, operation and schema below it
-  // (OpenAPI's read: redocly-api-pages.ts; AsyncAPI's and GraphQL's below it unchecked). A folder's
+  // (OpenAPI's and AsyncAPI's read: redocly-api-pages.ts; GraphQL's below it unchecked). A folder's
   // own `redocly.yaml` configures the descriptions below it: its `apis` entries (their `root` from
   // its folder), `decorators` and `openapi` options, beside the project's (nearest-redocly-config-loader.js).
   const settings = (value: unknown) => (isRecord(value) ? value : {});
@@ -210,7 +210,7 @@ export const buildRedoclySite: SiteModelBuilder = async (source, siteRoot) => {
         ...settings(own.openapi),
         ...settings(entry?.openapi ?? settings(entry?.theme).openapi),
       };
-      pages = readOpenApiPages(repositoryFile(path), (file) => files.read(file), {
+      pages = readApiPages(repositoryFile(path), (file) => files.read(file), {
         schemaDefinitionsTagName:
           typeof options.schemaDefinitionsTagName === 'string' ? options.schemaDefinitionsTagName : undefined,
         decorators: {
