@@ -86,6 +86,17 @@ const learningRustDocs = committedSite('learning-rust__site');
 const shoelaceDocs = committedSite('shoelace-style__shoelace');
 const privateGptDocs = committedSite('zylon-ai__private-gpt');
 const tidepoolDocs = committedSite('tidepool-org__TidepoolApi');
+const tisaneDocs = committedSite('tisanelabs__tisane-docs');
+// Tisane's Translate Text link written as a Redoc page's hash route guesses it, a page Realm never makes.
+const translationPage = 'guides/features/translation.md';
+const transformLink = '(/apis/tisane-api-short/nlu-nlp-methods/transform)';
+const tisaneWithGuessedLink = {
+  ...tisaneDocs,
+  [translationPage]: (tisaneDocs[translationPage] ?? '').replace(
+    transformLink,
+    '(/apis/tisane-api-short/operation/transform)',
+  ),
+};
 // MarkerData's pages that link the Share Destination page by its URL (`/user-guide/share-destination`).
 const shareDestinationLinkers = [
   'docs/User Guide/extract.md',
@@ -1942,6 +1953,27 @@ export const evaluationTasks: EvaluationTask[] = [
       call('validate', {}),
       answer(
         'The four "display time" links now name #device-time--devicetime-, the id Realm gives the "Device Time (`deviceTime`)" heading.',
+      ),
+    ],
+  },
+  {
+    name: 'real-redocly-fix-api-link',
+    fixture: tisaneWithGuessedLink,
+    prompt: `The "Translate Text" link in ${translationPage} leads to a page that does not exist. Point it at the operation's page of the API reference.`,
+    check(result) {
+      const files = changed(result);
+      if (typeof files === 'string') return files;
+      if (files[translationPage] !== tisaneDocs[translationPage])
+        return `${translationPage} does not link ${transformLink.slice(1, -1)}, the operation's page, or changed more`;
+      return unchangedExcept(result, tisaneWithGuessedLink, [translationPage]);
+    },
+    script: [
+      read(translationPage),
+      call('validate', {}),
+      edit(translationPage, '(/apis/tisane-api-short/operation/transform)', transformLink),
+      call('validate', {}),
+      answer(
+        'The link now names /apis/tisane-api-short/nlu-nlp-methods/transform: Realm puts an operation at its tag (`NLU / NLP Methods`, slugged) and its operationId, lower case.',
       ),
     ],
   },
