@@ -9,6 +9,7 @@ import { describe, it } from 'node:test';
 import { committedCorpus, corpusSites, evaluateSite } from './docs-site-corpus.ts';
 
 const sites: Record<string, { framework: string; pages: number }> = {
+  'LandRise__realestateapi-docs': { framework: 'readme', pages: 238 },
   'ant-design__antd-style': { framework: 'dumi', pages: 84 },
   'better-auth__better-auth': { framework: 'fumadocs', pages: 182 },
   CommandPost__ResolveCafe: { framework: 'retype', pages: 38 },

@@ -170,7 +170,9 @@ export const buildReadmeSite: SiteModelBuilder = async (source) => {
     problems.push(...yamlValue(document, path).problems);
     const folder = posix.dirname(path);
     ordered.add(folder);
-    const categories = folder.split('/').length === 1;
+    // `docs/` and `reference/` list their categories (folders, an empty one may be listed);
+    // the others list pages.
+    const categories = folder === 'docs' || folder === 'reference';
     // Each entry's line, from its offset (entries are in order): one pass over the text.
     let line = 1;
     let counted = 0;
@@ -180,22 +182,24 @@ export const buildReadmeSite: SiteModelBuilder = async (source) => {
       for (const end = item.range?.[0] ?? counted; counted < end; counted += 1)
         if (text.charCodeAt(counted) === 10) line += 1;
       const candidates = [
+        ...(name === 'index' ? [`${folder}/index.md`, `${folder}/index.mdx`] : []),
         `${folder}/${name}.md`,
         `${folder}/${name}.mdx`,
         `${folder}/${name}/index.md`,
         `${folder}/${name}/index.mdx`,
       ];
-      const file = candidates.find((candidate) => pages.has(candidate));
+      const html = `${folder}/${name}.html`;
+      // Custom pages may be HTML.
+      const file =
+        candidates.find((candidate) => pages.has(candidate)) ??
+        (folder === 'custom_pages' && files.has(html) ? html : undefined);
       navigation.push({
         reference: name,
         file: path,
         line,
         groups: [],
-        // A category, or a name ReadMe's sync may keep for an empty one: nothing to check.
-        target: file ?? {
-          unchecked: categories ? 'a category' : 'a name with no page beside it',
-          onlyFiles: [],
-        },
+        // A page's entry names a page beside it (the sync writes one for each); a category is no page.
+        target: categories ? { unchecked: 'a category', onlyFiles: [] } : (file ?? null),
       });
     }
   }
