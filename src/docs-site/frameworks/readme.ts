@@ -61,15 +61,17 @@ export const buildReadmeSite: SiteModelBuilder = async (source) => {
     const isPage = pageFile.test(path) || (section.folder === 'custom_pages' && /\.html$/i.test(path));
     if (!isPage || posix.basename(path).startsWith('_')) continue;
     const slug = slugOf(path);
-    const taken = slugs.get(section)?.get(slug) ?? [];
-    slugs.get(section)?.set(slug, [...taken, path]);
+    const bySlug = slugs.get(section);
+    const taken = bySlug?.get(slug) ?? [];
+    bySlug?.set(slug, taken);
+    taken.push(path);
     if (pageFile.test(path)) pages.set(path, [`/${section.segment}/${slug}`]);
   }
   for (const [section, bySlug] of slugs)
     for (const [slug, paths] of bySlug)
-      if (paths.length > 1)
+      if (paths.length > 1 && unsupported.length < 20)
         unsupported.push(
-          `${paths.join(' and ')} share the ${section.name} slug \`${slug}\`: ReadMe shows one of them (which one is not in the repository)`,
+          `${paths.slice(0, 2).join(' and ')}${paths.length > 2 ? ` (and ${paths.length - 2} more)` : ''} share the ${section.name} slug \`${slug}\`: ReadMe shows one of them (which one is not in the repository)`,
         );
   const lowerSlugs = new Map(
     [...slugs].map(([section, bySlug]) => [
@@ -154,8 +156,11 @@ export const buildReadmeSite: SiteModelBuilder = async (source) => {
     // A URL relative to the page's own (`/docs/<slug>`).
     const own = pages.get(from)?.[0];
     if (own === undefined) return { kind: 'unchecked', reason: 'a relative URL in a file that is no page' };
-    const resolved = new URL(written, `https://hub.invalid${own}`).pathname;
-    return hubPath(decodePath(resolved));
+    try {
+      return hubPath(decodePath(new URL(written, `https://hub.invalid${own}`).pathname));
+    } catch {
+      return { kind: 'unchecked', reason: 'a URL the browser cannot resolve' };
+    }
   };
 
   // Navigation: every folder's `_order.yaml`, and pages' "What's Next" (`next.pages`).

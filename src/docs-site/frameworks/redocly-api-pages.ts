@@ -18,6 +18,8 @@
  * - Headings of `info.description` are at `section/<slug>`, those of a tag's description at
  *   `<tag id>/<slug>`; a deeper heading after a level-one one is below it (menu/markdown.js).
  *
+ * An AsyncAPI 3 description's pages are read too (`addAsyncApiPages` below).
+ *
  * Decorators that override descriptions or remove `x-internal` items are applied. What the model
  * cannot know (a `$ref` to another site, a file too large to read, another decorator, headings it
  * cannot read) makes the pages incomplete: links below the description are then unchecked rather
@@ -148,6 +150,8 @@ export async function readApiPages(
       unknown(
         `the project's API descriptions hold more than the ${maximumCharacters.toLocaleString('en')} characters read`,
       );
+    // A `$ref` to Markdown stands for its text (a description kept in its own file).
+    else if (/\.(md|markdown)$/i.test(path)) value = text;
     else
       try {
         value = text.trimStart().startsWith('{')
@@ -261,7 +265,10 @@ export async function readApiPages(
       const channel = operation === null ? null : await record(child(operation, 'channel'));
       const address = channel?.value.address;
       const owner = typeof address === 'string' ? byAddress.get(address) : undefined;
-      if (owner !== undefined) operationsOf.set(owner, [...(operationsOf.get(owner) ?? []), key]);
+      if (owner === undefined) continue;
+      const listed = operationsOf.get(owner) ?? [];
+      operationsOf.set(owner, listed);
+      listed.push(key);
     }
     const tagged = new Map<string, string[]>();
     const untagged: string[] = [];
@@ -283,7 +290,11 @@ export async function readApiPages(
         isRecord(value) && typeof value.name === 'string' ? [value.name] : [],
       );
       if (tags.length === 0) untagged.push(...links);
-      for (const tag of tags) tagged.set(tag, [...(tagged.get(tag) ?? []), ...links]);
+      for (const tag of tags) {
+        const under = tagged.get(tag) ?? [];
+        tagged.set(tag, under);
+        under.push(...links);
+      }
     }
     const groups = await list(child(description, 'x-tagGroups'));
     const listed = new Set<string>();
@@ -293,15 +304,15 @@ export async function readApiPages(
         if (typeof value === 'string') listed.add(value);
     }
     for (const [tag, links] of tagged) {
+      if (routes.size > maximumRoutes) return unknown(`it has more than ${maximumRoutes} pages`);
       if (groups.length > 0 && !listed.has(tag)) continue;
       const slug = safeSlugify(tag).toLowerCase();
       routes.add(`/${slug}`);
       for (const link of links) routes.add(`/${slug}/${link}`);
     }
     if (groups.length === 0) for (const link of untagged) routes.add(`/${link}`);
-    const componentTags = await record(
-      child((await record(child(description, 'components'))) ?? description, 'tags'),
-    );
+    const components = await record(child(description, 'components'));
+    const componentTags = components === null ? null : await record(child(components, 'tags'));
     if (
       componentTags !== null &&
       Object.values(componentTags.value).some(

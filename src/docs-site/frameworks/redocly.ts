@@ -196,12 +196,12 @@ export const buildRedoclySite: SiteModelBuilder = async (source, siteRoot) => {
       );
     return { folder: at, nearest, entries };
   };
-  const openApiPages = new Map<string, Promise<ApiPages>>();
+  const apiPages = new Map<string, Promise<ApiPages>>();
   const budget = { characters: maximumCharacters };
   /** The pages of the description at a project path, as the `apis` entry naming it (if any) sets it. */
   const pagesOf = (path: string, entry: Record<string, unknown> | undefined) => {
     const key = `${path}\n${JSON.stringify(entry ?? null)}`;
-    let pages = openApiPages.get(key);
+    let pages = apiPages.get(key);
     if (pages === undefined) {
       const { folder, nearest } = nearestConfig(path);
       const own = nearest === config ? {} : nearest;
@@ -221,7 +221,7 @@ export const buildRedoclySite: SiteModelBuilder = async (source, siteRoot) => {
         configFolder: inRoot(folder),
         budget,
       });
-      openApiPages.set(key, pages);
+      apiPages.set(key, pages);
     }
     return pages;
   };
