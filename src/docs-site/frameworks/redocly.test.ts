@@ -169,6 +169,16 @@ describe('Redocly projects', () => {
       ).framework,
       'redocly',
     );
+    // A project whose package names Realm, with a lint-only redocly.yaml or none at all.
+    const realm = '{"dependencies": {"@redocly/realm": "0.135.2"}}';
+    const cases: Array<[Record<string, string>, string]> = [
+      [{ 'redocly.yaml': 'rules:\n  x: error\n', 'package.json': realm, 'index.md': '# x\n' }, ''],
+      [{ 'docs/package.json': realm, 'docs/index.md': '# x\n' }, 'docs'],
+    ];
+    for (const [files, root] of cases) {
+      const detected = await detectSite(memoryFiles(files));
+      assert.deepEqual([detected.framework, detected.siteRoot], ['redocly', root]);
+    }
   });
 
   it('serves every Markdown file at its path, translations and versions as Realm routes them', async () => {
