@@ -1,3 +1,4 @@
+import { readHeadingAnchors } from '../../src/docs-site/heading-anchors.ts';
 import { readJavaScriptConfig } from '../../src/docs-site/javascript-config.ts';
 import type { ScriptedStep } from '../../test/scripted-model.ts';
 import {
@@ -87,6 +88,23 @@ const shoelaceDocs = committedSite('shoelace-style__shoelace');
 const privateGptDocs = committedSite('zylon-ai__private-gpt');
 const tidepoolDocs = committedSite('tidepool-org__TidepoolApi');
 const tisaneDocs = committedSite('tisanelabs__tisane-docs');
+const realEstateDocs = committedSite('LandRise__realestateapi-docs');
+// Its table of contents links each section as GitHub would slug the heading without its emoji;
+// ReadMe's renderer keeps the space after the emoji (`## 🔐 Authentication` is `#-authentication`).
+const odataGuide = 'reference/ODATA API/odata-developer-guide.md';
+const odataContents: Array<[string, string]> = [
+  ['authentication', '-authentication'],
+  ['base-url--endpoints', '-base-url--endpoints'],
+  ['request-format', '-request-format'],
+  ['response-format', '-response-format'],
+  ['query-parameters', '-query-parameters'],
+  ['supported-fields', '-supported-fields'],
+  ['examples', '-examples'],
+  // `⚠️` leaves its variation selector (U+FE0F) in the id.
+  ['error-handling', '\u{fe0f}-error-handling'],
+  ['rate-limits--best-practices', '-rate-limits--best-practices'],
+  ['sdks--code-examples', '-sdks--code-examples'],
+];
 // Tisane's Translate Text link written as a Redoc page's hash route guesses it, a page Realm never makes.
 const translationPage = 'guides/features/translation.md';
 const transformLink = '(/apis/tisane-api-short/nlu-nlp-methods/transform)';
@@ -1953,6 +1971,45 @@ export const evaluationTasks: EvaluationTask[] = [
       call('validate', {}),
       answer(
         'The four "display time" links now name #device-time--devicetime-, the id Realm gives the "Device Time (`deviceTime`)" heading.',
+      ),
+    ],
+  },
+  {
+    name: 'real-readme-fix-contents-anchors',
+    fixture: realEstateDocs,
+    prompt: `The table of contents at the top of ${odataGuide} does not jump to its sections on our ReadMe site. Fix its links.`,
+    check(result) {
+      const files = changed(result);
+      if (typeof files === 'string') return files;
+      const before = (realEstateDocs[odataGuide] ?? '').split('\n');
+      const after = (files[odataGuide] ?? '').split('\n');
+      if (after.length !== before.length) return `${odataGuide} gained or lost lines`;
+      const anchors = readHeadingAnchors(files[odataGuide] ?? '', {
+        mdx: true,
+        customIds: false,
+        maintainCase: false,
+        always: [],
+      }).anchors;
+      for (const [index, line] of after.entries()) {
+        if (line === before[index]) continue;
+        const link = /^- \[([^\]]+)\]\(#([^)]*)\)$/.exec(line);
+        const was = /^- \[([^\]]+)\]\(#/.exec(before[index] ?? '');
+        if (link === null || was === null || link[1] !== was[1])
+          return `${odataGuide}:${index + 1} changed beyond a table-of-contents link's fragment`;
+        if (!anchors.has(link[2] ?? ''))
+          return `${odataGuide}:${index + 1} links #${link[2]}, no id of the page`;
+      }
+      for (const [, id] of odataContents)
+        if (!after.some((line) => line.endsWith(`(#${id})`))) return `the contents do not link #${id}`;
+      return unchangedExcept(result, realEstateDocs, [odataGuide]);
+    },
+    script: [
+      read(odataGuide),
+      call('validate', {}),
+      ...odataContents.map(([from, to]) => edit(odataGuide, `(#${from})`, `(#${to})`)),
+      call('validate', {}),
+      answer(
+        "The contents now link the ids ReadMe's renderer gives the headings: each keeps the space after its emoji as a leading `-` (`#-authentication`), and `⚠️ Error Handling` keeps the emoji's variation selector.",
       ),
     ],
   },
