@@ -103,12 +103,26 @@ describe('ReadMe (Git sync)', () => {
 
 describe('ReadMe navigation', () => {
   it('asks for a new page in its folder’s `_order.yaml`', async () => {
-    const { model } = await analyze({ ...project, 'docs/Guides/new-page.md': '# New\n' });
+    const { model } = await analyze({
+      ...project,
+      'docs/Guides/new-page.md': '# New\n',
+      'docs/Guides/parent/index.md': '# Parent\n',
+      'docs/Guides/parent/_order.yaml': '- child\n',
+      'docs/Guides/parent/child.md': '# Child\n',
+    });
     assert.deepEqual(
-      pagesMissingFromNavigation(model, ['docs/Guides/new-page.md', 'docs/Getting Started/welcome.md']).map(
-        (problem) => problem.message,
-      ),
-      ['New page is missing from navigation; add it to docs/Guides/_order.yaml'],
+      pagesMissingFromNavigation(model, [
+        'docs/Guides/new-page.md',
+        'docs/Guides/parent/index.md',
+        'docs/Guides/parent/child.md',
+        'docs/Getting Started/welcome.md',
+        'docs/Getting Started/setup/index.md',
+      ]).map((problem) => problem.message),
+      // A parent page is listed by its folder's name, beside the folder.
+      [
+        'New page is missing from navigation; add it to docs/Guides/_order.yaml',
+        'New page is missing from navigation; add it to docs/Guides/_order.yaml',
+      ],
     );
   });
 });

@@ -243,6 +243,13 @@ export const buildReadmeSite: SiteModelBuilder = async (source) => {
     }
   }
 
+  /** The folder whose `_order.yaml` lists a page: a parent page (`x/index.md`) is listed beside its folder. */
+  const listingFolder = (file: string) => {
+    const folder = posix.dirname(file);
+    return slugOf(file) === posix.basename(folder) && /^index\.mdx?$/i.test(posix.basename(file))
+      ? posix.dirname(folder)
+      : folder;
+  };
   const model: SiteModel = {
     framework: 'readme',
     siteRoot: '',
@@ -251,8 +258,8 @@ export const buildReadmeSite: SiteModelBuilder = async (source) => {
     partials: new Set(),
     navigation,
     // The sync lists every page in its folder's `_order.yaml`.
-    needsNavigationEntry: (file) => pages.has(file) && ordered.has(posix.dirname(file)),
-    navigationFileFor: (file) => `${posix.dirname(file)}/_order.yaml`,
+    needsNavigationEntry: (file) => pages.has(file) && ordered.has(listingFolder(file)),
+    navigationFileFor: (file) => `${listingFolder(file)}/_order.yaml`,
     pageAnchors: (file, text) =>
       pages.has(file) && !endpointPages.has(file)
         ? readHeadingAnchors(text, { mdx: true, customIds: false, maintainCase: false, always: ['top'] })
